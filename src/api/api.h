@@ -1,0 +1,59 @@
+/* Helpers shared by the cl* entry points. */
+#ifndef KILN_API_H
+#define KILN_API_H
+
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <stddef.h>
+
+#include "util/log.h"
+
+/* Logs why an entry point fails (KILN_DEBUG=api) and returns err. */
+#define API_FAIL(err, ...) kiln_api_fail(__func__, (err), __VA_ARGS__)
+cl_int kiln_api_fail(const char *func, cl_int err, const char *fmt, ...)
+   __attribute__((format(printf, 3, 4)));
+
+/* Returns from a function that reports errors through errcode_ret. */
+#define API_FAIL_RET(errcode_ret, err, ...)                                    \
+   do {                                                                        \
+      kiln_set_error((errcode_ret), API_FAIL((err), __VA_ARGS__));             \
+      return NULL;                                                             \
+   } while (0)
+
+static inline void kiln_set_error(cl_int *errcode_ret, cl_int err)
+{
+   if (errcode_ret)
+      *errcode_ret = err;
+}
+
+/* The clGet*Info protocol: copies size bytes of data to param_value if it
+ * is not NULL (CL_INVALID_VALUE when param_value_size is too small), and
+ * reports size through param_value_size_ret if that is not NULL. */
+cl_int kiln_info(const void *data, size_t size, size_t param_value_size, void *param_value,
+                 size_t *param_value_size_ret);
+
+/* Shorthands inside a switch over param_name; they expect the function's
+ * parameters to be named param_value_size, param_value, param_value_size_ret. */
+#define INFO_VALUE(type, value)                                                \
+   do {                                                                        \
+      type info_v_ = (value);                                                  \
+      return kiln_info(&info_v_, sizeof(info_v_), param_value_size,            \
+                       param_value, param_value_size_ret);                     \
+   } while (0)
+#define INFO_STRING(str)                                                       \
+   do {                                                                        \
+      const char *info_s_ = (str);                                             \
+      return kiln_info(info_s_, strlen(info_s_) + 1, param_value_size,         \
+                       param_value, param_value_size_ret);                     \
+   } while (0)
+#define INFO_ARRAY(ptr, count)                                                 \
+   return kiln_info((ptr), sizeof(*(ptr)) * (count), param_value_size,         \
+                    param_value, param_value_size_ret)
+
+/* The two symbols the library exports (cl_khr_icd); see kiln.sym. */
+#define KILN_EXPORT __attribute__((visibility("default")))
+
+/* Entry points not implemented yet share this error path. */
+cl_int kiln_api_unsupported(const char *func);
+
+#endif

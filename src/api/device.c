@@ -1,0 +1,181 @@
+/* clGetDeviceIDs, clGetDeviceInfo. */
+#include <string.h>
+
+#include "api/api.h"
+#include "api/icd.h"
+#include "core/device.h"
+#include "core/platform.h"
+
+#define VALID_DEVICE_TYPES                                                     \
+   (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |         \
+    CL_DEVICE_TYPE_ACCELERATOR)
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
+                                               cl_device_type device_type, cl_uint num_entries,
+                                               cl_device_id *devices, cl_uint *num_devices)
+{
+   cl_platform_id p = kiln_api_platform();
+   if (platform && platform != p)
+      return API_FAIL(CL_INVALID_PLATFORM, "%p is not a Kiln platform", (void *)platform);
+   if (device_type != CL_DEVICE_TYPE_ALL &&
+       (!device_type || (device_type & ~(cl_device_type)VALID_DEVICE_TYPES)))
+      return API_FAIL(CL_INVALID_DEVICE_TYPE, "device_type 0x%llx",
+                      (unsigned long long)device_type);
+   if ((num_entries == 0 && devices) || (!devices && !num_devices))
+      return API_FAIL(CL_INVALID_VALUE, "num_entries %u, devices %p, num_devices %p",
+                      num_entries, (void *)devices, (void *)num_devices);
+
+   cl_uint found = 0;
+   for (cl_uint i = 0; i < p->num_devices; i++) {
+      cl_device_id dev = p->devices[i];
+      /* The default device is the first one the loader found. */
+      bool match = device_type == CL_DEVICE_TYPE_ALL ||
+                   (dev->caps->type & device_type) ||
+                   ((device_type & CL_DEVICE_TYPE_DEFAULT) && i == 0);
+      if (!match)
+         continue;
+      if (devices && found < num_entries)
+         devices[found] = dev;
+      found++;
+   }
+   if (!found)
+      return API_FAIL(CL_DEVICE_NOT_FOUND, "no device of type 0x%llx",
+                      (unsigned long long)device_type);
+   if (num_devices)
+      *num_devices = found;
+   return CL_SUCCESS;
+}
+
+static const char *device_extensions(cl_device_id dev)
+{
+   return dev->caps->extensions;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
+                                                size_t param_value_size, void *param_value,
+                                                size_t *param_value_size_ret)
+{
+   kiln_api_platform();
+   cl_device_id dev = kiln_device_from(device);
+   if (!dev)
+      return API_FAIL(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+   const struct pipe_caps *c = dev->caps;
+
+   switch (param_name) {
+   case CL_DEVICE_TYPE:
+      INFO_VALUE(cl_device_type, c->type);
+   case CL_DEVICE_VENDOR_ID:
+      INFO_VALUE(cl_uint, c->vendor_id);
+   case CL_DEVICE_MAX_COMPUTE_UNITS:
+      INFO_VALUE(cl_uint, c->max_compute_units);
+   case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+      INFO_VALUE(cl_uint, 3);
+   case CL_DEVICE_MAX_WORK_ITEM_SIZES:
+      INFO_ARRAY(c->max_work_item_sizes, 3);
+   case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+      INFO_VALUE(size_t, c->max_work_group_size);
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+      INFO_VALUE(cl_uint, c->preferred_vector_width[param_name - CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR]);
+   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+      INFO_VALUE(cl_uint, c->preferred_vector_width[6]);
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+      INFO_VALUE(cl_uint, c->native_vector_width[param_name - CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR]);
+   case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+      INFO_VALUE(cl_uint, c->max_clock_frequency);
+   case CL_DEVICE_ADDRESS_BITS:
+      INFO_VALUE(cl_uint, c->address_bits);
+   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+      INFO_VALUE(cl_ulong, c->max_mem_alloc_size);
+   case CL_DEVICE_IMAGE_SUPPORT:
+      INFO_VALUE(cl_bool, c->image_support ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+      INFO_VALUE(cl_uint, c->max_read_image_args);
+   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+      INFO_VALUE(cl_uint, c->max_write_image_args);
+   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+      INFO_VALUE(size_t, c->image2d_max_width);
+   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+      INFO_VALUE(size_t, c->image2d_max_height);
+   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+      INFO_VALUE(size_t, c->image3d_max_width);
+   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+      INFO_VALUE(size_t, c->image3d_max_height);
+   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+      INFO_VALUE(size_t, c->image3d_max_depth);
+   case CL_DEVICE_MAX_SAMPLERS:
+      INFO_VALUE(cl_uint, c->max_samplers);
+   case CL_DEVICE_MAX_PARAMETER_SIZE:
+      INFO_VALUE(size_t, c->max_parameter_size);
+   case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+      INFO_VALUE(cl_uint, c->mem_base_addr_align);
+   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+      INFO_VALUE(cl_uint, c->min_data_type_align_size);
+   case CL_DEVICE_SINGLE_FP_CONFIG:
+      INFO_VALUE(cl_device_fp_config, c->single_fp_config);
+   case CL_DEVICE_DOUBLE_FP_CONFIG:
+      INFO_VALUE(cl_device_fp_config, c->double_fp_config);
+   case CL_DEVICE_HALF_FP_CONFIG:
+      INFO_VALUE(cl_device_fp_config, 0); /* no cl_khr_fp16 */
+   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+      INFO_VALUE(cl_device_mem_cache_type, c->global_mem_cache_type);
+   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+      INFO_VALUE(cl_uint, c->global_mem_cacheline_size);
+   case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+      INFO_VALUE(cl_ulong, c->global_mem_cache_size);
+   case CL_DEVICE_GLOBAL_MEM_SIZE:
+      INFO_VALUE(cl_ulong, c->global_mem_size);
+   case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+      INFO_VALUE(cl_ulong, c->max_constant_buffer_size);
+   case CL_DEVICE_MAX_CONSTANT_ARGS:
+      INFO_VALUE(cl_uint, c->max_constant_args);
+   case CL_DEVICE_LOCAL_MEM_TYPE:
+      INFO_VALUE(cl_device_local_mem_type, c->local_mem_type);
+   case CL_DEVICE_LOCAL_MEM_SIZE:
+      INFO_VALUE(cl_ulong, c->local_mem_size);
+   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+      INFO_VALUE(cl_bool, c->error_correction ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_HOST_UNIFIED_MEMORY:
+      INFO_VALUE(cl_bool, c->host_unified_memory ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+      INFO_VALUE(size_t, c->profiling_timer_resolution);
+   case CL_DEVICE_ENDIAN_LITTLE:
+      INFO_VALUE(cl_bool, c->endian_little ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_AVAILABLE:
+      INFO_VALUE(cl_bool, CL_TRUE);
+   case CL_DEVICE_COMPILER_AVAILABLE:
+      INFO_VALUE(cl_bool, c->compiler_available ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_EXECUTION_CAPABILITIES:
+      INFO_VALUE(cl_device_exec_capabilities, c->execution_capabilities);
+   case CL_DEVICE_QUEUE_PROPERTIES:
+      INFO_VALUE(cl_command_queue_properties, c->queue_properties);
+   case CL_DEVICE_PLATFORM:
+      INFO_VALUE(cl_platform_id, dev->platform);
+   case CL_DEVICE_NAME:
+      INFO_STRING(c->name);
+   case CL_DEVICE_VENDOR:
+      INFO_STRING(c->vendor);
+   case CL_DRIVER_VERSION:
+      INFO_STRING(KILN_VERSION);
+   case CL_DEVICE_PROFILE:
+      INFO_STRING("FULL_PROFILE");
+   case CL_DEVICE_VERSION:
+      INFO_STRING(KILN_OPENCL_VERSION);
+   case CL_DEVICE_OPENCL_C_VERSION:
+      INFO_STRING(KILN_OPENCL_C_VERSION);
+   case CL_DEVICE_EXTENSIONS:
+      INFO_STRING(device_extensions(dev));
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
+}

@@ -1,0 +1,64 @@
+/* cl_khr_icd: the dispatch table and the two exported entry points. */
+#include <pthread.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "api/icd.h"
+#include "api/unsupported.h"
+#include "core/platform.h"
+
+cl_icd_dispatch kiln_dispatch;
+static pthread_once_t dispatch_once = PTHREAD_ONCE_INIT;
+
+static void dispatch_init(void)
+{
+   cl_icd_dispatch *d = &kiln_dispatch;
+   /* Stubs first: what Kiln implements overwrites them below. */
+   kiln_unsupported_fill(d);
+#define SLOT(name) d->name = name
+   SLOT(clGetPlatformIDs);
+   SLOT(clGetPlatformInfo);
+   SLOT(clGetDeviceIDs);
+   SLOT(clGetDeviceInfo);
+   SLOT(clCreateContext);
+   SLOT(clCreateContextFromType);
+   SLOT(clRetainContext);
+   SLOT(clReleaseContext);
+   SLOT(clGetContextInfo);
+   SLOT(clCreateCommandQueue);
+   SLOT(clRetainCommandQueue);
+   SLOT(clReleaseCommandQueue);
+   SLOT(clGetCommandQueueInfo);
+   SLOT(clSetCommandQueueProperty);
+   SLOT(clFlush);
+   SLOT(clFinish);
+   SLOT(clGetExtensionFunctionAddress);
+#undef SLOT
+   kiln_object_set_dispatch(d);
+}
+
+cl_platform_id kiln_api_platform(void)
+{
+   pthread_once(&dispatch_once, dispatch_init);
+   return kiln_platform_get();
+}
+
+static const struct {
+   const char *name;
+   void *fn;
+} extension_functions[] = {
+   {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
+   /* ocl-icd looks clGetPlatformInfo up here (no symbol is exported) to
+    * read CL_PLATFORM_ICD_SUFFIX_KHR before it trusts a platform. */
+   {"clGetPlatformInfo", (void *)clGetPlatformInfo},
+};
+
+KILN_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *func_name)
+{
+   if (!func_name)
+      return NULL;
+   for (size_t i = 0; i < sizeof(extension_functions) / sizeof(extension_functions[0]); i++)
+      if (!strcmp(func_name, extension_functions[i].name))
+         return extension_functions[i].fn;
+   return NULL;
+}

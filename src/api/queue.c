@@ -1,0 +1,126 @@
+/* clCreateCommandQueue, clRetain/ReleaseCommandQueue, clGetCommandQueueInfo,
+ * clSetCommandQueueProperty, clFlush, clFinish. */
+#include <string.h>
+
+#include "api/api.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/queue.h"
+
+#define VALID_QUEUE_PROPERTIES                                                 \
+   (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)
+
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(
+   cl_context context, cl_device_id device, cl_command_queue_properties properties,
+   cl_int *errcode_ret)
+{
+   cl_context ctx = kiln_context_from(context);
+   if (!ctx)
+      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   cl_device_id dev = kiln_device_from(device);
+   if (!dev || !kiln_context_has_device(ctx, dev))
+      API_FAIL_RET(errcode_ret, CL_INVALID_DEVICE, "%p is not a device of the context",
+                   (void *)device);
+   if (properties & ~(cl_command_queue_properties)VALID_QUEUE_PROPERTIES)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "unknown properties 0x%llx",
+                   (unsigned long long)properties);
+   if (properties & ~dev->caps->queue_properties)
+      API_FAIL_RET(errcode_ret, CL_INVALID_QUEUE_PROPERTIES,
+                   "properties 0x%llx not supported by the device",
+                   (unsigned long long)properties);
+
+   cl_command_queue q = NULL;
+   cl_int err = kiln_queue_create(ctx, dev, properties, &q);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "out of host memory");
+   kiln_set_error(errcode_ret, CL_SUCCESS);
+   return q;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return API_FAIL(CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)command_queue);
+   kiln_object_retain(&q->obj);
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return API_FAIL(CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)command_queue);
+   /* Releasing the last reference flushes (5.1); pending commands keep
+    * the queue alive through their own references. */
+   if (kiln_object_refcount(&q->obj) == 1)
+      kiln_queue_flush(q);
+   kiln_object_release(&q->obj);
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
+                                                      cl_command_queue_info param_name,
+                                                      size_t param_value_size, void *param_value,
+                                                      size_t *param_value_size_ret)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return API_FAIL(CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)command_queue);
+   switch (param_name) {
+   case CL_QUEUE_CONTEXT:
+      INFO_VALUE(cl_context, q->context);
+   case CL_QUEUE_DEVICE:
+      INFO_VALUE(cl_device_id, q->device);
+   case CL_QUEUE_REFERENCE_COUNT:
+      INFO_VALUE(cl_uint, kiln_object_refcount(&q->obj));
+   case CL_QUEUE_PROPERTIES:
+      INFO_VALUE(cl_command_queue_properties, atomic_load(&q->properties));
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
+}
+
+/* Deprecated in 1.1 but still in the dispatch table.  Changing the mode
+ * of a queue with commands in flight is allowed by 1.0: finish first so
+ * the change applies only to commands enqueued afterwards. */
+CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
+                                                          cl_command_queue_properties properties,
+                                                          cl_bool enable,
+                                                          cl_command_queue_properties *old_properties)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return API_FAIL(CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)command_queue);
+   if (properties & ~(cl_command_queue_properties)VALID_QUEUE_PROPERTIES)
+      return API_FAIL(CL_INVALID_VALUE, "unknown properties 0x%llx",
+                      (unsigned long long)properties);
+   if (properties & ~q->device->caps->queue_properties)
+      return API_FAIL(CL_INVALID_QUEUE_PROPERTIES, "properties 0x%llx not supported",
+                      (unsigned long long)properties);
+   kiln_queue_finish(q);
+   cl_command_queue_properties old;
+   if (enable)
+      old = atomic_fetch_or(&q->properties, properties);
+   else
+      old = atomic_fetch_and(&q->properties, ~properties);
+   if (old_properties)
+      *old_properties = old;
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return API_FAIL(CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)command_queue);
+   return kiln_queue_flush(q);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return API_FAIL(CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)command_queue);
+   return kiln_queue_finish(q);
+}

@@ -1,0 +1,819 @@
+/* Entry points that Kiln does not implement yet.  Every dispatch slot must
+ * hold a function (loaders jump to slots unchecked), and each of these
+ * returns a real error with a log line instead of crashing or pretending.
+ * An entry point leaves this file when its issue implements it. */
+#include "api/api.h"
+#include "api/unsupported.h"
+
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+static cl_mem CL_API_CALL stub_clCreateBuffer(cl_context p0, cl_mem_flags p1, size_t p2, void * p3, cl_int * p4)
+{
+   cl_int err = kiln_api_unsupported("clCreateBuffer");
+   if (p4)
+      *p4 = err;
+   return NULL;
+}
+
+static cl_mem CL_API_CALL stub_clCreateImage2D(cl_context p0, cl_mem_flags p1, const cl_image_format * p2, size_t p3, size_t p4, size_t p5, void * p6, cl_int * p7)
+{
+   cl_int err = kiln_api_unsupported("clCreateImage2D");
+   if (p7)
+      *p7 = err;
+   return NULL;
+}
+
+static cl_mem CL_API_CALL stub_clCreateImage3D(cl_context p0, cl_mem_flags p1, const cl_image_format * p2, size_t p3, size_t p4, size_t p5, size_t p6, size_t p7, void * p8, cl_int * p9)
+{
+   cl_int err = kiln_api_unsupported("clCreateImage3D");
+   if (p9)
+      *p9 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clRetainMemObject(cl_mem p0)
+{
+   return kiln_api_unsupported("clRetainMemObject");
+}
+
+static cl_int CL_API_CALL stub_clReleaseMemObject(cl_mem p0)
+{
+   return kiln_api_unsupported("clReleaseMemObject");
+}
+
+static cl_int CL_API_CALL stub_clGetSupportedImageFormats(cl_context p0, cl_mem_flags p1, cl_mem_object_type p2, cl_uint p3, cl_image_format * p4, cl_uint * p5)
+{
+   return kiln_api_unsupported("clGetSupportedImageFormats");
+}
+
+static cl_int CL_API_CALL stub_clGetMemObjectInfo(cl_mem p0, cl_mem_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetMemObjectInfo");
+}
+
+static cl_int CL_API_CALL stub_clGetImageInfo(cl_mem p0, cl_image_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetImageInfo");
+}
+
+static cl_sampler CL_API_CALL stub_clCreateSampler(cl_context p0, cl_bool p1, cl_addressing_mode p2, cl_filter_mode p3, cl_int * p4)
+{
+   cl_int err = kiln_api_unsupported("clCreateSampler");
+   if (p4)
+      *p4 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clRetainSampler(cl_sampler p0)
+{
+   return kiln_api_unsupported("clRetainSampler");
+}
+
+static cl_int CL_API_CALL stub_clReleaseSampler(cl_sampler p0)
+{
+   return kiln_api_unsupported("clReleaseSampler");
+}
+
+static cl_int CL_API_CALL stub_clGetSamplerInfo(cl_sampler p0, cl_sampler_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetSamplerInfo");
+}
+
+static cl_program CL_API_CALL stub_clCreateProgramWithSource(cl_context p0, cl_uint p1, const char ** p2, const size_t * p3, cl_int * p4)
+{
+   cl_int err = kiln_api_unsupported("clCreateProgramWithSource");
+   if (p4)
+      *p4 = err;
+   return NULL;
+}
+
+static cl_program CL_API_CALL stub_clCreateProgramWithBinary(cl_context p0, cl_uint p1, const cl_device_id * p2, const size_t * p3, const unsigned char ** p4, cl_int * p5, cl_int * p6)
+{
+   cl_int err = kiln_api_unsupported("clCreateProgramWithBinary");
+   if (p6)
+      *p6 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clRetainProgram(cl_program p0)
+{
+   return kiln_api_unsupported("clRetainProgram");
+}
+
+static cl_int CL_API_CALL stub_clReleaseProgram(cl_program p0)
+{
+   return kiln_api_unsupported("clReleaseProgram");
+}
+
+static cl_int CL_API_CALL stub_clBuildProgram(cl_program p0, cl_uint p1, const cl_device_id * p2, const char * p3, void(CL_CALLBACK *p4)(cl_program program, void *user_data), void * p5)
+{
+   return kiln_api_unsupported("clBuildProgram");
+}
+
+static cl_int CL_API_CALL stub_clUnloadCompiler(void)
+{
+   return kiln_api_unsupported("clUnloadCompiler");
+}
+
+static cl_int CL_API_CALL stub_clGetProgramInfo(cl_program p0, cl_program_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetProgramInfo");
+}
+
+static cl_int CL_API_CALL stub_clGetProgramBuildInfo(cl_program p0, cl_device_id p1, cl_program_build_info p2, size_t p3, void * p4, size_t * p5)
+{
+   return kiln_api_unsupported("clGetProgramBuildInfo");
+}
+
+static cl_kernel CL_API_CALL stub_clCreateKernel(cl_program p0, const char * p1, cl_int * p2)
+{
+   cl_int err = kiln_api_unsupported("clCreateKernel");
+   if (p2)
+      *p2 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clCreateKernelsInProgram(cl_program p0, cl_uint p1, cl_kernel * p2, cl_uint * p3)
+{
+   return kiln_api_unsupported("clCreateKernelsInProgram");
+}
+
+static cl_int CL_API_CALL stub_clRetainKernel(cl_kernel p0)
+{
+   return kiln_api_unsupported("clRetainKernel");
+}
+
+static cl_int CL_API_CALL stub_clReleaseKernel(cl_kernel p0)
+{
+   return kiln_api_unsupported("clReleaseKernel");
+}
+
+static cl_int CL_API_CALL stub_clSetKernelArg(cl_kernel p0, cl_uint p1, size_t p2, const void * p3)
+{
+   return kiln_api_unsupported("clSetKernelArg");
+}
+
+static cl_int CL_API_CALL stub_clGetKernelInfo(cl_kernel p0, cl_kernel_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetKernelInfo");
+}
+
+static cl_int CL_API_CALL stub_clGetKernelWorkGroupInfo(cl_kernel p0, cl_device_id p1, cl_kernel_work_group_info p2, size_t p3, void * p4, size_t * p5)
+{
+   return kiln_api_unsupported("clGetKernelWorkGroupInfo");
+}
+
+static cl_int CL_API_CALL stub_clWaitForEvents(cl_uint p0, const cl_event * p1)
+{
+   return kiln_api_unsupported("clWaitForEvents");
+}
+
+static cl_int CL_API_CALL stub_clGetEventInfo(cl_event p0, cl_event_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetEventInfo");
+}
+
+static cl_int CL_API_CALL stub_clRetainEvent(cl_event p0)
+{
+   return kiln_api_unsupported("clRetainEvent");
+}
+
+static cl_int CL_API_CALL stub_clReleaseEvent(cl_event p0)
+{
+   return kiln_api_unsupported("clReleaseEvent");
+}
+
+static cl_int CL_API_CALL stub_clGetEventProfilingInfo(cl_event p0, cl_profiling_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetEventProfilingInfo");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueReadBuffer(cl_command_queue p0, cl_mem p1, cl_bool p2, size_t p3, size_t p4, void * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
+{
+   return kiln_api_unsupported("clEnqueueReadBuffer");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueWriteBuffer(cl_command_queue p0, cl_mem p1, cl_bool p2, size_t p3, size_t p4, const void * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
+{
+   return kiln_api_unsupported("clEnqueueWriteBuffer");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueCopyBuffer(cl_command_queue p0, cl_mem p1, cl_mem p2, size_t p3, size_t p4, size_t p5, cl_uint p6, const cl_event * p7, cl_event * p8)
+{
+   return kiln_api_unsupported("clEnqueueCopyBuffer");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueReadImage(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, size_t p5, size_t p6, void * p7, cl_uint p8, const cl_event * p9, cl_event * p10)
+{
+   return kiln_api_unsupported("clEnqueueReadImage");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueWriteImage(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, size_t p5, size_t p6, const void * p7, cl_uint p8, const cl_event * p9, cl_event * p10)
+{
+   return kiln_api_unsupported("clEnqueueWriteImage");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueCopyImage(cl_command_queue p0, cl_mem p1, cl_mem p2, const size_t * p3, const size_t * p4, const size_t * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
+{
+   return kiln_api_unsupported("clEnqueueCopyImage");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueCopyImageToBuffer(cl_command_queue p0, cl_mem p1, cl_mem p2, const size_t * p3, const size_t * p4, size_t p5, cl_uint p6, const cl_event * p7, cl_event * p8)
+{
+   return kiln_api_unsupported("clEnqueueCopyImageToBuffer");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueCopyBufferToImage(cl_command_queue p0, cl_mem p1, cl_mem p2, size_t p3, const size_t * p4, const size_t * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
+{
+   return kiln_api_unsupported("clEnqueueCopyBufferToImage");
+}
+
+static void * CL_API_CALL stub_clEnqueueMapBuffer(cl_command_queue p0, cl_mem p1, cl_bool p2, cl_map_flags p3, size_t p4, size_t p5, cl_uint p6, const cl_event * p7, cl_event * p8, cl_int * p9)
+{
+   cl_int err = kiln_api_unsupported("clEnqueueMapBuffer");
+   if (p9)
+      *p9 = err;
+   return NULL;
+}
+
+static void * CL_API_CALL stub_clEnqueueMapImage(cl_command_queue p0, cl_mem p1, cl_bool p2, cl_map_flags p3, const size_t * p4, const size_t * p5, size_t * p6, size_t * p7, cl_uint p8, const cl_event * p9, cl_event * p10, cl_int * p11)
+{
+   cl_int err = kiln_api_unsupported("clEnqueueMapImage");
+   if (p11)
+      *p11 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clEnqueueUnmapMemObject(cl_command_queue p0, cl_mem p1, void * p2, cl_uint p3, const cl_event * p4, cl_event * p5)
+{
+   return kiln_api_unsupported("clEnqueueUnmapMemObject");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueNDRangeKernel(cl_command_queue p0, cl_kernel p1, cl_uint p2, const size_t * p3, const size_t * p4, const size_t * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
+{
+   return kiln_api_unsupported("clEnqueueNDRangeKernel");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueTask(cl_command_queue p0, cl_kernel p1, cl_uint p2, const cl_event * p3, cl_event * p4)
+{
+   return kiln_api_unsupported("clEnqueueTask");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueNativeKernel(cl_command_queue p0, void(CL_CALLBACK *p1)(void *), void * p2, size_t p3, cl_uint p4, const cl_mem * p5, const void ** p6, cl_uint p7, const cl_event * p8, cl_event * p9)
+{
+   return kiln_api_unsupported("clEnqueueNativeKernel");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueMarker(cl_command_queue p0, cl_event * p1)
+{
+   return kiln_api_unsupported("clEnqueueMarker");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueWaitForEvents(cl_command_queue p0, cl_uint p1, const cl_event * p2)
+{
+   return kiln_api_unsupported("clEnqueueWaitForEvents");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueBarrier(cl_command_queue p0)
+{
+   return kiln_api_unsupported("clEnqueueBarrier");
+}
+
+static cl_mem CL_API_CALL stub_clCreateFromGLBuffer(cl_context p0, cl_mem_flags p1, cl_GLuint p2, int * p3)
+{
+   cl_int err = kiln_api_unsupported("clCreateFromGLBuffer");
+   if (p3)
+      *p3 = err;
+   return NULL;
+}
+
+static cl_mem CL_API_CALL stub_clCreateFromGLTexture2D(cl_context p0, cl_mem_flags p1, cl_GLenum p2, cl_GLint p3, cl_GLuint p4, cl_int * p5)
+{
+   cl_int err = kiln_api_unsupported("clCreateFromGLTexture2D");
+   if (p5)
+      *p5 = err;
+   return NULL;
+}
+
+static cl_mem CL_API_CALL stub_clCreateFromGLTexture3D(cl_context p0, cl_mem_flags p1, cl_GLenum p2, cl_GLint p3, cl_GLuint p4, cl_int * p5)
+{
+   cl_int err = kiln_api_unsupported("clCreateFromGLTexture3D");
+   if (p5)
+      *p5 = err;
+   return NULL;
+}
+
+static cl_mem CL_API_CALL stub_clCreateFromGLRenderbuffer(cl_context p0, cl_mem_flags p1, cl_GLuint p2, cl_int * p3)
+{
+   cl_int err = kiln_api_unsupported("clCreateFromGLRenderbuffer");
+   if (p3)
+      *p3 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clGetGLObjectInfo(cl_mem p0, cl_gl_object_type * p1, cl_GLuint * p2)
+{
+   return kiln_api_unsupported("clGetGLObjectInfo");
+}
+
+static cl_int CL_API_CALL stub_clGetGLTextureInfo(cl_mem p0, cl_gl_texture_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetGLTextureInfo");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueAcquireGLObjects(cl_command_queue p0, cl_uint p1, const cl_mem * p2, cl_uint p3, const cl_event * p4, cl_event * p5)
+{
+   return kiln_api_unsupported("clEnqueueAcquireGLObjects");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueReleaseGLObjects(cl_command_queue p0, cl_uint p1, const cl_mem * p2, cl_uint p3, const cl_event * p4, cl_event * p5)
+{
+   return kiln_api_unsupported("clEnqueueReleaseGLObjects");
+}
+
+static cl_int CL_API_CALL stub_clGetGLContextInfoKHR(const cl_context_properties * p0, cl_gl_context_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetGLContextInfoKHR");
+}
+
+static cl_int CL_API_CALL stub_clSetEventCallback(cl_event p0, cl_int p1, void(CL_CALLBACK *p2)(cl_event, cl_int, void *), void * p3)
+{
+   return kiln_api_unsupported("clSetEventCallback");
+}
+
+static cl_mem CL_API_CALL stub_clCreateSubBuffer(cl_mem p0, cl_mem_flags p1, cl_buffer_create_type p2, const void * p3, cl_int * p4)
+{
+   cl_int err = kiln_api_unsupported("clCreateSubBuffer");
+   if (p4)
+      *p4 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clSetMemObjectDestructorCallback(cl_mem p0, void(CL_CALLBACK *p1)(cl_mem , void * ), void * p2)
+{
+   return kiln_api_unsupported("clSetMemObjectDestructorCallback");
+}
+
+static cl_event CL_API_CALL stub_clCreateUserEvent(cl_context p0, cl_int * p1)
+{
+   cl_int err = kiln_api_unsupported("clCreateUserEvent");
+   if (p1)
+      *p1 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clSetUserEventStatus(cl_event p0, cl_int p1)
+{
+   return kiln_api_unsupported("clSetUserEventStatus");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueReadBufferRect(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, const size_t * p5, size_t p6, size_t p7, size_t p8, size_t p9, void * p10, cl_uint p11, const cl_event * p12, cl_event * p13)
+{
+   return kiln_api_unsupported("clEnqueueReadBufferRect");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueWriteBufferRect(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, const size_t * p5, size_t p6, size_t p7, size_t p8, size_t p9, const void * p10, cl_uint p11, const cl_event * p12, cl_event * p13)
+{
+   return kiln_api_unsupported("clEnqueueWriteBufferRect");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueCopyBufferRect(cl_command_queue p0, cl_mem p1, cl_mem p2, const size_t * p3, const size_t * p4, const size_t * p5, size_t p6, size_t p7, size_t p8, size_t p9, cl_uint p10, const cl_event * p11, cl_event * p12)
+{
+   return kiln_api_unsupported("clEnqueueCopyBufferRect");
+}
+
+static cl_int CL_API_CALL stub_clCreateSubDevicesEXT(cl_device_id p0, const cl_device_partition_property_ext * p1, cl_uint p2, cl_device_id * p3, cl_uint * p4)
+{
+   return kiln_api_unsupported("clCreateSubDevicesEXT");
+}
+
+static cl_int CL_API_CALL stub_clRetainDeviceEXT(cl_device_id p0)
+{
+   return kiln_api_unsupported("clRetainDeviceEXT");
+}
+
+static cl_int CL_API_CALL stub_clReleaseDeviceEXT(cl_device_id p0)
+{
+   return kiln_api_unsupported("clReleaseDeviceEXT");
+}
+
+static cl_event CL_API_CALL stub_clCreateEventFromGLsyncKHR(cl_context p0, cl_GLsync p1, cl_int * p2)
+{
+   cl_int err = kiln_api_unsupported("clCreateEventFromGLsyncKHR");
+   if (p2)
+      *p2 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clCreateSubDevices(cl_device_id p0, const cl_device_partition_property * p1, cl_uint p2, cl_device_id * p3, cl_uint * p4)
+{
+   return kiln_api_unsupported("clCreateSubDevices");
+}
+
+static cl_int CL_API_CALL stub_clRetainDevice(cl_device_id p0)
+{
+   return kiln_api_unsupported("clRetainDevice");
+}
+
+static cl_int CL_API_CALL stub_clReleaseDevice(cl_device_id p0)
+{
+   return kiln_api_unsupported("clReleaseDevice");
+}
+
+static cl_mem CL_API_CALL stub_clCreateImage(cl_context p0, cl_mem_flags p1, const cl_image_format * p2, const cl_image_desc * p3, void * p4, cl_int * p5)
+{
+   cl_int err = kiln_api_unsupported("clCreateImage");
+   if (p5)
+      *p5 = err;
+   return NULL;
+}
+
+static cl_program CL_API_CALL stub_clCreateProgramWithBuiltInKernels(cl_context p0, cl_uint p1, const cl_device_id * p2, const char * p3, cl_int * p4)
+{
+   cl_int err = kiln_api_unsupported("clCreateProgramWithBuiltInKernels");
+   if (p4)
+      *p4 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clCompileProgram(cl_program p0, cl_uint p1, const cl_device_id * p2, const char * p3, cl_uint p4, const cl_program * p5, const char ** p6, void(CL_CALLBACK *p7)(cl_program program, void *user_data), void * p8)
+{
+   return kiln_api_unsupported("clCompileProgram");
+}
+
+static cl_program CL_API_CALL stub_clLinkProgram(cl_context p0, cl_uint p1, const cl_device_id * p2, const char * p3, cl_uint p4, const cl_program * p5, void(CL_CALLBACK *p6)(cl_program program, void *user_data), void * p7, cl_int * p8)
+{
+   cl_int err = kiln_api_unsupported("clLinkProgram");
+   if (p8)
+      *p8 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clUnloadPlatformCompiler(cl_platform_id p0)
+{
+   return kiln_api_unsupported("clUnloadPlatformCompiler");
+}
+
+static cl_int CL_API_CALL stub_clGetKernelArgInfo(cl_kernel p0, cl_uint p1, cl_kernel_arg_info p2, size_t p3, void * p4, size_t * p5)
+{
+   return kiln_api_unsupported("clGetKernelArgInfo");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueFillBuffer(cl_command_queue p0, cl_mem p1, const void * p2, size_t p3, size_t p4, size_t p5, cl_uint p6, const cl_event * p7, cl_event * p8)
+{
+   return kiln_api_unsupported("clEnqueueFillBuffer");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueFillImage(cl_command_queue p0, cl_mem p1, const void * p2, const size_t *p3, const size_t *p4, cl_uint p5, const cl_event * p6, cl_event * p7)
+{
+   return kiln_api_unsupported("clEnqueueFillImage");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueMigrateMemObjects(cl_command_queue p0, cl_uint p1, const cl_mem * p2, cl_mem_migration_flags p3, cl_uint p4, const cl_event * p5, cl_event * p6)
+{
+   return kiln_api_unsupported("clEnqueueMigrateMemObjects");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueMarkerWithWaitList(cl_command_queue p0, cl_uint p1, const cl_event * p2, cl_event * p3)
+{
+   return kiln_api_unsupported("clEnqueueMarkerWithWaitList");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueBarrierWithWaitList(cl_command_queue p0, cl_uint p1, const cl_event * p2, cl_event * p3)
+{
+   return kiln_api_unsupported("clEnqueueBarrierWithWaitList");
+}
+
+static void * CL_API_CALL stub_clGetExtensionFunctionAddressForPlatform(cl_platform_id p0, const char * p1)
+{
+   kiln_api_unsupported("clGetExtensionFunctionAddressForPlatform");
+   return NULL;
+}
+
+static cl_mem CL_API_CALL stub_clCreateFromGLTexture(cl_context p0, cl_mem_flags p1, cl_GLenum p2, cl_GLint p3, cl_GLuint p4, cl_int * p5)
+{
+   cl_int err = kiln_api_unsupported("clCreateFromGLTexture");
+   if (p5)
+      *p5 = err;
+   return NULL;
+}
+
+static cl_mem CL_API_CALL stub_clCreateFromEGLImageKHR(cl_context p0, CLeglDisplayKHR p1, CLeglImageKHR p2, cl_mem_flags p3, const cl_egl_image_properties_khr * p4, cl_int * p5)
+{
+   cl_int err = kiln_api_unsupported("clCreateFromEGLImageKHR");
+   if (p5)
+      *p5 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clEnqueueAcquireEGLObjectsKHR(cl_command_queue p0, cl_uint p1, const cl_mem * p2, cl_uint p3, const cl_event * p4, cl_event * p5)
+{
+   return kiln_api_unsupported("clEnqueueAcquireEGLObjectsKHR");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueReleaseEGLObjectsKHR(cl_command_queue p0, cl_uint p1, const cl_mem * p2, cl_uint p3, const cl_event * p4, cl_event * p5)
+{
+   return kiln_api_unsupported("clEnqueueReleaseEGLObjectsKHR");
+}
+
+static cl_event CL_API_CALL stub_clCreateEventFromEGLSyncKHR(cl_context p0, CLeglSyncKHR p1, CLeglDisplayKHR p2, cl_int * p3)
+{
+   cl_int err = kiln_api_unsupported("clCreateEventFromEGLSyncKHR");
+   if (p3)
+      *p3 = err;
+   return NULL;
+}
+
+static cl_command_queue CL_API_CALL stub_clCreateCommandQueueWithProperties(cl_context p0, cl_device_id p1, const cl_queue_properties * p2, cl_int * p3)
+{
+   cl_int err = kiln_api_unsupported("clCreateCommandQueueWithProperties");
+   if (p3)
+      *p3 = err;
+   return NULL;
+}
+
+static cl_mem CL_API_CALL stub_clCreatePipe(cl_context p0, cl_mem_flags p1, cl_uint p2, cl_uint p3, const cl_pipe_properties * p4, cl_int * p5)
+{
+   cl_int err = kiln_api_unsupported("clCreatePipe");
+   if (p5)
+      *p5 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clGetPipeInfo(cl_mem p0, cl_pipe_info p1, size_t p2, void * p3, size_t * p4)
+{
+   return kiln_api_unsupported("clGetPipeInfo");
+}
+
+static void * CL_API_CALL stub_clSVMAlloc(cl_context p0, cl_svm_mem_flags p1, size_t p2, unsigned int p3)
+{
+   kiln_api_unsupported("clSVMAlloc");
+   return NULL;
+}
+
+static void CL_API_CALL stub_clSVMFree(cl_context p0, void * p1)
+{
+   kiln_api_unsupported("clSVMFree");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueSVMFree(cl_command_queue p0, cl_uint p1, void ** p2, void(CL_CALLBACK *p3)(cl_command_queue , cl_uint , void ** , void * ), void * p4, cl_uint p5, const cl_event * p6, cl_event * p7)
+{
+   return kiln_api_unsupported("clEnqueueSVMFree");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueSVMMemcpy(cl_command_queue p0, cl_bool p1, void * p2, const void * p3, size_t p4, cl_uint p5, const cl_event * p6, cl_event * p7)
+{
+   return kiln_api_unsupported("clEnqueueSVMMemcpy");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueSVMMemFill(cl_command_queue p0, void * p1, const void * p2, size_t p3, size_t p4, cl_uint p5, const cl_event * p6, cl_event * p7)
+{
+   return kiln_api_unsupported("clEnqueueSVMMemFill");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueSVMMap(cl_command_queue p0, cl_bool p1, cl_map_flags p2, void * p3, size_t p4, cl_uint p5, const cl_event * p6, cl_event * p7)
+{
+   return kiln_api_unsupported("clEnqueueSVMMap");
+}
+
+static cl_int CL_API_CALL stub_clEnqueueSVMUnmap(cl_command_queue p0, void * p1, cl_uint p2, const cl_event * p3, cl_event * p4)
+{
+   return kiln_api_unsupported("clEnqueueSVMUnmap");
+}
+
+static cl_sampler CL_API_CALL stub_clCreateSamplerWithProperties(cl_context p0, const cl_sampler_properties * p1, cl_int * p2)
+{
+   cl_int err = kiln_api_unsupported("clCreateSamplerWithProperties");
+   if (p2)
+      *p2 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clSetKernelArgSVMPointer(cl_kernel p0, cl_uint p1, const void * p2)
+{
+   return kiln_api_unsupported("clSetKernelArgSVMPointer");
+}
+
+static cl_int CL_API_CALL stub_clSetKernelExecInfo(cl_kernel p0, cl_kernel_exec_info p1, size_t p2, const void * p3)
+{
+   return kiln_api_unsupported("clSetKernelExecInfo");
+}
+
+static cl_int CL_API_CALL stub_clGetKernelSubGroupInfoKHR(cl_kernel p0, cl_device_id p1, cl_kernel_sub_group_info p2, size_t p3, const void * p4, size_t p5, void * p6, size_t * p7)
+{
+   return kiln_api_unsupported("clGetKernelSubGroupInfoKHR");
+}
+
+static cl_kernel CL_API_CALL stub_clCloneKernel(cl_kernel p0, cl_int * p1)
+{
+   cl_int err = kiln_api_unsupported("clCloneKernel");
+   if (p1)
+      *p1 = err;
+   return NULL;
+}
+
+static cl_program CL_API_CALL stub_clCreateProgramWithIL(cl_context p0, const void * p1, size_t p2, cl_int * p3)
+{
+   cl_int err = kiln_api_unsupported("clCreateProgramWithIL");
+   if (p3)
+      *p3 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clEnqueueSVMMigrateMem(cl_command_queue p0, cl_uint p1, const void ** p2, const size_t * p3, cl_mem_migration_flags p4, cl_uint p5, const cl_event * p6, cl_event * p7)
+{
+   return kiln_api_unsupported("clEnqueueSVMMigrateMem");
+}
+
+static cl_int CL_API_CALL stub_clGetDeviceAndHostTimer(cl_device_id p0, cl_ulong * p1, cl_ulong * p2)
+{
+   return kiln_api_unsupported("clGetDeviceAndHostTimer");
+}
+
+static cl_int CL_API_CALL stub_clGetHostTimer(cl_device_id p0, cl_ulong * p1)
+{
+   return kiln_api_unsupported("clGetHostTimer");
+}
+
+static cl_int CL_API_CALL stub_clGetKernelSubGroupInfo(cl_kernel p0, cl_device_id p1, cl_kernel_sub_group_info p2, size_t p3, const void * p4, size_t p5, void * p6, size_t * p7)
+{
+   return kiln_api_unsupported("clGetKernelSubGroupInfo");
+}
+
+static cl_int CL_API_CALL stub_clSetDefaultDeviceCommandQueue(cl_context p0, cl_device_id p1, cl_command_queue p2)
+{
+   return kiln_api_unsupported("clSetDefaultDeviceCommandQueue");
+}
+
+static cl_int CL_API_CALL stub_clSetProgramReleaseCallback(cl_program p0, void(CL_CALLBACK *p1)(cl_program program, void *user_data), void * p2)
+{
+   return kiln_api_unsupported("clSetProgramReleaseCallback");
+}
+
+static cl_int CL_API_CALL stub_clSetProgramSpecializationConstant(cl_program p0, cl_uint p1, size_t p2, const void * p3)
+{
+   return kiln_api_unsupported("clSetProgramSpecializationConstant");
+}
+
+static cl_mem CL_API_CALL stub_clCreateBufferWithProperties(cl_context p0, const cl_mem_properties * p1, cl_mem_flags p2, size_t p3, void * p4, cl_int * p5)
+{
+   cl_int err = kiln_api_unsupported("clCreateBufferWithProperties");
+   if (p5)
+      *p5 = err;
+   return NULL;
+}
+
+static cl_mem CL_API_CALL stub_clCreateImageWithProperties(cl_context p0, const cl_mem_properties * p1, cl_mem_flags p2, const cl_image_format * p3, const cl_image_desc * p4, void * p5, cl_int * p6)
+{
+   cl_int err = kiln_api_unsupported("clCreateImageWithProperties");
+   if (p6)
+      *p6 = err;
+   return NULL;
+}
+
+static cl_int CL_API_CALL stub_clSetContextDestructorCallback(cl_context p0, void(CL_CALLBACK *p1)(cl_context context, void* user_data), void* p2)
+{
+   return kiln_api_unsupported("clSetContextDestructorCallback");
+}
+
+/* Slots whose types exist only on other systems (Direct3D, DX9). */
+static cl_int kiln_stub_generic(void)
+{
+   return kiln_api_unsupported("a Windows-only entry point");
+}
+
+void kiln_unsupported_fill(cl_icd_dispatch *d)
+{
+   d->clCreateBuffer = stub_clCreateBuffer;
+   d->clCreateImage2D = stub_clCreateImage2D;
+   d->clCreateImage3D = stub_clCreateImage3D;
+   d->clRetainMemObject = stub_clRetainMemObject;
+   d->clReleaseMemObject = stub_clReleaseMemObject;
+   d->clGetSupportedImageFormats = stub_clGetSupportedImageFormats;
+   d->clGetMemObjectInfo = stub_clGetMemObjectInfo;
+   d->clGetImageInfo = stub_clGetImageInfo;
+   d->clCreateSampler = stub_clCreateSampler;
+   d->clRetainSampler = stub_clRetainSampler;
+   d->clReleaseSampler = stub_clReleaseSampler;
+   d->clGetSamplerInfo = stub_clGetSamplerInfo;
+   d->clCreateProgramWithSource = stub_clCreateProgramWithSource;
+   d->clCreateProgramWithBinary = stub_clCreateProgramWithBinary;
+   d->clRetainProgram = stub_clRetainProgram;
+   d->clReleaseProgram = stub_clReleaseProgram;
+   d->clBuildProgram = stub_clBuildProgram;
+   d->clUnloadCompiler = stub_clUnloadCompiler;
+   d->clGetProgramInfo = stub_clGetProgramInfo;
+   d->clGetProgramBuildInfo = stub_clGetProgramBuildInfo;
+   d->clCreateKernel = stub_clCreateKernel;
+   d->clCreateKernelsInProgram = stub_clCreateKernelsInProgram;
+   d->clRetainKernel = stub_clRetainKernel;
+   d->clReleaseKernel = stub_clReleaseKernel;
+   d->clSetKernelArg = stub_clSetKernelArg;
+   d->clGetKernelInfo = stub_clGetKernelInfo;
+   d->clGetKernelWorkGroupInfo = stub_clGetKernelWorkGroupInfo;
+   d->clWaitForEvents = stub_clWaitForEvents;
+   d->clGetEventInfo = stub_clGetEventInfo;
+   d->clRetainEvent = stub_clRetainEvent;
+   d->clReleaseEvent = stub_clReleaseEvent;
+   d->clGetEventProfilingInfo = stub_clGetEventProfilingInfo;
+   d->clEnqueueReadBuffer = stub_clEnqueueReadBuffer;
+   d->clEnqueueWriteBuffer = stub_clEnqueueWriteBuffer;
+   d->clEnqueueCopyBuffer = stub_clEnqueueCopyBuffer;
+   d->clEnqueueReadImage = stub_clEnqueueReadImage;
+   d->clEnqueueWriteImage = stub_clEnqueueWriteImage;
+   d->clEnqueueCopyImage = stub_clEnqueueCopyImage;
+   d->clEnqueueCopyImageToBuffer = stub_clEnqueueCopyImageToBuffer;
+   d->clEnqueueCopyBufferToImage = stub_clEnqueueCopyBufferToImage;
+   d->clEnqueueMapBuffer = stub_clEnqueueMapBuffer;
+   d->clEnqueueMapImage = stub_clEnqueueMapImage;
+   d->clEnqueueUnmapMemObject = stub_clEnqueueUnmapMemObject;
+   d->clEnqueueNDRangeKernel = stub_clEnqueueNDRangeKernel;
+   d->clEnqueueTask = stub_clEnqueueTask;
+   d->clEnqueueNativeKernel = stub_clEnqueueNativeKernel;
+   d->clEnqueueMarker = stub_clEnqueueMarker;
+   d->clEnqueueWaitForEvents = stub_clEnqueueWaitForEvents;
+   d->clEnqueueBarrier = stub_clEnqueueBarrier;
+   d->clCreateFromGLBuffer = stub_clCreateFromGLBuffer;
+   d->clCreateFromGLTexture2D = stub_clCreateFromGLTexture2D;
+   d->clCreateFromGLTexture3D = stub_clCreateFromGLTexture3D;
+   d->clCreateFromGLRenderbuffer = stub_clCreateFromGLRenderbuffer;
+   d->clGetGLObjectInfo = stub_clGetGLObjectInfo;
+   d->clGetGLTextureInfo = stub_clGetGLTextureInfo;
+   d->clEnqueueAcquireGLObjects = stub_clEnqueueAcquireGLObjects;
+   d->clEnqueueReleaseGLObjects = stub_clEnqueueReleaseGLObjects;
+   d->clGetGLContextInfoKHR = stub_clGetGLContextInfoKHR;
+   d->clGetDeviceIDsFromD3D10KHR = (void *)kiln_stub_generic;
+   d->clCreateFromD3D10BufferKHR = (void *)kiln_stub_generic;
+   d->clCreateFromD3D10Texture2DKHR = (void *)kiln_stub_generic;
+   d->clCreateFromD3D10Texture3DKHR = (void *)kiln_stub_generic;
+   d->clEnqueueAcquireD3D10ObjectsKHR = (void *)kiln_stub_generic;
+   d->clEnqueueReleaseD3D10ObjectsKHR = (void *)kiln_stub_generic;
+   d->clSetEventCallback = stub_clSetEventCallback;
+   d->clCreateSubBuffer = stub_clCreateSubBuffer;
+   d->clSetMemObjectDestructorCallback = stub_clSetMemObjectDestructorCallback;
+   d->clCreateUserEvent = stub_clCreateUserEvent;
+   d->clSetUserEventStatus = stub_clSetUserEventStatus;
+   d->clEnqueueReadBufferRect = stub_clEnqueueReadBufferRect;
+   d->clEnqueueWriteBufferRect = stub_clEnqueueWriteBufferRect;
+   d->clEnqueueCopyBufferRect = stub_clEnqueueCopyBufferRect;
+   d->clCreateSubDevicesEXT = stub_clCreateSubDevicesEXT;
+   d->clRetainDeviceEXT = stub_clRetainDeviceEXT;
+   d->clReleaseDeviceEXT = stub_clReleaseDeviceEXT;
+   d->clCreateEventFromGLsyncKHR = stub_clCreateEventFromGLsyncKHR;
+   d->clCreateSubDevices = stub_clCreateSubDevices;
+   d->clRetainDevice = stub_clRetainDevice;
+   d->clReleaseDevice = stub_clReleaseDevice;
+   d->clCreateImage = stub_clCreateImage;
+   d->clCreateProgramWithBuiltInKernels = stub_clCreateProgramWithBuiltInKernels;
+   d->clCompileProgram = stub_clCompileProgram;
+   d->clLinkProgram = stub_clLinkProgram;
+   d->clUnloadPlatformCompiler = stub_clUnloadPlatformCompiler;
+   d->clGetKernelArgInfo = stub_clGetKernelArgInfo;
+   d->clEnqueueFillBuffer = stub_clEnqueueFillBuffer;
+   d->clEnqueueFillImage = stub_clEnqueueFillImage;
+   d->clEnqueueMigrateMemObjects = stub_clEnqueueMigrateMemObjects;
+   d->clEnqueueMarkerWithWaitList = stub_clEnqueueMarkerWithWaitList;
+   d->clEnqueueBarrierWithWaitList = stub_clEnqueueBarrierWithWaitList;
+   d->clGetExtensionFunctionAddressForPlatform = stub_clGetExtensionFunctionAddressForPlatform;
+   d->clCreateFromGLTexture = stub_clCreateFromGLTexture;
+   d->clGetDeviceIDsFromD3D11KHR = (void *)kiln_stub_generic;
+   d->clCreateFromD3D11BufferKHR = (void *)kiln_stub_generic;
+   d->clCreateFromD3D11Texture2DKHR = (void *)kiln_stub_generic;
+   d->clCreateFromD3D11Texture3DKHR = (void *)kiln_stub_generic;
+   d->clCreateFromDX9MediaSurfaceKHR = (void *)kiln_stub_generic;
+   d->clEnqueueAcquireD3D11ObjectsKHR = (void *)kiln_stub_generic;
+   d->clEnqueueReleaseD3D11ObjectsKHR = (void *)kiln_stub_generic;
+   d->clGetDeviceIDsFromDX9MediaAdapterKHR = (void *)kiln_stub_generic;
+   d->clEnqueueAcquireDX9MediaSurfacesKHR = (void *)kiln_stub_generic;
+   d->clEnqueueReleaseDX9MediaSurfacesKHR = (void *)kiln_stub_generic;
+   d->clCreateFromEGLImageKHR = stub_clCreateFromEGLImageKHR;
+   d->clEnqueueAcquireEGLObjectsKHR = stub_clEnqueueAcquireEGLObjectsKHR;
+   d->clEnqueueReleaseEGLObjectsKHR = stub_clEnqueueReleaseEGLObjectsKHR;
+   d->clCreateEventFromEGLSyncKHR = stub_clCreateEventFromEGLSyncKHR;
+   d->clCreateCommandQueueWithProperties = stub_clCreateCommandQueueWithProperties;
+   d->clCreatePipe = stub_clCreatePipe;
+   d->clGetPipeInfo = stub_clGetPipeInfo;
+   d->clSVMAlloc = stub_clSVMAlloc;
+   d->clSVMFree = stub_clSVMFree;
+   d->clEnqueueSVMFree = stub_clEnqueueSVMFree;
+   d->clEnqueueSVMMemcpy = stub_clEnqueueSVMMemcpy;
+   d->clEnqueueSVMMemFill = stub_clEnqueueSVMMemFill;
+   d->clEnqueueSVMMap = stub_clEnqueueSVMMap;
+   d->clEnqueueSVMUnmap = stub_clEnqueueSVMUnmap;
+   d->clCreateSamplerWithProperties = stub_clCreateSamplerWithProperties;
+   d->clSetKernelArgSVMPointer = stub_clSetKernelArgSVMPointer;
+   d->clSetKernelExecInfo = stub_clSetKernelExecInfo;
+   d->clGetKernelSubGroupInfoKHR = stub_clGetKernelSubGroupInfoKHR;
+   d->clCloneKernel = stub_clCloneKernel;
+   d->clCreateProgramWithIL = stub_clCreateProgramWithIL;
+   d->clEnqueueSVMMigrateMem = stub_clEnqueueSVMMigrateMem;
+   d->clGetDeviceAndHostTimer = stub_clGetDeviceAndHostTimer;
+   d->clGetHostTimer = stub_clGetHostTimer;
+   d->clGetKernelSubGroupInfo = stub_clGetKernelSubGroupInfo;
+   d->clSetDefaultDeviceCommandQueue = stub_clSetDefaultDeviceCommandQueue;
+   d->clSetProgramReleaseCallback = stub_clSetProgramReleaseCallback;
+   d->clSetProgramSpecializationConstant = stub_clSetProgramSpecializationConstant;
+   d->clCreateBufferWithProperties = stub_clCreateBufferWithProperties;
+   d->clCreateImageWithProperties = stub_clCreateImageWithProperties;
+   d->clSetContextDestructorCallback = stub_clSetContextDestructorCallback;
+}

@@ -1,0 +1,59 @@
+#include "core/context.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void context_destroy(struct kiln_object *obj)
+{
+   cl_context ctx = (cl_context)obj;
+   free(ctx->devices);
+   free(ctx->properties);
+   free(ctx);
+}
+
+cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties *properties,
+                           size_t num_properties, cl_uint num_devices,
+                           const cl_device_id *devices, kiln_context_notify_fn notify,
+                           void *notify_data, cl_context *out)
+{
+   cl_context ctx = calloc(1, sizeof(*ctx));
+   if (!ctx)
+      return CL_OUT_OF_HOST_MEMORY;
+   ctx->platform = platform;
+   ctx->devices = malloc(num_devices * sizeof(cl_device_id));
+   if (num_properties)
+      ctx->properties = malloc(num_properties * sizeof(cl_context_properties));
+   if (!ctx->devices || (num_properties && !ctx->properties)) {
+      context_destroy(&ctx->obj);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   /* The application may list a device twice; keep each once. */
+   for (cl_uint i = 0; i < num_devices; i++)
+      if (!kiln_context_has_device(ctx, devices[i]))
+         ctx->devices[ctx->num_devices++] = devices[i];
+   if (num_properties)
+      memcpy(ctx->properties, properties, num_properties * sizeof(cl_context_properties));
+   ctx->num_properties = num_properties;
+   ctx->notify = notify;
+   ctx->notify_data = notify_data;
+   if (!kiln_object_init(&ctx->obj, KILN_TYPE_CONTEXT, context_destroy)) {
+      context_destroy(&ctx->obj);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   *out = ctx;
+   return CL_SUCCESS;
+}
+
+bool kiln_context_has_device(cl_context ctx, cl_device_id dev)
+{
+   for (cl_uint i = 0; i < ctx->num_devices; i++)
+      if (ctx->devices[i] == dev)
+         return true;
+   return false;
+}
+
+void kiln_context_notify(cl_context ctx, const char *errinfo)
+{
+   if (ctx->notify)
+      ctx->notify(errinfo, NULL, 0, ctx->notify_data);
+}

@@ -1,0 +1,38 @@
+/* Contexts: a set of devices sharing memory objects, programs and events. */
+#ifndef KILN_CORE_CONTEXT_H
+#define KILN_CORE_CONTEXT_H
+
+#include "core/object.h"
+
+typedef void(CL_CALLBACK *kiln_context_notify_fn)(const char *errinfo, const void *private_info,
+                                                  size_t cb, void *user_data);
+
+struct _cl_context {
+   struct kiln_object obj;
+   cl_platform_id platform;
+   cl_uint num_devices;
+   cl_device_id *devices;
+   /* Copy of the application's list including the terminating 0, or
+    * NULL with num_properties 0 when it passed NULL. */
+   cl_context_properties *properties;
+   size_t num_properties;
+   kiln_context_notify_fn notify;
+   void *notify_data;
+};
+
+cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties *properties,
+                           size_t num_properties, cl_uint num_devices,
+                           const cl_device_id *devices, kiln_context_notify_fn notify,
+                           void *notify_data, cl_context *out);
+
+static inline cl_context kiln_context_from(cl_context c)
+{
+   return (cl_context)kiln_object_lookup(c, KILN_TYPE_CONTEXT);
+}
+
+bool kiln_context_has_device(cl_context ctx, cl_device_id dev);
+
+/* Reports an error through the application's pfn_notify, if any. */
+void kiln_context_notify(cl_context ctx, const char *errinfo);
+
+#endif

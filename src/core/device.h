@@ -1,0 +1,28 @@
+/* A device: one pipe screen of one driver. */
+#ifndef KILN_CORE_DEVICE_H
+#define KILN_CORE_DEVICE_H
+
+#include "core/object.h"
+#include "pipe/pipe.h"
+
+struct _cl_device_id {
+   struct kiln_object obj;
+   cl_platform_id platform;
+   struct pipe_screen *screen;
+   const struct pipe_caps *caps;
+};
+
+cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *screen);
+
+static inline cl_device_id kiln_device_from(cl_device_id d)
+{
+   return (cl_device_id)kiln_object_lookup(d, KILN_TYPE_DEVICE);
+}
+
+/* Host-monotonic nanoseconds from the device's clock (profiling). */
+static inline cl_ulong kiln_device_timestamp(cl_device_id dev)
+{
+   return dev->screen->get_timestamp(dev->screen);
+}
+
+#endif

@@ -1,0 +1,159 @@
+#include "core/object.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+static const cl_icd_dispatch *object_dispatch;
+
+/* Registry of live handles: an open-addressed hash set of pointers.  One
+ * mutex is enough: a lookup is a few loads, far below the cost of any
+ * command it guards. */
+#define TOMBSTONE ((struct kiln_object *)(uintptr_t)1)
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kiln_object **registry;
+static size_t registry_cap; /* power of two */
+static size_t registry_used; /* live + tombstones */
+static size_t registry_live;
+
+void kiln_object_set_dispatch(const cl_icd_dispatch *dispatch)
+{
+   object_dispatch = dispatch;
+}
+
+static size_t slot_of(const void *p, size_t cap)
+{
+   uintptr_t h = (uintptr_t)p;
+   h ^= h >> 33;
+   h *= 0xff51afd7ed558ccdULL;
+   h ^= h >> 33;
+   return h & (cap - 1);
+}
+
+static bool registry_grow(void)
+{
+   size_t cap = registry_cap ? registry_cap * 2 : 256;
+   /* Only tombstones: rehash at the same size. */
+   if (registry_live * 4 < registry_cap)
+      cap = registry_cap;
+   struct kiln_object **table = calloc(cap, sizeof(*table));
+   if (!table)
+      return false;
+   for (size_t i = 0; i < registry_cap; i++) {
+      struct kiln_object *o = registry[i];
+      if (!o || o == TOMBSTONE)
+         continue;
+      size_t s = slot_of(o, cap);
+      while (table[s])
+         s = (s + 1) & (cap - 1);
+      table[s] = o;
+   }
+   free(registry);
+   registry = table;
+   registry_cap = cap;
+   registry_used = registry_live;
+   return true;
+}
+
+static bool registry_insert(struct kiln_object *obj)
+{
+   bool ok = true;
+   pthread_mutex_lock(&registry_lock);
+   if ((registry_used + 1) * 2 > registry_cap)
+      ok = registry_grow();
+   if (ok) {
+      size_t s = slot_of(obj, registry_cap);
+      while (registry[s] && registry[s] != TOMBSTONE)
+         s = (s + 1) & (registry_cap - 1);
+      if (!registry[s])
+         registry_used++;
+      registry[s] = obj;
+      registry_live++;
+   }
+   pthread_mutex_unlock(&registry_lock);
+   return ok;
+}
+
+/* Caller holds registry_lock. */
+static size_t registry_find(const void *p)
+{
+   if (!registry_cap)
+      return SIZE_MAX;
+   size_t s = slot_of(p, registry_cap);
+   while (registry[s]) {
+      if (registry[s] == p)
+         return s;
+      s = (s + 1) & (registry_cap - 1);
+   }
+   return SIZE_MAX;
+}
+
+static void registry_remove(struct kiln_object *obj)
+{
+   pthread_mutex_lock(&registry_lock);
+   size_t s = registry_find(obj);
+   if (s != SIZE_MAX) {
+      registry[s] = TOMBSTONE;
+      registry_live--;
+   }
+   pthread_mutex_unlock(&registry_lock);
+}
+
+bool kiln_object_init(struct kiln_object *obj, enum kiln_type type,
+                      void (*destroy)(struct kiln_object *obj))
+{
+   obj->dispatch = object_dispatch;
+   obj->type = type;
+   atomic_init(&obj->refcount, 1);
+   atomic_init(&obj->internal, 1);
+   obj->destroy = destroy;
+   return registry_insert(obj);
+}
+
+struct kiln_object *kiln_object_lookup(const void *handle, enum kiln_type type)
+{
+   if (!handle)
+      return NULL;
+   struct kiln_object *found = NULL;
+   pthread_mutex_lock(&registry_lock);
+   size_t s = registry_find(handle);
+   if (s != SIZE_MAX && registry[s]->type == type)
+      found = registry[s];
+   pthread_mutex_unlock(&registry_lock);
+   return found;
+}
+
+void kiln_object_retain(struct kiln_object *obj)
+{
+   atomic_fetch_add(&obj->refcount, 1);
+}
+
+void kiln_object_release(struct kiln_object *obj)
+{
+   if (atomic_fetch_sub(&obj->refcount, 1) == 1) {
+      registry_remove(obj);
+      kiln_object_unref(obj);
+   }
+}
+
+void kiln_object_ref(struct kiln_object *obj)
+{
+   atomic_fetch_add(&obj->internal, 1);
+}
+
+void kiln_object_unref(struct kiln_object *obj)
+{
+   if (atomic_fetch_sub(&obj->internal, 1) == 1 && obj->destroy)
+      obj->destroy(obj);
+}
+
+unsigned kiln_object_count_live(enum kiln_type type)
+{
+   unsigned n = 0;
+   pthread_mutex_lock(&registry_lock);
+   for (size_t i = 0; i < registry_cap; i++)
+      if (registry[i] && registry[i] != TOMBSTONE && registry[i]->type == type)
+         n++;
+   pthread_mutex_unlock(&registry_lock);
+   return n;
+}

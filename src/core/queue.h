@@ -1,0 +1,47 @@
+/* Command queues.  Commands are events (core/event.h); a queue orders
+ * them (in-order: each waits for the one before; out-of-order: only for
+ * their wait lists and the last barrier) and counts those not yet
+ * complete so clFinish can wait for them. */
+#ifndef KILN_CORE_QUEUE_H
+#define KILN_CORE_QUEUE_H
+
+#include <pthread.h>
+
+#include "core/object.h"
+
+struct _cl_command_queue {
+   struct kiln_object obj;
+   cl_context context;
+   cl_device_id device;
+   _Atomic cl_command_queue_properties properties;
+
+   pthread_mutex_t lock;
+   pthread_cond_t idle;        /* signalled when outstanding drops to 0 */
+   unsigned outstanding;       /* commands enqueued, not yet complete */
+   cl_event last;              /* in-order: the previous command */
+   cl_event last_barrier;      /* out-of-order: last marker/barrier */
+   /* Out-of-order: the commands since last_barrier (a barrier waits for
+    * all of them). */
+   cl_event *since_barrier;
+   unsigned num_since_barrier, cap_since_barrier;
+};
+
+cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
+                         cl_command_queue *out);
+
+static inline cl_command_queue kiln_queue_from(cl_command_queue q)
+{
+   return (cl_command_queue)kiln_object_lookup(q, KILN_TYPE_QUEUE);
+}
+
+static inline bool kiln_queue_in_order(cl_command_queue q)
+{
+   return !(atomic_load(&q->properties) & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+}
+
+/* Commands are handed to the device as soon as they are enqueued, so a
+ * flush has nothing left to do; clFinish waits for all of them. */
+cl_int kiln_queue_flush(cl_command_queue q);
+cl_int kiln_queue_finish(cl_command_queue q);
+
+#endif

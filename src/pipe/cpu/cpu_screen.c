@@ -1,0 +1,114 @@
+#include "pipe/cpu/cpu_screen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pipe/cpu/cpu_info.h"
+#include "winsys/sw/sw_winsys.h"
+
+struct cpu_screen {
+   struct pipe_screen base;
+   struct cpu_info info;
+};
+
+static void cpu_screen_destroy(struct pipe_screen *screen)
+{
+   free(screen);
+}
+
+static uint64_t cpu_get_timestamp(struct pipe_screen *screen)
+{
+   (void)screen;
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
+{
+   return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
+{
+   c->type = CL_DEVICE_TYPE_CPU;
+   c->vendor_id = info->vendor_pci_id;
+   snprintf(c->name, sizeof(c->name), "%s", info->model);
+   snprintf(c->vendor, sizeof(c->vendor), "%s", info->vendor);
+   c->max_compute_units = info->cores;
+   c->max_clock_frequency = info->mhz;
+   c->address_bits = sizeof(void *) * 8;
+
+   /* Work-groups run as loops over work-items on one thread, so any size
+    * works; 1024 bounds the per-work-item state a barrier must keep. */
+   c->max_work_group_size = 1024;
+   for (int i = 0; i < 3; i++)
+      c->max_work_item_sizes[i] = c->max_work_group_size;
+
+   /* Vector widths follow the widest register: AVX without AVX2 has no
+    * 256-bit integer operations. */
+   unsigned fbytes = info->simd_bytes;
+   unsigned ibytes = info->avx2 || info->simd_bytes == 16 ? info->simd_bytes : 16;
+   const unsigned sizes[7] = {1, 2, 4, 8, 4, 8, 2};
+   for (int i = 0; i < 7; i++) {
+      unsigned bytes = (i == 4 || i == 5) ? fbytes : ibytes;
+      c->preferred_vector_width[i] = bytes / sizes[i];
+      c->native_vector_width[i] = bytes / sizes[i];
+   }
+   /* No cl_khr_fp64 / cl_khr_fp16 until the builtins library has them. */
+   c->preferred_vector_width[5] = c->native_vector_width[5] = 0;
+   c->preferred_vector_width[6] = c->native_vector_width[6] = 0;
+
+   c->global_mem_size = sw_winsys_total_memory();
+   /* The spec's minimum is max(1/4 of global memory, 128 MiB); a CPU can
+    * give a single buffer half the machine without harm. */
+   c->max_mem_alloc_size = c->global_mem_size / 2;
+   if (c->max_mem_alloc_size < 128ull << 20)
+      c->max_mem_alloc_size = 128ull << 20;
+
+   c->global_mem_cache_type = CL_READ_WRITE_CACHE;
+   c->global_mem_cacheline_size = info->cacheline;
+   c->global_mem_cache_size = info->llc_size;
+
+   c->max_constant_buffer_size = 1u << 20;
+   c->max_constant_args = 8;
+   /* __local memory is ordinary host memory per worker thread; sizing it
+    * like L2 keeps a work-group's tile in cache. */
+   c->local_mem_type = CL_GLOBAL;
+   c->local_mem_size = clamp_u64(info->l2_size, 64u << 10, 4u << 20);
+   c->max_parameter_size = 1024;
+   /* long16 is the largest type: 128 bytes. */
+   c->mem_base_addr_align = 128 * 8;
+   c->min_data_type_align_size = 128;
+
+   c->single_fp_config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST;
+   if (info->fma)
+      c->single_fp_config |= CL_FP_FMA;
+   c->double_fp_config = 0;
+
+   c->image_support = false; /* images are not implemented yet */
+
+   c->error_correction = false;
+   c->host_unified_memory = true;
+   c->endian_little = true;
+   c->compiler_available = false; /* no OpenCL C compiler yet */
+   c->profiling_timer_resolution = 1;
+   c->execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
+   c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+   c->extensions[0] = 0;
+}
+
+struct pipe_screen *cpu_screen_create(void)
+{
+   struct cpu_screen *s = calloc(1, sizeof(*s));
+   if (!s)
+      return NULL;
+   cpu_info_probe(&s->info);
+   s->base.driver_name = "cpu";
+   s->base.destroy = cpu_screen_destroy;
+   s->base.get_timestamp = cpu_get_timestamp;
+   fill_caps(&s->base.caps, &s->info);
+   return &s->base;
+}

@@ -1,0 +1,69 @@
+/* The pipe interface: what core asks of a device driver.
+ *
+ * Gallium's idea trimmed to compute.  A pipe_screen is one device: it
+ * reports its capabilities and owns its memory (resources) and timestamps.
+ * Core never includes a driver's private header; it reaches drivers only
+ * through these tables (created by pipe_loader.h).
+ */
+#ifndef KILN_PIPE_H
+#define KILN_PIPE_H
+
+#include <CL/cl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Everything clGetDeviceInfo reports that depends on the device.  Filled by
+ * the driver from the machine (CPU: cpuid, sysfs, sysconf). */
+struct pipe_caps {
+   cl_device_type type;
+   cl_uint vendor_id;
+   char name[128];
+   char vendor[64];
+   cl_uint max_compute_units;
+   cl_uint max_clock_frequency; /* MHz */
+   cl_uint address_bits;
+   size_t max_work_item_sizes[3];
+   size_t max_work_group_size;
+   /* char short int long float double half */
+   cl_uint preferred_vector_width[7];
+   cl_uint native_vector_width[7];
+   cl_ulong global_mem_size;
+   cl_ulong max_mem_alloc_size;
+   cl_device_mem_cache_type global_mem_cache_type;
+   cl_uint global_mem_cacheline_size;
+   cl_ulong global_mem_cache_size;
+   cl_ulong max_constant_buffer_size;
+   cl_uint max_constant_args;
+   cl_device_local_mem_type local_mem_type;
+   cl_ulong local_mem_size;
+   size_t max_parameter_size;
+   cl_uint mem_base_addr_align; /* bits */
+   cl_uint min_data_type_align_size; /* bytes */
+   cl_device_fp_config single_fp_config;
+   cl_device_fp_config double_fp_config; /* 0: no cl_khr_fp64 */
+   bool image_support;
+   cl_uint max_read_image_args, max_write_image_args, max_samplers;
+   size_t image2d_max_width, image2d_max_height;
+   size_t image3d_max_width, image3d_max_height, image3d_max_depth;
+   bool error_correction;
+   bool host_unified_memory;
+   bool endian_little;
+   bool compiler_available;
+   size_t profiling_timer_resolution; /* ns */
+   cl_device_exec_capabilities execution_capabilities;
+   cl_command_queue_properties queue_properties;
+   char extensions[512]; /* space separated */
+};
+
+struct pipe_screen {
+   const char *driver_name; /* "cpu", "amdgpu", "cuda": KILN_DEVICES names */
+   struct pipe_caps caps;
+
+   void (*destroy)(struct pipe_screen *screen);
+   /* Device time in ns, on the same clock as host CLOCK_MONOTONIC where the
+    * device can: profiling timestamps must be comparable across queues. */
+   uint64_t (*get_timestamp)(struct pipe_screen *screen);
+};
+
+#endif

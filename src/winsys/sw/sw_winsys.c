@@ -1,0 +1,28 @@
+#include "winsys/sw/sw_winsys.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+void *sw_winsys_alloc(size_t size, size_t alignment)
+{
+   void *p = NULL;
+   if (alignment < sizeof(void *))
+      alignment = sizeof(void *);
+   if (posix_memalign(&p, alignment, size ? size : 1))
+      return NULL;
+   return p;
+}
+
+void sw_winsys_free(void *ptr)
+{
+   free(ptr);
+}
+
+uint64_t sw_winsys_total_memory(void)
+{
+   long pages = sysconf(_SC_PHYS_PAGES);
+   long page = sysconf(_SC_PAGESIZE);
+   if (pages <= 0 || page <= 0)
+      return 1ull << 30; /* sysconf cannot fail on Linux; be safe anyway */
+   return (uint64_t)pages * (uint64_t)page;
+}

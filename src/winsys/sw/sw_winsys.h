@@ -1,0 +1,15 @@
+/* The software winsys: device memory is host memory. */
+#ifndef KILN_WINSYS_SW_H
+#define KILN_WINSYS_SW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Aligned host allocation for buffer storage; NULL when out of memory. */
+void *sw_winsys_alloc(size_t size, size_t alignment);
+void sw_winsys_free(void *ptr);
+
+/* Physical memory of the machine in bytes (what the CPU device can use). */
+uint64_t sw_winsys_total_memory(void);
+
+#endif
