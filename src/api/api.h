@@ -4,6 +4,7 @@
 
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/log.h"
@@ -57,3 +58,13 @@ cl_int kiln_info(const void *data, size_t size, size_t param_value_size, void *p
 cl_int kiln_api_unsupported(const char *func);
 
 #endif
+
+/* Shared by the clEnqueue* entry points (api/event.c). */
+struct kiln_wait_list;
+/* CL_INVALID_EVENT_WAIT_LIST for a malformed list or a dead event,
+ * CL_INVALID_CONTEXT for an event of another context. */
+cl_int kiln_api_check_wait_list(cl_context ctx, cl_uint num, const cl_event *list,
+                                const char *func);
+/* Hands the new command's event to the application (or drops it), waiting
+ * first for blocking calls; returns what the entry point returns. */
+cl_int kiln_api_finish_enqueue(cl_event ev, bool blocking, cl_event *event_out);

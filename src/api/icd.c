@@ -33,6 +33,31 @@ static void dispatch_init(void)
    SLOT(clFlush);
    SLOT(clFinish);
    SLOT(clGetExtensionFunctionAddress);
+   SLOT(clCreateBuffer);
+   SLOT(clCreateSubBuffer);
+   SLOT(clRetainMemObject);
+   SLOT(clReleaseMemObject);
+   SLOT(clGetMemObjectInfo);
+   SLOT(clSetMemObjectDestructorCallback);
+   SLOT(clEnqueueReadBuffer);
+   SLOT(clEnqueueWriteBuffer);
+   SLOT(clEnqueueReadBufferRect);
+   SLOT(clEnqueueWriteBufferRect);
+   SLOT(clEnqueueCopyBuffer);
+   SLOT(clEnqueueCopyBufferRect);
+   SLOT(clEnqueueMapBuffer);
+   SLOT(clEnqueueUnmapMemObject);
+   SLOT(clEnqueueMarker);
+   SLOT(clEnqueueBarrier);
+   SLOT(clEnqueueWaitForEvents);
+   SLOT(clWaitForEvents);
+   SLOT(clGetEventInfo);
+   SLOT(clRetainEvent);
+   SLOT(clReleaseEvent);
+   SLOT(clCreateUserEvent);
+   SLOT(clSetUserEventStatus);
+   SLOT(clSetEventCallback);
+   SLOT(clGetEventProfilingInfo);
 #undef SLOT
    kiln_object_set_dispatch(d);
 }

@@ -7,14 +7,6 @@
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-static cl_mem CL_API_CALL stub_clCreateBuffer(cl_context p0, cl_mem_flags p1, size_t p2, void * p3, cl_int * p4)
-{
-   cl_int err = kiln_api_unsupported("clCreateBuffer");
-   if (p4)
-      *p4 = err;
-   return NULL;
-}
-
 static cl_mem CL_API_CALL stub_clCreateImage2D(cl_context p0, cl_mem_flags p1, const cl_image_format * p2, size_t p3, size_t p4, size_t p5, void * p6, cl_int * p7)
 {
    cl_int err = kiln_api_unsupported("clCreateImage2D");
@@ -31,24 +23,9 @@ static cl_mem CL_API_CALL stub_clCreateImage3D(cl_context p0, cl_mem_flags p1, c
    return NULL;
 }
 
-static cl_int CL_API_CALL stub_clRetainMemObject(cl_mem p0)
-{
-   return kiln_api_unsupported("clRetainMemObject");
-}
-
-static cl_int CL_API_CALL stub_clReleaseMemObject(cl_mem p0)
-{
-   return kiln_api_unsupported("clReleaseMemObject");
-}
-
 static cl_int CL_API_CALL stub_clGetSupportedImageFormats(cl_context p0, cl_mem_flags p1, cl_mem_object_type p2, cl_uint p3, cl_image_format * p4, cl_uint * p5)
 {
    return kiln_api_unsupported("clGetSupportedImageFormats");
-}
-
-static cl_int CL_API_CALL stub_clGetMemObjectInfo(cl_mem p0, cl_mem_info p1, size_t p2, void * p3, size_t * p4)
-{
-   return kiln_api_unsupported("clGetMemObjectInfo");
 }
 
 static cl_int CL_API_CALL stub_clGetImageInfo(cl_mem p0, cl_image_info p1, size_t p2, void * p3, size_t * p4)
@@ -163,46 +140,6 @@ static cl_int CL_API_CALL stub_clGetKernelWorkGroupInfo(cl_kernel p0, cl_device_
    return kiln_api_unsupported("clGetKernelWorkGroupInfo");
 }
 
-static cl_int CL_API_CALL stub_clWaitForEvents(cl_uint p0, const cl_event * p1)
-{
-   return kiln_api_unsupported("clWaitForEvents");
-}
-
-static cl_int CL_API_CALL stub_clGetEventInfo(cl_event p0, cl_event_info p1, size_t p2, void * p3, size_t * p4)
-{
-   return kiln_api_unsupported("clGetEventInfo");
-}
-
-static cl_int CL_API_CALL stub_clRetainEvent(cl_event p0)
-{
-   return kiln_api_unsupported("clRetainEvent");
-}
-
-static cl_int CL_API_CALL stub_clReleaseEvent(cl_event p0)
-{
-   return kiln_api_unsupported("clReleaseEvent");
-}
-
-static cl_int CL_API_CALL stub_clGetEventProfilingInfo(cl_event p0, cl_profiling_info p1, size_t p2, void * p3, size_t * p4)
-{
-   return kiln_api_unsupported("clGetEventProfilingInfo");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueReadBuffer(cl_command_queue p0, cl_mem p1, cl_bool p2, size_t p3, size_t p4, void * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
-{
-   return kiln_api_unsupported("clEnqueueReadBuffer");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueWriteBuffer(cl_command_queue p0, cl_mem p1, cl_bool p2, size_t p3, size_t p4, const void * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
-{
-   return kiln_api_unsupported("clEnqueueWriteBuffer");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueCopyBuffer(cl_command_queue p0, cl_mem p1, cl_mem p2, size_t p3, size_t p4, size_t p5, cl_uint p6, const cl_event * p7, cl_event * p8)
-{
-   return kiln_api_unsupported("clEnqueueCopyBuffer");
-}
-
 static cl_int CL_API_CALL stub_clEnqueueReadImage(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, size_t p5, size_t p6, void * p7, cl_uint p8, const cl_event * p9, cl_event * p10)
 {
    return kiln_api_unsupported("clEnqueueReadImage");
@@ -228,25 +165,12 @@ static cl_int CL_API_CALL stub_clEnqueueCopyBufferToImage(cl_command_queue p0, c
    return kiln_api_unsupported("clEnqueueCopyBufferToImage");
 }
 
-static void * CL_API_CALL stub_clEnqueueMapBuffer(cl_command_queue p0, cl_mem p1, cl_bool p2, cl_map_flags p3, size_t p4, size_t p5, cl_uint p6, const cl_event * p7, cl_event * p8, cl_int * p9)
-{
-   cl_int err = kiln_api_unsupported("clEnqueueMapBuffer");
-   if (p9)
-      *p9 = err;
-   return NULL;
-}
-
 static void * CL_API_CALL stub_clEnqueueMapImage(cl_command_queue p0, cl_mem p1, cl_bool p2, cl_map_flags p3, const size_t * p4, const size_t * p5, size_t * p6, size_t * p7, cl_uint p8, const cl_event * p9, cl_event * p10, cl_int * p11)
 {
    cl_int err = kiln_api_unsupported("clEnqueueMapImage");
    if (p11)
       *p11 = err;
    return NULL;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueUnmapMemObject(cl_command_queue p0, cl_mem p1, void * p2, cl_uint p3, const cl_event * p4, cl_event * p5)
-{
-   return kiln_api_unsupported("clEnqueueUnmapMemObject");
 }
 
 static cl_int CL_API_CALL stub_clEnqueueNDRangeKernel(cl_command_queue p0, cl_kernel p1, cl_uint p2, const size_t * p3, const size_t * p4, const size_t * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
@@ -262,21 +186,6 @@ static cl_int CL_API_CALL stub_clEnqueueTask(cl_command_queue p0, cl_kernel p1, 
 static cl_int CL_API_CALL stub_clEnqueueNativeKernel(cl_command_queue p0, void(CL_CALLBACK *p1)(void *), void * p2, size_t p3, cl_uint p4, const cl_mem * p5, const void ** p6, cl_uint p7, const cl_event * p8, cl_event * p9)
 {
    return kiln_api_unsupported("clEnqueueNativeKernel");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueMarker(cl_command_queue p0, cl_event * p1)
-{
-   return kiln_api_unsupported("clEnqueueMarker");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueWaitForEvents(cl_command_queue p0, cl_uint p1, const cl_event * p2)
-{
-   return kiln_api_unsupported("clEnqueueWaitForEvents");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueBarrier(cl_command_queue p0)
-{
-   return kiln_api_unsupported("clEnqueueBarrier");
 }
 
 static cl_mem CL_API_CALL stub_clCreateFromGLBuffer(cl_context p0, cl_mem_flags p1, cl_GLuint p2, int * p3)
@@ -334,52 +243,6 @@ static cl_int CL_API_CALL stub_clEnqueueReleaseGLObjects(cl_command_queue p0, cl
 static cl_int CL_API_CALL stub_clGetGLContextInfoKHR(const cl_context_properties * p0, cl_gl_context_info p1, size_t p2, void * p3, size_t * p4)
 {
    return kiln_api_unsupported("clGetGLContextInfoKHR");
-}
-
-static cl_int CL_API_CALL stub_clSetEventCallback(cl_event p0, cl_int p1, void(CL_CALLBACK *p2)(cl_event, cl_int, void *), void * p3)
-{
-   return kiln_api_unsupported("clSetEventCallback");
-}
-
-static cl_mem CL_API_CALL stub_clCreateSubBuffer(cl_mem p0, cl_mem_flags p1, cl_buffer_create_type p2, const void * p3, cl_int * p4)
-{
-   cl_int err = kiln_api_unsupported("clCreateSubBuffer");
-   if (p4)
-      *p4 = err;
-   return NULL;
-}
-
-static cl_int CL_API_CALL stub_clSetMemObjectDestructorCallback(cl_mem p0, void(CL_CALLBACK *p1)(cl_mem , void * ), void * p2)
-{
-   return kiln_api_unsupported("clSetMemObjectDestructorCallback");
-}
-
-static cl_event CL_API_CALL stub_clCreateUserEvent(cl_context p0, cl_int * p1)
-{
-   cl_int err = kiln_api_unsupported("clCreateUserEvent");
-   if (p1)
-      *p1 = err;
-   return NULL;
-}
-
-static cl_int CL_API_CALL stub_clSetUserEventStatus(cl_event p0, cl_int p1)
-{
-   return kiln_api_unsupported("clSetUserEventStatus");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueReadBufferRect(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, const size_t * p5, size_t p6, size_t p7, size_t p8, size_t p9, void * p10, cl_uint p11, const cl_event * p12, cl_event * p13)
-{
-   return kiln_api_unsupported("clEnqueueReadBufferRect");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueWriteBufferRect(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, const size_t * p5, size_t p6, size_t p7, size_t p8, size_t p9, const void * p10, cl_uint p11, const cl_event * p12, cl_event * p13)
-{
-   return kiln_api_unsupported("clEnqueueWriteBufferRect");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueCopyBufferRect(cl_command_queue p0, cl_mem p1, cl_mem p2, const size_t * p3, const size_t * p4, const size_t * p5, size_t p6, size_t p7, size_t p8, size_t p9, cl_uint p10, const cl_event * p11, cl_event * p12)
-{
-   return kiln_api_unsupported("clEnqueueCopyBufferRect");
 }
 
 static cl_int CL_API_CALL stub_clCreateSubDevicesEXT(cl_device_id p0, const cl_device_partition_property_ext * p1, cl_uint p2, cl_device_id * p3, cl_uint * p4)
@@ -684,13 +547,9 @@ static cl_int kiln_stub_generic(void)
 
 void kiln_unsupported_fill(cl_icd_dispatch *d)
 {
-   d->clCreateBuffer = stub_clCreateBuffer;
    d->clCreateImage2D = stub_clCreateImage2D;
    d->clCreateImage3D = stub_clCreateImage3D;
-   d->clRetainMemObject = stub_clRetainMemObject;
-   d->clReleaseMemObject = stub_clReleaseMemObject;
    d->clGetSupportedImageFormats = stub_clGetSupportedImageFormats;
-   d->clGetMemObjectInfo = stub_clGetMemObjectInfo;
    d->clGetImageInfo = stub_clGetImageInfo;
    d->clCreateSampler = stub_clCreateSampler;
    d->clRetainSampler = stub_clRetainSampler;
@@ -711,28 +570,15 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clSetKernelArg = stub_clSetKernelArg;
    d->clGetKernelInfo = stub_clGetKernelInfo;
    d->clGetKernelWorkGroupInfo = stub_clGetKernelWorkGroupInfo;
-   d->clWaitForEvents = stub_clWaitForEvents;
-   d->clGetEventInfo = stub_clGetEventInfo;
-   d->clRetainEvent = stub_clRetainEvent;
-   d->clReleaseEvent = stub_clReleaseEvent;
-   d->clGetEventProfilingInfo = stub_clGetEventProfilingInfo;
-   d->clEnqueueReadBuffer = stub_clEnqueueReadBuffer;
-   d->clEnqueueWriteBuffer = stub_clEnqueueWriteBuffer;
-   d->clEnqueueCopyBuffer = stub_clEnqueueCopyBuffer;
    d->clEnqueueReadImage = stub_clEnqueueReadImage;
    d->clEnqueueWriteImage = stub_clEnqueueWriteImage;
    d->clEnqueueCopyImage = stub_clEnqueueCopyImage;
    d->clEnqueueCopyImageToBuffer = stub_clEnqueueCopyImageToBuffer;
    d->clEnqueueCopyBufferToImage = stub_clEnqueueCopyBufferToImage;
-   d->clEnqueueMapBuffer = stub_clEnqueueMapBuffer;
    d->clEnqueueMapImage = stub_clEnqueueMapImage;
-   d->clEnqueueUnmapMemObject = stub_clEnqueueUnmapMemObject;
    d->clEnqueueNDRangeKernel = stub_clEnqueueNDRangeKernel;
    d->clEnqueueTask = stub_clEnqueueTask;
    d->clEnqueueNativeKernel = stub_clEnqueueNativeKernel;
-   d->clEnqueueMarker = stub_clEnqueueMarker;
-   d->clEnqueueWaitForEvents = stub_clEnqueueWaitForEvents;
-   d->clEnqueueBarrier = stub_clEnqueueBarrier;
    d->clCreateFromGLBuffer = stub_clCreateFromGLBuffer;
    d->clCreateFromGLTexture2D = stub_clCreateFromGLTexture2D;
    d->clCreateFromGLTexture3D = stub_clCreateFromGLTexture3D;
@@ -748,14 +594,6 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clCreateFromD3D10Texture3DKHR = (void *)kiln_stub_generic;
    d->clEnqueueAcquireD3D10ObjectsKHR = (void *)kiln_stub_generic;
    d->clEnqueueReleaseD3D10ObjectsKHR = (void *)kiln_stub_generic;
-   d->clSetEventCallback = stub_clSetEventCallback;
-   d->clCreateSubBuffer = stub_clCreateSubBuffer;
-   d->clSetMemObjectDestructorCallback = stub_clSetMemObjectDestructorCallback;
-   d->clCreateUserEvent = stub_clCreateUserEvent;
-   d->clSetUserEventStatus = stub_clSetUserEventStatus;
-   d->clEnqueueReadBufferRect = stub_clEnqueueReadBufferRect;
-   d->clEnqueueWriteBufferRect = stub_clEnqueueWriteBufferRect;
-   d->clEnqueueCopyBufferRect = stub_clEnqueueCopyBufferRect;
    d->clCreateSubDevicesEXT = stub_clCreateSubDevicesEXT;
    d->clRetainDeviceEXT = stub_clRetainDeviceEXT;
    d->clReleaseDeviceEXT = stub_clReleaseDeviceEXT;

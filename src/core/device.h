@@ -2,14 +2,22 @@
 #ifndef KILN_CORE_DEVICE_H
 #define KILN_CORE_DEVICE_H
 
+#include <pthread.h>
+
 #include "core/object.h"
 #include "pipe/pipe.h"
+
+struct kiln_executor;
 
 struct _cl_device_id {
    struct kiln_object obj;
    cl_platform_id platform;
    struct pipe_screen *screen;
    const struct pipe_caps *caps;
+   /* Used only by the executor thread, which runs one command at a time. */
+   struct pipe_context *pipe;
+   pthread_mutex_t exec_lock;
+   struct kiln_executor *executor; /* started on first command */
 };
 
 cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *screen);

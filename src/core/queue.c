@@ -3,12 +3,20 @@
 #include <stdlib.h>
 
 #include "core/context.h"
+#include "core/event.h"
 
 static void queue_destroy(struct kiln_object *obj)
 {
    cl_command_queue q = (cl_command_queue)obj;
    pthread_mutex_destroy(&q->lock);
    pthread_cond_destroy(&q->idle);
+   /* Pending commands hold the queue, so these are all complete. */
+   if (q->last)
+      kiln_object_unref(&q->last->obj);
+   if (q->barrier)
+      kiln_object_unref(&q->barrier->obj);
+   for (unsigned i = 0; i < q->num_since_barrier; i++)
+      kiln_object_unref(&q->since_barrier[i]->obj);
    free(q->since_barrier);
    kiln_object_unref(&q->context->obj);
    free(q);
@@ -32,6 +40,83 @@ cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_prop
    }
    *out = q;
    return CL_SUCCESS;
+}
+
+/* Replaces *slot (holding a reference) with ev. */
+static void set_ref(cl_event *slot, cl_event ev)
+{
+   if (ev)
+      kiln_object_ref(&ev->obj);
+   if (*slot)
+      kiln_object_unref(&(*slot)->obj);
+   *slot = ev;
+}
+
+/* Drops completed events from since_barrier; true if there is room. */
+static bool prune_since_barrier(cl_command_queue q)
+{
+   unsigned kept = 0;
+   for (unsigned i = 0; i < q->num_since_barrier; i++) {
+      cl_event e = q->since_barrier[i];
+      if (kiln_event_status(e) > CL_COMPLETE)
+         q->since_barrier[kept++] = e;
+      else
+         kiln_object_unref(&e->obj);
+   }
+   q->num_since_barrier = kept;
+   if (kept < q->cap_since_barrier)
+      return true;
+   unsigned cap = q->cap_since_barrier ? q->cap_since_barrier * 2 : 16;
+   cl_event *list = realloc(q->since_barrier, cap * sizeof(*list));
+   if (!list)
+      return false;
+   q->since_barrier = list;
+   q->cap_since_barrier = cap;
+   return true;
+}
+
+void kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_order order)
+{
+   pthread_mutex_lock(&q->lock);
+   if (kiln_queue_in_order(q)) {
+      if (q->last)
+         kiln_event_depend(ev, q->last, false);
+      set_ref(&q->last, ev);
+   } else {
+      /* Without room to remember the command, order it like a barrier:
+       * more ordering than asked for is always correct. */
+      if (!prune_since_barrier(q))
+         order = KILN_ORDER_BARRIER;
+      if (q->barrier)
+         kiln_event_depend(ev, q->barrier, false);
+      if (order != KILN_ORDER_COMMAND)
+         for (unsigned i = 0; i < q->num_since_barrier; i++)
+            kiln_event_depend(ev, q->since_barrier[i], false);
+      if (order == KILN_ORDER_BARRIER) {
+         set_ref(&q->barrier, ev);
+         for (unsigned i = 0; i < q->num_since_barrier; i++)
+            kiln_object_unref(&q->since_barrier[i]->obj);
+         q->num_since_barrier = 0;
+      } else {
+         kiln_object_ref(&ev->obj);
+         q->since_barrier[q->num_since_barrier++] = ev;
+      }
+   }
+   q->outstanding++;
+   pthread_mutex_unlock(&q->lock);
+}
+
+void kiln_queue_command_done(cl_command_queue q, cl_event ev)
+{
+   pthread_mutex_lock(&q->lock);
+   /* Completed events need not be remembered for ordering. */
+   if (q->last == ev)
+      set_ref(&q->last, NULL);
+   if (q->barrier == ev)
+      set_ref(&q->barrier, NULL);
+   if (--q->outstanding == 0)
+      pthread_cond_broadcast(&q->idle);
+   pthread_mutex_unlock(&q->lock);
 }
 
 cl_int kiln_queue_flush(cl_command_queue q)

@@ -19,11 +19,18 @@ struct _cl_command_queue {
    pthread_cond_t idle;        /* signalled when outstanding drops to 0 */
    unsigned outstanding;       /* commands enqueued, not yet complete */
    cl_event last;              /* in-order: the previous command */
-   cl_event last_barrier;      /* out-of-order: last marker/barrier */
-   /* Out-of-order: the commands since last_barrier (a barrier waits for
-    * all of them). */
+   cl_event barrier;           /* out-of-order: everything waits for it */
+   /* Out-of-order: the commands since the barrier, which markers and the
+    * next barrier wait for.  Completed ones are pruned as it grows. */
    cl_event *since_barrier;
    unsigned num_since_barrier, cap_since_barrier;
+};
+
+/* How a new command orders itself against the queue's earlier ones. */
+enum kiln_queue_order {
+   KILN_ORDER_COMMAND, /* in-order: after the previous; OOO: after the barrier */
+   KILN_ORDER_MARKER,  /* after every earlier command */
+   KILN_ORDER_BARRIER, /* after every earlier command, and before every later one */
 };
 
 cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
@@ -38,6 +45,13 @@ static inline bool kiln_queue_in_order(cl_command_queue q)
 {
    return !(atomic_load(&q->properties) & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 }
+
+/* Adds the queue's ordering edges to a new command event (and counts it as
+ * outstanding).  Call before kiln_event_submit. */
+void kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_order order);
+
+/* Called by a command event once it completed or failed. */
+void kiln_queue_command_done(cl_command_queue q, cl_event ev);
 
 /* Commands are handed to the device as soon as they are enqueued, so a
  * flush has nothing left to do; clFinish waits for all of them. */

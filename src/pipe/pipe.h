@@ -56,6 +56,15 @@ struct pipe_caps {
    char extensions[512]; /* space separated */
 };
 
+/* Device memory holding one buffer. */
+struct pipe_resource {
+   struct pipe_screen *screen;
+   size_t size;
+   bool user_memory; /* wraps application memory (CL_MEM_USE_HOST_PTR) */
+};
+
+struct pipe_context;
+
 struct pipe_screen {
    const char *driver_name; /* "cpu", "amdgpu", "cuda": KILN_DEVICES names */
    struct pipe_caps caps;
@@ -64,6 +73,42 @@ struct pipe_screen {
    /* Device time in ns, on the same clock as host CLOCK_MONOTONIC where the
     * device can: profiling timestamps must be comparable across queues. */
    uint64_t (*get_timestamp)(struct pipe_screen *screen);
+
+   /* NULL when out of memory.  Contents are undefined. */
+   struct pipe_resource *(*resource_create)(struct pipe_screen *screen, size_t size);
+   /* Uses ptr itself as the storage where the device can (host-memory
+    * devices); NULL if it cannot. */
+   struct pipe_resource *(*resource_from_user_memory)(struct pipe_screen *screen, void *ptr,
+                                                      size_t size);
+   void (*resource_destroy)(struct pipe_screen *screen, struct pipe_resource *res);
+   /* A host pointer to the whole resource that stays valid for its
+    * lifetime, or NULL when the memory is not host-visible (then core must
+    * go through the context's transfers). */
+   void *(*resource_host_pointer)(struct pipe_screen *screen, struct pipe_resource *res);
+
+   struct pipe_context *(*context_create)(struct pipe_screen *screen);
+};
+
+/* Records and runs work on one device.  Core calls a context from one
+ * thread at a time (its device's executor); every call has completed when
+ * it returns unless the driver says otherwise through flush/fences. */
+struct pipe_context {
+   struct pipe_screen *screen;
+   void (*destroy)(struct pipe_context *ctx);
+
+   void (*buffer_write)(struct pipe_context *ctx, struct pipe_resource *dst, size_t offset,
+                        size_t size, const void *src);
+   void (*buffer_read)(struct pipe_context *ctx, struct pipe_resource *src, size_t offset,
+                       size_t size, void *dst);
+   /* Regions may overlap only when the API allowed it (never, in 1.1). */
+   void (*resource_copy_region)(struct pipe_context *ctx, struct pipe_resource *dst,
+                                size_t dst_offset, struct pipe_resource *src,
+                                size_t src_offset, size_t size);
+   /* Fills size bytes with a repeated pattern of pattern_size bytes. */
+   void (*clear_buffer)(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
+                        size_t size, const void *pattern, size_t pattern_size);
+   /* Makes all previous work visible to the host and other contexts. */
+   void (*flush)(struct pipe_context *ctx);
 };
 
 #endif

@@ -109,6 +109,8 @@ struct pipe_screen *cpu_screen_create(void)
    s->base.driver_name = "cpu";
    s->base.destroy = cpu_screen_destroy;
    s->base.get_timestamp = cpu_get_timestamp;
+   s->base.context_create = cpu_context_create;
+   cpu_screen_init_resource_functions(&s->base);
    fill_caps(&s->base.caps, &s->info);
    return &s->base;
 }

@@ -6,4 +6,9 @@
 
 struct pipe_screen *cpu_screen_create(void);
 
+/* Driver-internal: shared by the files of src/pipe/cpu. */
+void cpu_screen_init_resource_functions(struct pipe_screen *screen);
+void *cpu_resource_data(struct pipe_resource *res);
+struct pipe_context *cpu_context_create(struct pipe_screen *screen);
+
 #endif

@@ -1,0 +1,170 @@
+/* clCreateBuffer, clCreateSubBuffer, clRetain/ReleaseMemObject,
+ * clGetMemObjectInfo, clSetMemObjectDestructorCallback. */
+#include <string.h>
+
+#include "api/api.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/mem.h"
+
+#define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define HOST_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+
+/* Flags valid for a buffer: known bits, one access mode at most,
+ * USE_HOST_PTR alone among the host-pointer flags. */
+static bool valid_flags(cl_mem_flags flags)
+{
+   if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_FLAGS))
+      return false;
+   cl_mem_flags access = flags & ACCESS_FLAGS;
+   if (access & (access - 1))
+      return false;
+   if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+      return false;
+   return true;
+}
+
+static cl_ulong max_alloc(cl_context ctx)
+{
+   cl_ulong m = ~0ull;
+   for (cl_uint i = 0; i < ctx->num_devices; i++)
+      if (ctx->devices[i]->caps->max_mem_alloc_size < m)
+         m = ctx->devices[i]->caps->max_mem_alloc_size;
+   return m;
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags,
+                                               size_t size, void *host_ptr, cl_int *errcode_ret)
+{
+   cl_context ctx = kiln_context_from(context);
+   if (!ctx)
+      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   if (!valid_flags(flags))
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
+   if (!size || size > max_alloc(ctx))
+      API_FAIL_RET(errcode_ret, CL_INVALID_BUFFER_SIZE, "size %zu (max %llu)", size,
+                   (unsigned long long)max_alloc(ctx));
+   bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+   if (wants_ptr != (host_ptr != NULL))
+      API_FAIL_RET(errcode_ret, CL_INVALID_HOST_PTR, "host_ptr %p with flags 0x%llx", host_ptr,
+                   (unsigned long long)flags);
+   if (!(flags & ACCESS_FLAGS))
+      flags |= CL_MEM_READ_WRITE;
+
+   cl_mem mem = NULL;
+   cl_int err = kiln_mem_create_buffer(ctx, flags, size, host_ptr, &mem);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "cannot create a buffer of %zu bytes", size);
+   kiln_set_error(errcode_ret, CL_SUCCESS);
+   return mem;
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                                                  cl_buffer_create_type buffer_create_type,
+                                                  const void *buffer_create_info,
+                                                  cl_int *errcode_ret)
+{
+   cl_mem parent = kiln_mem_from(buffer);
+   if (!parent || parent->type != CL_MEM_OBJECT_BUFFER || parent->parent)
+      API_FAIL_RET(errcode_ret, CL_INVALID_MEM_OBJECT, "%p is not a buffer", (void *)buffer);
+   if (flags & ~(cl_mem_flags)ACCESS_FLAGS || !valid_flags(flags))
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
+   /* A sub-buffer may not grant access the parent does not have. */
+   cl_mem_flags pacc = parent->flags & ACCESS_FLAGS;
+   if ((pacc == CL_MEM_WRITE_ONLY && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+       (pacc == CL_MEM_READ_ONLY && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))))
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "flags 0x%llx conflict with the parent's",
+                   (unsigned long long)flags);
+   if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "buffer_create_type 0x%x", buffer_create_type);
+   if (!buffer_create_info)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "buffer_create_info is NULL");
+   const cl_buffer_region *region = buffer_create_info;
+   if (region->origin > parent->size || region->size > parent->size - region->origin)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "region %zu+%zu outside a buffer of %zu",
+                   region->origin, region->size, parent->size);
+   if (!region->size)
+      API_FAIL_RET(errcode_ret, CL_INVALID_BUFFER_SIZE, "region size 0");
+   /* The origin must suit at least one device of the context. */
+   bool aligned = false;
+   for (cl_uint i = 0; i < parent->context->num_devices; i++)
+      aligned |= region->origin % (parent->context->devices[i]->caps->mem_base_addr_align / 8) == 0;
+   if (!aligned)
+      API_FAIL_RET(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET, "origin %zu", region->origin);
+
+   /* Access and host-pointer flags not given are inherited. */
+   if (!(flags & ACCESS_FLAGS))
+      flags |= pacc;
+   flags |= parent->flags & HOST_FLAGS;
+   cl_mem mem = NULL;
+   cl_int err = kiln_mem_create_sub_buffer(parent, flags, region->origin, region->size, &mem);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "out of host memory");
+   kiln_set_error(errcode_ret, CL_SUCCESS);
+   return mem;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj)
+{
+   cl_mem mem = kiln_mem_from(memobj);
+   if (!mem)
+      return API_FAIL(CL_INVALID_MEM_OBJECT, "%p is not a memory object", (void *)memobj);
+   kiln_object_retain(&mem->obj);
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj)
+{
+   cl_mem mem = kiln_mem_from(memobj);
+   if (!mem)
+      return API_FAIL(CL_INVALID_MEM_OBJECT, "%p is not a memory object", (void *)memobj);
+   kiln_object_release(&mem->obj);
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
+                                                   size_t param_value_size, void *param_value,
+                                                   size_t *param_value_size_ret)
+{
+   cl_mem mem = kiln_mem_from(memobj);
+   if (!mem)
+      return API_FAIL(CL_INVALID_MEM_OBJECT, "%p is not a memory object", (void *)memobj);
+   switch (param_name) {
+   case CL_MEM_TYPE:
+      INFO_VALUE(cl_mem_object_type, mem->type);
+   case CL_MEM_FLAGS:
+      INFO_VALUE(cl_mem_flags, mem->flags);
+   case CL_MEM_SIZE:
+      INFO_VALUE(size_t, mem->size);
+   case CL_MEM_HOST_PTR:
+      INFO_VALUE(void *, mem->host_ptr);
+   case CL_MEM_MAP_COUNT: {
+      pthread_mutex_lock(&mem->lock);
+      cl_uint n = mem->map_count;
+      pthread_mutex_unlock(&mem->lock);
+      INFO_VALUE(cl_uint, n);
+   }
+   case CL_MEM_REFERENCE_COUNT:
+      INFO_VALUE(cl_uint, kiln_object_refcount(&mem->obj));
+   case CL_MEM_CONTEXT:
+      INFO_VALUE(cl_context, mem->context);
+   case CL_MEM_ASSOCIATED_MEMOBJECT:
+      INFO_VALUE(cl_mem, mem->parent);
+   case CL_MEM_OFFSET:
+      INFO_VALUE(size_t, mem->parent ? mem->offset : 0);
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
+   cl_mem memobj, void(CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data)
+{
+   cl_mem mem = kiln_mem_from(memobj);
+   if (!mem)
+      return API_FAIL(CL_INVALID_MEM_OBJECT, "%p is not a memory object", (void *)memobj);
+   if (!pfn_notify)
+      return API_FAIL(CL_INVALID_VALUE, "pfn_notify is NULL");
+   cl_int err = kiln_mem_add_destructor_callback(mem, pfn_notify, user_data);
+   return err ? API_FAIL(err, "out of host memory") : CL_SUCCESS;
+}

@@ -1,0 +1,317 @@
+#include "core/command.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/event.h"
+#include "core/mem.h"
+
+struct cmd {
+   cl_mem mem[2]; /* referenced until the command completes */
+   union {
+      struct {
+         size_t offset, size;
+         void *ptr;
+         bool write;
+      } rw;
+      struct {
+         size_t src_offset, dst_offset, size;
+      } copy;
+      struct {
+         struct kiln_rect a, b; /* buffer and host, or source and destination */
+         size_t region[3];
+         void *ptr;
+         bool write;
+      } rect;
+   } u;
+};
+
+static void cmd_cleanup(cl_event ev)
+{
+   struct cmd *c = ev->payload;
+   if (!c)
+      return;
+   for (int i = 0; i < 2; i++)
+      if (c->mem[i])
+         kiln_object_unref(&c->mem[i]->obj);
+   free(c);
+   ev->payload = NULL;
+}
+
+static struct pipe_context *pipe_of(cl_event ev)
+{
+   return ev->queue->device->pipe;
+}
+
+static cl_int run_rw(cl_event ev)
+{
+   struct cmd *c = ev->payload;
+   size_t base;
+   struct pipe_resource *res = kiln_mem_resource(c->mem[0], &base);
+   struct pipe_context *p = pipe_of(ev);
+   if (c->u.rw.write)
+      p->buffer_write(p, res, base + c->u.rw.offset, c->u.rw.size, c->u.rw.ptr);
+   else
+      p->buffer_read(p, res, base + c->u.rw.offset, c->u.rw.size, c->u.rw.ptr);
+   return CL_SUCCESS;
+}
+
+static size_t rect_offset(const struct kiln_rect *r, size_t y, size_t z)
+{
+   return r->origin[0] + (r->origin[1] + y) * r->row_pitch + (r->origin[2] + z) * r->slice_pitch;
+}
+
+static cl_int run_rw_rect(cl_event ev)
+{
+   struct cmd *c = ev->payload;
+   size_t base;
+   struct pipe_resource *res = kiln_mem_resource(c->mem[0], &base);
+   struct pipe_context *p = pipe_of(ev);
+   const size_t *region = c->u.rect.region;
+   for (size_t z = 0; z < region[2]; z++)
+      for (size_t y = 0; y < region[1]; y++) {
+         size_t boff = base + rect_offset(&c->u.rect.a, y, z);
+         char *host = (char *)c->u.rect.ptr + rect_offset(&c->u.rect.b, y, z);
+         if (c->u.rect.write)
+            p->buffer_write(p, res, boff, region[0], host);
+         else
+            p->buffer_read(p, res, boff, region[0], host);
+      }
+   return CL_SUCCESS;
+}
+
+static cl_int run_copy(cl_event ev)
+{
+   struct cmd *c = ev->payload;
+   size_t sbase, dbase;
+   struct pipe_resource *src = kiln_mem_resource(c->mem[0], &sbase);
+   struct pipe_resource *dst = kiln_mem_resource(c->mem[1], &dbase);
+   struct pipe_context *p = pipe_of(ev);
+   p->resource_copy_region(p, dst, dbase + c->u.copy.dst_offset, src,
+                           sbase + c->u.copy.src_offset, c->u.copy.size);
+   return CL_SUCCESS;
+}
+
+static cl_int run_copy_rect(cl_event ev)
+{
+   struct cmd *c = ev->payload;
+   size_t sbase, dbase;
+   struct pipe_resource *src = kiln_mem_resource(c->mem[0], &sbase);
+   struct pipe_resource *dst = kiln_mem_resource(c->mem[1], &dbase);
+   struct pipe_context *p = pipe_of(ev);
+   const size_t *region = c->u.rect.region;
+   for (size_t z = 0; z < region[2]; z++)
+      for (size_t y = 0; y < region[1]; y++)
+         p->resource_copy_region(p, dst, dbase + rect_offset(&c->u.rect.b, y, z), src,
+                                 sbase + rect_offset(&c->u.rect.a, y, z), region[0]);
+   return CL_SUCCESS;
+}
+
+/* Maps and unmaps move no data on devices whose memory the host sees;
+ * flushing makes the device's writes visible before the host reads. */
+static cl_int run_flush(cl_event ev)
+{
+   struct pipe_context *p = pipe_of(ev);
+   p->flush(p);
+   return CL_SUCCESS;
+}
+
+static cl_int run_nothing(cl_event ev)
+{
+   (void)ev;
+   return CL_SUCCESS;
+}
+
+static const struct kiln_command_ops ops_rw = {run_rw, cmd_cleanup};
+static const struct kiln_command_ops ops_rw_rect = {run_rw_rect, cmd_cleanup};
+static const struct kiln_command_ops ops_copy = {run_copy, cmd_cleanup};
+static const struct kiln_command_ops ops_copy_rect = {run_copy_rect, cmd_cleanup};
+static const struct kiln_command_ops ops_flush = {run_flush, cmd_cleanup};
+static const struct kiln_command_ops ops_sync = {run_nothing, cmd_cleanup};
+
+static struct cmd *cmd_new(cl_mem a, cl_mem b)
+{
+   struct cmd *c = calloc(1, sizeof(*c));
+   if (!c)
+      return NULL;
+   c->mem[0] = a;
+   c->mem[1] = b;
+   if (a)
+      kiln_object_ref(&a->obj);
+   if (b)
+      kiln_object_ref(&b->obj);
+   return c;
+}
+
+/* Creates the event for c, orders it and submits it. */
+static cl_int enqueue(cl_command_queue q, cl_command_type type,
+                      const struct kiln_command_ops *ops, struct cmd *c,
+                      enum kiln_queue_order order, struct kiln_wait_list wait, cl_event *out)
+{
+   cl_event ev;
+   cl_int err = kiln_event_create_command(q, type, ops, c, &ev);
+   if (err) {
+      if (c) {
+         struct _cl_event tmp = {.payload = c};
+         cmd_cleanup(&tmp);
+      }
+      return err;
+   }
+   kiln_queue_add_command(q, ev, order);
+   for (cl_uint i = 0; i < wait.num; i++)
+      kiln_event_depend(ev, wait.events[i], true);
+   kiln_event_submit(ev);
+   *out = ev;
+   return CL_SUCCESS;
+}
+
+cl_int kiln_enqueue_rw_buffer(cl_command_queue q, cl_mem mem, bool write, size_t offset,
+                              size_t size, void *ptr, struct kiln_wait_list wait, cl_event *ev)
+{
+   struct cmd *c = cmd_new(mem, NULL);
+   if (!c)
+      return CL_OUT_OF_HOST_MEMORY;
+   c->u.rw.offset = offset;
+   c->u.rw.size = size;
+   c->u.rw.ptr = ptr;
+   c->u.rw.write = write;
+   return enqueue(q, write ? CL_COMMAND_WRITE_BUFFER : CL_COMMAND_READ_BUFFER, &ops_rw, c,
+                  KILN_ORDER_COMMAND, wait, ev);
+}
+
+cl_int kiln_enqueue_rw_buffer_rect(cl_command_queue q, cl_mem mem, bool write,
+                                   const struct kiln_rect *buf, const struct kiln_rect *host,
+                                   const size_t region[3], void *ptr,
+                                   struct kiln_wait_list wait, cl_event *ev)
+{
+   struct cmd *c = cmd_new(mem, NULL);
+   if (!c)
+      return CL_OUT_OF_HOST_MEMORY;
+   c->u.rect.a = *buf;
+   c->u.rect.b = *host;
+   memcpy(c->u.rect.region, region, sizeof(c->u.rect.region));
+   c->u.rect.ptr = ptr;
+   c->u.rect.write = write;
+   return enqueue(q, write ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT,
+                  &ops_rw_rect, c, KILN_ORDER_COMMAND, wait, ev);
+}
+
+cl_int kiln_enqueue_copy_buffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
+                                size_t dst_offset, size_t size, struct kiln_wait_list wait,
+                                cl_event *ev)
+{
+   struct cmd *c = cmd_new(src, dst);
+   if (!c)
+      return CL_OUT_OF_HOST_MEMORY;
+   c->u.copy.src_offset = src_offset;
+   c->u.copy.dst_offset = dst_offset;
+   c->u.copy.size = size;
+   return enqueue(q, CL_COMMAND_COPY_BUFFER, &ops_copy, c, KILN_ORDER_COMMAND, wait, ev);
+}
+
+cl_int kiln_enqueue_copy_buffer_rect(cl_command_queue q, cl_mem src, cl_mem dst,
+                                     const struct kiln_rect *s, const struct kiln_rect *d,
+                                     const size_t region[3], struct kiln_wait_list wait,
+                                     cl_event *ev)
+{
+   struct cmd *c = cmd_new(src, dst);
+   if (!c)
+      return CL_OUT_OF_HOST_MEMORY;
+   c->u.rect.a = *s;
+   c->u.rect.b = *d;
+   memcpy(c->u.rect.region, region, sizeof(c->u.rect.region));
+   return enqueue(q, CL_COMMAND_COPY_BUFFER_RECT, &ops_copy_rect, c, KILN_ORDER_COMMAND, wait,
+                  ev);
+}
+
+cl_int kiln_enqueue_map_buffer(cl_command_queue q, cl_mem mem, cl_map_flags flags,
+                               size_t offset, size_t size, struct kiln_wait_list wait,
+                               cl_event *ev, void **ptr)
+{
+   struct cmd *c = cmd_new(mem, NULL);
+   if (!c)
+      return CL_OUT_OF_HOST_MEMORY;
+   cl_int err = kiln_mem_map(mem, offset, size, flags, ptr);
+   if (err) {
+      struct _cl_event tmp = {.payload = c};
+      cmd_cleanup(&tmp);
+      return err;
+   }
+   err = enqueue(q, CL_COMMAND_MAP_BUFFER, &ops_flush, c, KILN_ORDER_COMMAND, wait, ev);
+   if (err)
+      kiln_mem_unmap(mem, *ptr);
+   return err;
+}
+
+cl_int kiln_enqueue_unmap(cl_command_queue q, cl_mem mem, void *ptr,
+                          struct kiln_wait_list wait, cl_event *ev)
+{
+   /* The pointer stops being a mapping now: a second unmap of it is an
+    * error even before the first has run. */
+   if (kiln_mem_unmap(mem, ptr))
+      return CL_INVALID_VALUE;
+   struct cmd *c = cmd_new(mem, NULL);
+   if (!c)
+      return CL_OUT_OF_HOST_MEMORY;
+   return enqueue(q, CL_COMMAND_UNMAP_MEM_OBJECT, &ops_flush, c, KILN_ORDER_COMMAND, wait, ev);
+}
+
+cl_int kiln_enqueue_sync(cl_command_queue q, cl_command_type type, enum kiln_queue_order order,
+                         struct kiln_wait_list wait, cl_event *ev)
+{
+   return enqueue(q, type, &ops_sync, NULL, order, wait, ev);
+}
+
+/* Byte range [lo, hi) covered by a rectangle. */
+static void rect_span(const struct kiln_rect *r, const size_t region[3], size_t *lo, size_t *hi)
+{
+   *lo = rect_offset(r, 0, 0);
+   *hi = rect_offset(r, region[1] - 1, region[2] - 1) + region[0];
+}
+
+static bool intervals_meet(size_t a, size_t b, size_t len)
+{
+   return a < b + len && b < a + len;
+}
+
+bool kiln_rect_overlap(const struct kiln_rect *a, const struct kiln_rect *b,
+                       const size_t region[3])
+{
+   size_t alo, ahi, blo, bhi;
+   rect_span(a, region, &alo, &ahi);
+   rect_span(b, region, &blo, &bhi);
+   if (ahi <= blo || bhi <= alo)
+      return false;
+   /* Common case: one layout whose rows and slices do not wrap, where the
+    * rectangles are boxes in (x, y, z) and overlap iff every axis does. */
+   if (a->row_pitch == b->row_pitch && a->slice_pitch == b->slice_pitch &&
+       region[0] <= a->row_pitch && region[1] * a->row_pitch <= a->slice_pitch &&
+       a->origin[0] + region[0] <= a->row_pitch && b->origin[0] + region[0] <= a->row_pitch &&
+       (a->origin[1] + region[1]) * a->row_pitch <= a->slice_pitch &&
+       (b->origin[1] + region[1]) * a->row_pitch <= a->slice_pitch)
+      return intervals_meet(a->origin[0], b->origin[0], region[0]) &&
+             intervals_meet(a->origin[1], b->origin[1], region[1]) &&
+             intervals_meet(a->origin[2], b->origin[2], region[2]);
+   /* Exact test: does any row of a intersect any row of b?  For each row
+    * of a and each slice of b, the rows of b that can intersect form a
+    * contiguous range found by division. */
+   for (size_t az = 0; az < region[2]; az++)
+      for (size_t ay = 0; ay < region[1]; ay++) {
+         size_t s = rect_offset(a, ay, az), e = s + region[0];
+         for (size_t bz = 0; bz < region[2]; bz++) {
+            size_t row0 = rect_offset(b, 0, bz);
+            if (row0 >= e)
+               continue;
+            /* Rows y of b with row0 + y*pitch < e and row0 + y*pitch + w > s. */
+            size_t pitch = b->row_pitch ? b->row_pitch : 1;
+            size_t ymin = s + 1 > row0 + region[0] ? (s + 1 - row0 - region[0] + pitch - 1) / pitch : 0;
+            size_t ymax = (e - 1 - row0) / pitch; /* row start <= e-1 */
+            if (ymax >= region[1])
+               ymax = region[1] - 1;
+            if (ymin <= ymax)
+               return true;
+         }
+      }
+   return false;
+}

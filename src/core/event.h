@@ -1,0 +1,101 @@
+/* Events: the commands of a queue, and user events.
+ *
+ * A command moves through the execution model's states: CL_QUEUED when
+ * enqueued, CL_SUBMITTED once everything it waits for has completed and it
+ * is handed to its device's executor, CL_RUNNING while it executes, then
+ * CL_COMPLETE or a negative error.  A command whose explicit wait list
+ * holds a failed event never runs: it fails with
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, and so do its dependants.
+ *
+ * Lifetime: an in-flight command holds an internal reference on itself
+ * until it completes, so dropping the application's reference (or never
+ * asking for it) is safe.
+ */
+#ifndef KILN_CORE_EVENT_H
+#define KILN_CORE_EVENT_H
+
+#include <pthread.h>
+
+#include "core/object.h"
+
+struct kiln_event_callback {
+   void(CL_CALLBACK *fn)(cl_event event, cl_int status, void *user_data);
+   void *user_data;
+   struct kiln_event_callback *next;
+};
+
+/* What an event does when it runs; payloads live in core/command.h. */
+struct kiln_command_ops {
+   /* Executes on the device's executor; returns CL_SUCCESS or an error,
+    * which becomes the event's (negative) status. */
+   cl_int (*run)(cl_event ev);
+   /* Drops the command's references; called once it completed or failed. */
+   void (*cleanup)(cl_event ev);
+};
+
+enum kiln_profile { KILN_PROF_QUEUED, KILN_PROF_SUBMIT, KILN_PROF_START, KILN_PROF_END };
+
+struct _cl_event {
+   struct kiln_object obj;
+   cl_context context;
+   cl_command_queue queue; /* NULL for user events */
+   cl_command_type type;
+
+   pthread_mutex_t lock;
+   pthread_cond_t done; /* broadcast when status becomes <= CL_COMPLETE */
+   _Atomic cl_int status;
+   cl_ulong times[4];
+   bool profiling;
+
+   unsigned pending;  /* events still awaited, +1 while being enqueued */
+   bool dep_failed;   /* an explicit dependency failed */
+   cl_event *dependents;
+   bool *dependents_propagate;
+   unsigned num_dependents, cap_dependents;
+   struct kiln_event_callback *callbacks;
+
+   const struct kiln_command_ops *ops;
+   void *payload; /* owned by the command; freed by ops->cleanup */
+   cl_event next_ready; /* executor's FIFO link */
+};
+
+static inline cl_event kiln_event_from(cl_event e)
+{
+   return (cl_event)kiln_object_lookup(e, KILN_TYPE_EVENT);
+}
+
+/* A command event of queue q, in state CL_QUEUED, not yet submitted:
+ * add its dependencies with kiln_event_depend, then kiln_event_submit. */
+cl_int kiln_event_create_command(cl_command_queue q, cl_command_type type,
+                                 const struct kiln_command_ops *ops, void *payload,
+                                 cl_event *out);
+cl_int kiln_event_create_user(cl_context ctx, cl_event *out);
+
+/* ev will not start before dep completes.  When propagate is set and dep
+ * fails, ev fails too (explicit wait lists); implicit ordering edges
+ * (in-order queues) do not propagate. */
+void kiln_event_depend(cl_event ev, cl_event dep, bool propagate);
+
+/* Ends the construction of a command: it runs as soon as its dependencies
+ * have completed. */
+void kiln_event_submit(cl_event ev);
+
+/* Completes ev with status (CL_COMPLETE or negative): wakes waiters, runs
+ * callbacks, releases dependants.  For user events and the executor.
+ * False if ev had already completed (nothing is done then). */
+bool kiln_event_complete(cl_event ev, cl_int status);
+
+/* Blocks until ev completed; returns its final status. */
+cl_int kiln_event_wait(cl_event ev);
+
+/* Registers a CL_COMPLETE callback; runs it at once if already complete. */
+cl_int kiln_event_add_callback(cl_event ev,
+                               void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
+                               void *user_data);
+
+static inline cl_int kiln_event_status(cl_event ev)
+{
+   return atomic_load(&ev->status);
+}
+
+#endif

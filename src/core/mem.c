@@ -1,0 +1,157 @@
+#include "core/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "core/device.h"
+#include "util/log.h"
+
+static void mem_destroy(struct kiln_object *obj)
+{
+   cl_mem mem = (cl_mem)obj;
+   /* Destructor callbacks run in reverse order of registration, just
+    * before the memory goes away (the application may free host_ptr in
+    * them). */
+   for (struct kiln_mem_callback *cb = mem->callbacks, *next; cb; cb = next) {
+      next = cb->next;
+      cb->fn(mem, cb->user_data);
+      free(cb);
+   }
+   for (struct kiln_mapping *m = mem->mappings, *next; m; m = next) {
+      next = m->next;
+      free(m);
+   }
+   if (mem->parent)
+      kiln_object_unref(&mem->parent->obj);
+   else if (mem->res)
+      mem->res->screen->resource_destroy(mem->res->screen, mem->res);
+   pthread_mutex_destroy(&mem->lock);
+   kiln_object_unref(&mem->context->obj);
+   free(mem);
+}
+
+static cl_mem mem_alloc(cl_context ctx, cl_mem_flags flags, size_t size)
+{
+   cl_mem mem = calloc(1, sizeof(*mem));
+   if (!mem)
+      return NULL;
+   mem->context = ctx;
+   mem->type = CL_MEM_OBJECT_BUFFER;
+   mem->flags = flags;
+   mem->size = size;
+   pthread_mutex_init(&mem->lock, NULL);
+   kiln_object_ref(&ctx->obj);
+   return mem;
+}
+
+cl_int kiln_mem_create_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
+                              cl_mem *out)
+{
+   cl_mem mem = mem_alloc(ctx, flags, size);
+   if (!mem)
+      return CL_OUT_OF_HOST_MEMORY;
+   struct pipe_screen *screen = ctx->devices[0]->screen;
+   if (flags & CL_MEM_USE_HOST_PTR) {
+      mem->host_ptr = host_ptr;
+      mem->res = screen->resource_from_user_memory(screen, host_ptr, size);
+   } else {
+      mem->res = screen->resource_create(screen, size);
+   }
+   if (!mem->res) {
+      kiln_log(KILN_LOG_MEM, "cannot allocate a buffer of %zu bytes", size);
+      mem_destroy(&mem->obj);
+      return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+   }
+   mem->data = screen->resource_host_pointer(screen, mem->res);
+   if (flags & CL_MEM_COPY_HOST_PTR)
+      memcpy(mem->data, host_ptr, size);
+   if (!kiln_object_init(&mem->obj, KILN_TYPE_MEM, mem_destroy)) {
+      mem_destroy(&mem->obj);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   *out = mem;
+   return CL_SUCCESS;
+}
+
+cl_int kiln_mem_create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
+                                  cl_mem *out)
+{
+   cl_mem mem = mem_alloc(parent->context, flags, size);
+   if (!mem)
+      return CL_OUT_OF_HOST_MEMORY;
+   kiln_object_ref(&parent->obj);
+   mem->parent = parent;
+   mem->offset = origin;
+   mem->res = parent->res;
+   mem->data = parent->data;
+   if (parent->host_ptr)
+      mem->host_ptr = (char *)parent->host_ptr + origin;
+   if (!kiln_object_init(&mem->obj, KILN_TYPE_MEM, mem_destroy)) {
+      mem_destroy(&mem->obj);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   *out = mem;
+   return CL_SUCCESS;
+}
+
+cl_int kiln_mem_add_destructor_callback(cl_mem mem, void(CL_CALLBACK *fn)(cl_mem, void *),
+                                        void *user_data)
+{
+   struct kiln_mem_callback *cb = malloc(sizeof(*cb));
+   if (!cb)
+      return CL_OUT_OF_HOST_MEMORY;
+   cb->fn = fn;
+   cb->user_data = user_data;
+   pthread_mutex_lock(&mem->lock);
+   cb->next = mem->callbacks;
+   mem->callbacks = cb;
+   pthread_mutex_unlock(&mem->lock);
+   return CL_SUCCESS;
+}
+
+cl_int kiln_mem_map(cl_mem mem, size_t offset, size_t size, cl_map_flags flags, void **ptr)
+{
+   struct kiln_mapping *m = malloc(sizeof(*m));
+   if (!m)
+      return CL_OUT_OF_HOST_MEMORY;
+   /* CL_MEM_USE_HOST_PTR maps into the application's own memory (5.4.2);
+    * other buffers map their storage, which the host can see directly. */
+   m->ptr = mem->host_ptr ? (char *)mem->host_ptr + offset : kiln_mem_data(mem) + offset;
+   m->offset = offset;
+   m->size = size;
+   m->flags = flags;
+   pthread_mutex_lock(&mem->lock);
+   m->next = mem->mappings;
+   mem->mappings = m;
+   mem->map_count++;
+   pthread_mutex_unlock(&mem->lock);
+   *ptr = m->ptr;
+   return CL_SUCCESS;
+}
+
+bool kiln_mem_is_mapped(cl_mem mem, void *ptr)
+{
+   pthread_mutex_lock(&mem->lock);
+   struct kiln_mapping *m = mem->mappings;
+   while (m && m->ptr != ptr)
+      m = m->next;
+   pthread_mutex_unlock(&mem->lock);
+   return m != NULL;
+}
+
+cl_int kiln_mem_unmap(cl_mem mem, void *ptr)
+{
+   pthread_mutex_lock(&mem->lock);
+   struct kiln_mapping **pm = &mem->mappings;
+   while (*pm && (*pm)->ptr != ptr)
+      pm = &(*pm)->next;
+   struct kiln_mapping *m = *pm;
+   if (m) {
+      *pm = m->next;
+      mem->map_count--;
+   }
+   pthread_mutex_unlock(&mem->lock);
+   free(m);
+   return m ? CL_SUCCESS : CL_INVALID_VALUE;
+}

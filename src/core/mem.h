@@ -1,0 +1,90 @@
+/* Memory objects (buffers and sub-buffers).
+ *
+ * A buffer owns one pipe_resource on its context's first device: every
+ * device Kiln has today keeps buffers in host memory, so one resource
+ * serves them all.  Devices with their own memory will need one resource
+ * per device and migration between them.  A sub-buffer owns no resource:
+ * it is a window (offset, size) onto its parent's.
+ */
+#ifndef KILN_CORE_MEM_H
+#define KILN_CORE_MEM_H
+
+#include <pthread.h>
+
+#include "core/object.h"
+#include "pipe/pipe.h"
+
+struct kiln_mem_callback {
+   void(CL_CALLBACK *fn)(cl_mem mem, void *user_data);
+   void *user_data;
+   struct kiln_mem_callback *next;
+};
+
+struct kiln_mapping {
+   void *ptr;
+   size_t offset, size;
+   cl_map_flags flags;
+   struct kiln_mapping *next;
+};
+
+struct _cl_mem {
+   struct kiln_object obj;
+   cl_context context;
+   cl_mem_object_type type;
+   cl_mem_flags flags;
+   size_t size;
+   void *host_ptr; /* CL_MEM_USE_HOST_PTR's pointer (plus offset for subs) */
+
+   cl_mem parent; /* sub-buffers: the buffer they view */
+   size_t offset; /* sub-buffers: origin in the parent */
+
+   struct pipe_resource *res; /* the root buffer's resource */
+   void *data;                /* host pointer to res (host-visible devices) */
+
+   pthread_mutex_t lock;
+   unsigned map_count;
+   struct kiln_mapping *mappings;
+   struct kiln_mem_callback *callbacks; /* most recent first */
+};
+
+static inline cl_mem kiln_mem_from(cl_mem m)
+{
+   return (cl_mem)kiln_object_lookup(m, KILN_TYPE_MEM);
+}
+
+cl_int kiln_mem_create_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
+                              cl_mem *out);
+cl_int kiln_mem_create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
+                                  cl_mem *out);
+
+/* The root resource and the absolute offset of mem's first byte in it. */
+static inline struct pipe_resource *kiln_mem_resource(cl_mem mem, size_t *offset)
+{
+   *offset = mem->offset;
+   return mem->res;
+}
+
+/* mem's first byte in host memory. */
+static inline char *kiln_mem_data(cl_mem mem)
+{
+   return (char *)mem->data + mem->offset;
+}
+
+/* Buffer a of sub-buffer relation: the same memory as b somewhere? */
+static inline bool kiln_mem_same_storage(cl_mem a, cl_mem b)
+{
+   return a->res == b->res;
+}
+
+cl_int kiln_mem_add_destructor_callback(cl_mem mem, void(CL_CALLBACK *fn)(cl_mem, void *),
+                                        void *user_data);
+
+/* Maps [offset, offset+size) of mem; returns the host pointer the
+ * application sees.  The data is valid once the map command completed. */
+cl_int kiln_mem_map(cl_mem mem, size_t offset, size_t size, cl_map_flags flags, void **ptr);
+/* Forgets the mapping at ptr; CL_INVALID_VALUE if mem has none there. */
+cl_int kiln_mem_unmap(cl_mem mem, void *ptr);
+/* Whether ptr is a live mapping of mem (checked at enqueue time). */
+bool kiln_mem_is_mapped(cl_mem mem, void *ptr);
+
+#endif

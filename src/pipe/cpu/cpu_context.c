@@ -1,0 +1,76 @@
+/* The CPU driver's context: transfers are memcpy on the calling thread. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipe/cpu/cpu_screen.h"
+
+static void cpu_buffer_write(struct pipe_context *ctx, struct pipe_resource *dst, size_t offset,
+                             size_t size, const void *src)
+{
+   (void)ctx;
+   memcpy((char *)cpu_resource_data(dst) + offset, src, size);
+}
+
+static void cpu_buffer_read(struct pipe_context *ctx, struct pipe_resource *src, size_t offset,
+                            size_t size, void *dst)
+{
+   (void)ctx;
+   memcpy(dst, (char *)cpu_resource_data(src) + offset, size);
+}
+
+static void cpu_resource_copy_region(struct pipe_context *ctx, struct pipe_resource *dst,
+                                     size_t dst_offset, struct pipe_resource *src,
+                                     size_t src_offset, size_t size)
+{
+   (void)ctx;
+   /* memmove: the API forbids overlap, but sub-buffers of one buffer make
+    * aliasing easy to get wrong and this costs nothing. */
+   memmove((char *)cpu_resource_data(dst) + dst_offset,
+           (char *)cpu_resource_data(src) + src_offset, size);
+}
+
+static void cpu_clear_buffer(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
+                             size_t size, const void *pattern, size_t pattern_size)
+{
+   (void)ctx;
+   char *p = (char *)cpu_resource_data(res) + offset;
+   if (!size)
+      return;
+   if (pattern_size == 1) {
+      memset(p, *(const char *)pattern, size);
+      return;
+   }
+   /* Write one pattern, then double the filled part each step. */
+   memcpy(p, pattern, pattern_size);
+   size_t done = pattern_size;
+   while (done < size) {
+      size_t n = done < size - done ? done : size - done;
+      memcpy(p + done, p, n);
+      done += n;
+   }
+}
+
+static void cpu_flush(struct pipe_context *ctx)
+{
+   (void)ctx; /* every call above is complete when it returns */
+}
+
+static void cpu_context_destroy(struct pipe_context *ctx)
+{
+   free(ctx);
+}
+
+struct pipe_context *cpu_context_create(struct pipe_screen *screen)
+{
+   struct pipe_context *ctx = calloc(1, sizeof(*ctx));
+   if (!ctx)
+      return NULL;
+   ctx->screen = screen;
+   ctx->destroy = cpu_context_destroy;
+   ctx->buffer_write = cpu_buffer_write;
+   ctx->buffer_read = cpu_buffer_read;
+   ctx->resource_copy_region = cpu_resource_copy_region;
+   ctx->clear_buffer = cpu_clear_buffer;
+   ctx->flush = cpu_flush;
+   return ctx;
+}
