@@ -65,6 +65,18 @@ struct pipe_resource {
 
 struct pipe_context;
 
+/* One NDRange launch of a kernel of a loaded program. */
+struct pipe_grid_info {
+   void *kernel;            /* from pipe_screen::get_kernel */
+   uint32_t work_dim;
+   uint64_t global_offset[3];
+   uint64_t global_size[3]; /* multiples of local_size */
+   uint64_t local_size[3];
+   const void *args;        /* argument buffer laid out as the kernel's metadata says */
+   size_t args_size;
+   size_t local_mem_size;   /* __local bytes each work-group needs */
+};
+
 struct pipe_screen {
    const char *driver_name; /* "cpu", "amdgpu", "cuda": KILN_DEVICES names */
    struct pipe_caps caps;
@@ -86,7 +98,19 @@ struct pipe_screen {
     * go through the context's transfers). */
    void *(*resource_host_pointer)(struct pipe_screen *screen, struct pipe_resource *res);
 
+   /* The address kernels use for the resource's first byte. */
+   uint64_t (*resource_address)(struct pipe_screen *screen, struct pipe_resource *res);
+
    struct pipe_context *(*context_create)(struct pipe_screen *screen);
+
+   /* Loads a program's device code (what the compiler produced for this
+    * device); NULL with *error (malloc'd) when it cannot. */
+   void *(*program_create)(struct pipe_screen *screen, const void *code, size_t size,
+                           char **error);
+   void (*program_destroy)(struct pipe_screen *screen, void *program);
+   /* A kernel of a loaded program, for pipe_grid_info::kernel. */
+   void *(*get_kernel)(struct pipe_screen *screen, void *program, const char *name,
+                       char **error);
 };
 
 /* Records and runs work on one device.  Core calls a context from one
@@ -107,6 +131,10 @@ struct pipe_context {
    /* Fills size bytes with a repeated pattern of pattern_size bytes. */
    void (*clear_buffer)(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
                         size_t size, const void *pattern, size_t pattern_size);
+   /* Runs every work-group of the grid; returns CL_SUCCESS or an error
+    * (CL_OUT_OF_RESOURCES when the work-groups cannot be given their
+    * __local memory). */
+   int (*launch_grid)(struct pipe_context *ctx, const struct pipe_grid_info *info);
    /* Makes all previous work visible to the host and other contexts. */
    void (*flush)(struct pipe_context *ctx);
 };

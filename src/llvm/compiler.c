@@ -1,0 +1,351 @@
+/* The CPU build pipeline:
+ *   OpenCL C --clang--> module --link--> + Kiln's builtins
+ *   --> work-group functions (workgroup.c) --> O3 --> ELF object.
+ */
+#include "llvm/compiler.h"
+
+#include <dlfcn.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln/kernel_info.h"
+#include "llvm/build_options.h"
+#include "llvm/builtins.h"
+#include "llvm/clc_frontend.h"
+#include "llvm/metadata.h"
+#include "llvm/target.h"
+#include "llvm/workgroup.h"
+
+/* A growing log buffer. */
+struct log {
+   char *text;
+   size_t len, cap;
+};
+
+static void log_append(struct log *l, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   char buf[1024];
+   int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+   va_end(ap);
+   if (n < 0)
+      return;
+   size_t add = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+   if (l->len + add + 1 > l->cap) {
+      size_t cap = (l->len + add + 1) * 2;
+      char *t = realloc(l->text, cap);
+      if (!t)
+         return;
+      l->text = t;
+      l->cap = cap;
+   }
+   memcpy(l->text + l->len, buf, add);
+   l->len += add;
+   l->text[l->len] = 0;
+}
+
+const char *kiln_llvm_version(void)
+{
+   static char v[32];
+   if (!v[0]) {
+      unsigned major, minor, patch;
+      LLVMGetVersion(&major, &minor, &patch);
+      snprintf(v, sizeof(v), "LLVM %u.%u.%u", major, minor, patch);
+   }
+   return v;
+}
+
+bool kiln_llvm_options_valid(const char *options, char **log)
+{
+   struct kiln_build_options opts;
+   char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
+   enum kiln_build_options_status st =
+      kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
+   if (st == KILN_BUILD_OPTIONS_OK) {
+      kiln_build_options_fini(&opts);
+      return true;
+   }
+   if (log) {
+      size_t n = strlen(reason) + 64;
+      *log = malloc(n);
+      if (*log)
+         snprintf(*log, n, "error: invalid build options: %s\n", reason);
+   }
+   return false;
+}
+
+void kiln_build_output_fini(struct kiln_build_output *out)
+{
+   free(out->log);
+   free(out->object);
+   for (unsigned i = 0; i < out->num_kernels; i++)
+      kiln_kernel_info_free(&out->kernels[i]);
+   free(out->kernels);
+   memset(out, 0, sizeof(*out));
+}
+
+static bool is_intrinsic(const char *name)
+{
+   return !strncmp(name, "llvm.", 5);
+}
+
+/* Every function still only declared must come from the process (libm,
+ * libc); anything else is a call to something that does not exist, which
+ * is a build error here rather than a crash at run time. */
+static bool check_undefined(LLVMModuleRef m, struct log *log)
+{
+   bool ok = true;
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+      if (LLVMGetFirstBasicBlock(fn) || !LLVMGetFirstUse(fn))
+         continue;
+      size_t len;
+      const char *name = LLVMGetValueName2(fn, &len);
+      if (is_intrinsic(name))
+         continue;
+      if (strncmp(name, "_Z", 2) && dlsym(RTLD_DEFAULT, name))
+         continue;
+      log_append(log, "error: undefined function '%s' (not an OpenCL C 1.1 builtin Kiln provides)\n",
+                 name);
+      ok = false;
+   }
+   return ok;
+}
+
+/* Builtins are compiled for a generic x86-64; give every function the
+ * host's CPU and features so nothing is held back to SSE2. */
+static void set_target_attributes(LLVMModuleRef m, const struct kiln_llvm_host *host)
+{
+   LLVMContextRef c = LLVMGetModuleContext(m);
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+      if (!LLVMGetFirstBasicBlock(fn))
+         continue;
+      LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-cpu", 10);
+      LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15);
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, "target-cpu", 10, host->cpu,
+                                                        (unsigned)strlen(host->cpu)));
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, "target-features", 15, host->features,
+                                                        (unsigned)strlen(host->features)));
+   }
+}
+
+static bool link_builtins(LLVMContextRef c, LLVMModuleRef m, struct log *log)
+{
+   size_t size;
+   const unsigned char *bc = kiln_builtins_bitcode(&size);
+   LLVMMemoryBufferRef buf =
+      LLVMCreateMemoryBufferWithMemoryRange((const char *)bc, size, "kiln-builtins", 0);
+   LLVMModuleRef lib;
+   if (LLVMParseBitcodeInContext2(c, buf, &lib)) {
+      LLVMDisposeMemoryBuffer(buf);
+      log_append(log, "error: Kiln's builtins library is corrupt\n");
+      return false;
+   }
+   LLVMDisposeMemoryBuffer(buf);
+   LLVMSetTarget(lib, LLVMGetTarget(m));
+   LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
+   if (LLVMLinkModules2(m, lib)) { /* consumes lib */
+      log_append(log, "error: linking Kiln's builtins failed\n");
+      return false;
+   }
+   return true;
+}
+
+static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes,
+                       struct log *log)
+{
+   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+   LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
+   LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
+   LLVMErrorRef err = LLVMRunPasses(m, passes, tm, po);
+   LLVMDisposePassBuilderOptions(po);
+   if (err) {
+      char *msg = LLVMGetErrorMessage(err);
+      log_append(log, "error: internal: passes '%s': %s\n", passes, msg);
+      LLVMDisposeErrorMessage(msg);
+      return false;
+   }
+   return true;
+}
+
+/* Work-group functions for every kernel; kernels become internal so the
+ * optimiser drops them once inlined. */
+static bool build_workgroups(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                             struct kiln_kernel_info *kernels, unsigned n, struct log *log)
+{
+   LLVMValueRef *kfn = calloc(n ? n : 1, sizeof(*kfn)), *wg = calloc(n ? n : 1, sizeof(*wg));
+   bool ok = kfn && wg;
+   unsigned i = 0;
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); ok && fn; fn = LLVMGetNextFunction(fn))
+      if (kiln_is_kernel(fn))
+         kfn[i++] = fn;
+   kiln_wg_mark_inlining(m);
+   for (i = 0; ok && i < n; i++)
+      ok = (wg[i] = kiln_wg_create(m, kfn[i], &kernels[i])) != NULL;
+   ok = ok && run_passes(m, tm, "always-inline", log);
+   bool barriers = false;
+   for (i = 0; ok && i < n; i++)
+      barriers |= kiln_wg_has_barrier(wg[i]);
+   /* Barriers need every value that crosses a block in memory, where
+    * workgroup.c can give each work-item its own copy. */
+   if (ok && barriers)
+      ok = run_passes(m, tm, "function(reg2mem)", log);
+   for (i = 0; ok && i < n; i++) {
+      if (!kiln_wg_finish(m, wg[i], &kernels[i])) {
+         log_append(log, "error: kernel '%s': cannot arrange its barriers for the CPU device\n",
+                    kernels[i].name);
+         ok = false;
+      }
+   }
+   for (i = 0; ok && i < n; i++)
+      LLVMSetLinkage(kfn[i], LLVMInternalLinkage);
+   free(kfn);
+   free(wg);
+   return ok;
+}
+
+/* Everything but the work-group functions becomes internal, so the
+ * optimiser may inline or drop it. */
+static void internalize(LLVMModuleRef m)
+{
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+      if (LLVMGetFirstBasicBlock(fn) && !kiln_is_kernel(fn))
+         LLVMSetLinkage(fn, LLVMInternalLinkage);
+   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+      if (!LLVMIsDeclaration(g))
+         LLVMSetLinkage(g, LLVMInternalLinkage);
+}
+
+static LLVMTargetMachineRef host_machine(const struct kiln_llvm_host *host, bool opt,
+                                         struct log *log)
+{
+   LLVMTargetRef t;
+   char *msg = NULL;
+   if (LLVMGetTargetFromTriple(host->triple, &t, &msg)) {
+      log_append(log, "error: internal: no LLVM target for %s: %s\n", host->triple, msg);
+      LLVMDisposeMessage(msg);
+      return NULL;
+   }
+   return LLVMCreateTargetMachine(t, host->triple, host->cpu, host->features,
+                                  opt ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
+                                  LLVMRelocPIC, LLVMCodeModelSmall);
+}
+
+enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, const char *options,
+                                           const struct kiln_compile_target *target,
+                                           struct kiln_build_output *out)
+{
+   memset(out, 0, sizeof(*out));
+   struct log log = {0};
+   log_append(&log, "%s", "");
+   enum kiln_build_status status = KILN_BUILD_FAILED;
+
+   struct kiln_build_options opts;
+   char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
+   enum kiln_build_options_status ost =
+      kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
+   if (ost != KILN_BUILD_OPTIONS_OK) {
+      log_append(&log, "error: invalid build options: %s\n", reason);
+      out->log = log.text;
+      return ost == KILN_BUILD_OPTIONS_INVALID ? KILN_BUILD_INVALID_OPTIONS
+                                               : KILN_BUILD_OUT_OF_MEMORY;
+   }
+
+   kiln_llvm_init_targets();
+   struct kiln_llvm_host host = {0};
+   if (!kiln_llvm_host_query(&host)) {
+      kiln_build_options_fini(&opts);
+      out->log = log.text;
+      return KILN_BUILD_OUT_OF_MEMORY;
+   }
+   bool optimize = !(opts.flags & KILN_BUILD_OPT_DISABLE);
+   LLVMContextRef c = LLVMContextCreate();
+   LLVMModuleRef m = NULL;
+   LLVMTargetMachineRef tm = NULL;
+   char *fe_log = NULL;
+   struct kiln_clc_target t = {
+      .triple = host.triple,
+      .cpu = host.cpu,
+      .features = host.features,
+      .cl_ext = target->cl_ext,
+      .opencl_version = target->opencl_version,
+      .image_support = target->image_support,
+   };
+   enum kiln_clc_status fst = kiln_clc_compile(source, size, &opts, &t, c, &m, &fe_log);
+   if (fe_log)
+      log_append(&log, "%s", fe_log);
+   free(fe_log);
+   if (fst != KILN_CLC_OK) {
+      status = fst == KILN_CLC_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY : KILN_BUILD_FAILED;
+      goto done;
+   }
+
+   if (kiln_metadata_kernels(m, &out->kernels, &out->num_kernels)) {
+      status = KILN_BUILD_OUT_OF_MEMORY;
+      goto done;
+   }
+   tm = host_machine(&host, optimize, &log);
+   if (!tm)
+      goto done;
+   LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+   char *dl = LLVMCopyStringRepOfTargetData(td);
+   LLVMSetDataLayout(m, dl);
+   LLVMDisposeMessage(dl);
+   LLVMDisposeTargetData(td);
+
+   if (!link_builtins(c, m, &log))
+      goto done;
+   set_target_attributes(m, &host);
+   internalize(m);
+   if (!run_passes(m, tm, "globaldce", &log) || !check_undefined(m, &log))
+      goto done;
+   if (!build_workgroups(m, tm, out->kernels, out->num_kernels, &log))
+      goto done;
+   if (!run_passes(m, tm, optimize ? "default<O3>" : "default<O0>,globaldce", &log))
+      goto done;
+
+   char *msg = NULL;
+   LLVMMemoryBufferRef obj;
+   if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &obj)) {
+      log_append(&log, "error: internal: code generation failed: %s\n", msg);
+      LLVMDisposeMessage(msg);
+      goto done;
+   }
+   out->object_size = LLVMGetBufferSize(obj);
+   out->object = malloc(out->object_size);
+   if (out->object) {
+      memcpy(out->object, LLVMGetBufferStart(obj), out->object_size);
+      status = KILN_BUILD_OK;
+   } else {
+      status = KILN_BUILD_OUT_OF_MEMORY;
+   }
+   LLVMDisposeMemoryBuffer(obj);
+
+done:
+   if (tm)
+      LLVMDisposeTargetMachine(tm);
+   if (m)
+      LLVMDisposeModule(m);
+   LLVMContextDispose(c);
+   kiln_llvm_host_fini(&host);
+   kiln_build_options_fini(&opts);
+   if (status == KILN_BUILD_FAILED && log.len == 0)
+      log_append(&log, "error: the build failed for a reason Kiln did not record\n");
+   out->log = log.text;
+   if (status != KILN_BUILD_OK) {
+      free(out->object);
+      out->object = NULL;
+      out->object_size = 0;
+   }
+   return status;
+}

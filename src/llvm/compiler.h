@@ -1,0 +1,47 @@
+/* What core asks of the compiler: OpenCL C source in, a loadable object
+ * and kernel descriptions out.  No LLVM type crosses this interface. */
+#ifndef KILN_LLVM_COMPILER_H
+#define KILN_LLVM_COMPILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct kiln_kernel_info;
+
+enum kiln_build_status {
+   KILN_BUILD_OK,
+   KILN_BUILD_INVALID_OPTIONS, /* CL_INVALID_BUILD_OPTIONS */
+   KILN_BUILD_FAILED,          /* CL_BUILD_PROGRAM_FAILURE; the log says why */
+   KILN_BUILD_OUT_OF_MEMORY,   /* CL_OUT_OF_HOST_MEMORY */
+};
+
+/* The device a program is built for (pipe drivers fill it). */
+struct kiln_compile_target {
+   int opencl_version;   /* 110 */
+   bool image_support;
+   const char *cl_ext;   /* clang -cl-ext list of the device's extensions */
+};
+
+struct kiln_build_output {
+   char *log;            /* never NULL after a build; "" when clean */
+   void *object;         /* ELF relocatable holding __kiln_wg_<kernel> */
+   size_t object_size;
+   struct kiln_kernel_info *kernels;
+   unsigned num_kernels;
+};
+
+/* Builds source for the host CPU.  Thread-safe. */
+enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, const char *options,
+                                           const struct kiln_compile_target *target,
+                                           struct kiln_build_output *out);
+
+/* Checks the options alone (clBuildProgram reports CL_INVALID_BUILD_OPTIONS
+ * before any work); writes a reason into the log on failure. */
+bool kiln_llvm_options_valid(const char *options, char **log);
+
+void kiln_build_output_fini(struct kiln_build_output *out);
+
+/* "LLVM 19.1.7" (for the compile cache key and logs). */
+const char *kiln_llvm_version(void);
+
+#endif

@@ -1,0 +1,16 @@
+/* Runs compiled CPU programs in this process. */
+#ifndef KILN_LLVM_JIT_H
+#define KILN_LLVM_JIT_H
+
+#include <stddef.h>
+
+struct kiln_jit;
+
+/* Links the object (from kiln_llvm_build) into memory; NULL with *error
+ * (malloc'd) if it cannot. */
+struct kiln_jit *kiln_jit_load(const void *object, size_t size, char **error);
+/* Address of a symbol of the loaded object. */
+void *kiln_jit_lookup(struct kiln_jit *jit, const char *name, char **error);
+void kiln_jit_destroy(struct kiln_jit *jit);
+
+#endif

@@ -1,0 +1,254 @@
+/* Kernel descriptions from the metadata Clang attaches to each kernel
+ * (-cl-kernel-arg-info): argument address spaces, types, qualifiers and
+ * names, plus the kernel attributes. */
+#include "llvm/metadata.h"
+
+#include <CL/cl.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln/kernel_info.h"
+
+void kiln_kernel_info_free(struct kiln_kernel_info *info)
+{
+   if (!info)
+      return;
+   for (uint32_t i = 0; i < info->num_args && info->args; i++) {
+      free(info->args[i].type_name);
+      free(info->args[i].name);
+   }
+   free(info->args);
+   free(info->name);
+   free(info->vec_type_hint);
+   memset(info, 0, sizeof(*info));
+}
+
+/* The operands of the function metadata `kind` of fn, or 0 if absent. */
+static unsigned md_operands(LLVMValueRef fn, const char *kind, LLVMValueRef *ops, unsigned max)
+{
+   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+   unsigned id = LLVMGetMDKindIDInContext(c, kind, (unsigned)strlen(kind));
+   size_t n = 0;
+   LLVMValueMetadataEntry *entries = LLVMGlobalCopyAllMetadata(fn, &n);
+   unsigned count = 0;
+   for (size_t i = 0; i < n; i++) {
+      if (LLVMValueMetadataEntriesGetKind(entries, (unsigned)i) != id)
+         continue;
+      LLVMValueRef node = LLVMMetadataAsValue(c, LLVMValueMetadataEntriesGetMetadata(entries, (unsigned)i));
+      count = LLVMGetMDNodeNumOperands(node);
+      if (count > max)
+         count = max;
+      LLVMValueRef *all = malloc(LLVMGetMDNodeNumOperands(node) * sizeof(*all) + 1);
+      if (!all) {
+         count = 0;
+         break;
+      }
+      LLVMGetMDNodeOperands(node, all);
+      memcpy(ops, all, count * sizeof(*ops));
+      free(all);
+      break;
+   }
+   if (entries)
+      LLVMDisposeValueMetadataEntries(entries);
+   return count;
+}
+
+static char *md_string(LLVMValueRef v)
+{
+   unsigned len = 0;
+   const char *s = v ? LLVMGetMDString(v, &len) : NULL;
+   char *out = malloc(len + 1);
+   if (out) {
+      if (s)
+         memcpy(out, s, len);
+      out[len] = 0;
+   }
+   return out;
+}
+
+static uint64_t md_int(LLVMValueRef v)
+{
+   return v && LLVMIsAConstantInt(v) ? LLVMConstIntGetZExtValue(v) : 0;
+}
+
+static uint64_t type_qualifiers(const char *q)
+{
+   uint64_t bits = 0;
+   if (strstr(q, "const"))
+      bits |= CL_KERNEL_ARG_TYPE_CONST;
+   if (strstr(q, "restrict"))
+      bits |= CL_KERNEL_ARG_TYPE_RESTRICT;
+   if (strstr(q, "volatile"))
+      bits |= CL_KERNEL_ARG_TYPE_VOLATILE;
+   return bits;
+}
+
+static uint32_t access_qualifier(const char *q)
+{
+   if (!strcmp(q, "read_only"))
+      return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+   if (!strcmp(q, "write_only"))
+      return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+   if (!strcmp(q, "read_write"))
+      return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+   return CL_KERNEL_ARG_ACCESS_NONE;
+}
+
+/* "float4", "uint", ... for vec_type_hint's type operand. */
+static char *type_hint_name(LLVMValueRef undef, bool is_signed)
+{
+   LLVMTypeRef t = LLVMTypeOf(undef);
+   unsigned n = 1;
+   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+      n = LLVMGetVectorSize(t);
+      t = LLVMGetElementType(t);
+   }
+   const char *base = "?";
+   switch (LLVMGetTypeKind(t)) {
+   case LLVMHalfTypeKind: base = "half"; break;
+   case LLVMFloatTypeKind: base = "float"; break;
+   case LLVMDoubleTypeKind: base = "double"; break;
+   case LLVMIntegerTypeKind:
+      switch (LLVMGetIntTypeWidth(t)) {
+      case 8: base = is_signed ? "char" : "uchar"; break;
+      case 16: base = is_signed ? "short" : "ushort"; break;
+      case 32: base = is_signed ? "int" : "uint"; break;
+      default: base = is_signed ? "long" : "ulong"; break;
+      }
+      break;
+   default:
+      break;
+   }
+   char buf[32];
+   if (n > 1)
+      snprintf(buf, sizeof(buf), "%s%u", base, n);
+   else
+      snprintf(buf, sizeof(buf), "%s", base);
+   return strdup(buf);
+}
+
+static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *k)
+{
+   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+   LLVMContextRef c = LLVMGetModuleContext(m);
+   size_t len;
+   const char *name = LLVMGetValueName2(fn, &len);
+   k->name = strndup(name, len);
+   k->num_args = LLVMCountParams(fn);
+   k->args = calloc(k->num_args ? k->num_args : 1, sizeof(*k->args));
+   if (!k->name || !k->args)
+      return -1;
+
+   unsigned n = k->num_args;
+   LLVMValueRef *as = calloc(n + 1, sizeof(LLVMValueRef)), *acc = calloc(n + 1, sizeof(LLVMValueRef)),
+                *ty = calloc(n + 1, sizeof(LLVMValueRef)), *tq = calloc(n + 1, sizeof(LLVMValueRef)),
+                *nm = calloc(n + 1, sizeof(LLVMValueRef));
+   if (!as || !acc || !ty || !tq || !nm) {
+      free(as), free(acc), free(ty), free(tq), free(nm);
+      return -1;
+   }
+   md_operands(fn, "kernel_arg_addr_space", as, n);
+   md_operands(fn, "kernel_arg_access_qual", acc, n);
+   md_operands(fn, "kernel_arg_type", ty, n);
+   md_operands(fn, "kernel_arg_type_qual", tq, n);
+   md_operands(fn, "kernel_arg_name", nm, n);
+
+   unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+   uint32_t offset = 0;
+   int err = 0;
+   for (unsigned i = 0; i < n; i++) {
+      struct kiln_arg_info *a = &k->args[i];
+      a->type_name = md_string(ty[i]);
+      a->name = md_string(nm[i]);
+      char *acc_s = md_string(acc[i]), *tq_s = md_string(tq[i]);
+      if (!a->type_name || !a->name || !acc_s || !tq_s)
+         err = -1;
+      a->access_qualifier = acc_s ? access_qualifier(acc_s) : CL_KERNEL_ARG_ACCESS_NONE;
+      a->type_qualifier = tq_s ? type_qualifiers(tq_s) : 0;
+      free(acc_s);
+      free(tq_s);
+
+      LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
+      uint32_t size, align;
+      switch (md_int(as[i])) {
+      case 1:
+         a->kind = KILN_ARG_GLOBAL;
+         a->address_qualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+         size = align = 8;
+         break;
+      case 2:
+         a->kind = KILN_ARG_CONSTANT;
+         a->address_qualifier = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+         size = align = 8;
+         break;
+      case 3:
+         a->kind = KILN_ARG_LOCAL;
+         a->address_qualifier = CL_KERNEL_ARG_ADDRESS_LOCAL;
+         size = align = 8; /* the slot holds an offset into the arena */
+         break;
+      default: {
+         a->kind = KILN_ARG_VALUE;
+         a->address_qualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+         LLVMAttributeRef bv = LLVMGetEnumAttributeAtIndex(fn, i + 1, byval);
+         if (bv)
+            t = LLVMGetTypeAttributeValue(bv);
+         size = (uint32_t)LLVMABISizeOfType(td, t);
+         align = LLVMABIAlignmentOfType(td, t);
+         if (a->type_name && !strcmp(a->type_name, "sampler_t"))
+            a->kind = KILN_ARG_SAMPLER;
+         break;
+      }
+      }
+      if (!align)
+         align = 1;
+      offset = (offset + align - 1) / align * align;
+      a->offset = offset;
+      a->size = size;
+      offset += size;
+   }
+   k->args_size = offset;
+   free(as), free(acc), free(ty), free(tq), free(nm);
+
+   LLVMValueRef ops[3];
+   if (md_operands(fn, "reqd_work_group_size", ops, 3) == 3)
+      for (int d = 0; d < 3; d++)
+         k->reqd_work_group_size[d] = md_int(ops[d]);
+   if (md_operands(fn, "work_group_size_hint", ops, 3) == 3)
+      for (int d = 0; d < 3; d++)
+         k->work_group_size_hint[d] = md_int(ops[d]);
+   if (md_operands(fn, "vec_type_hint", ops, 2) == 2)
+      k->vec_type_hint = type_hint_name(ops[0], md_int(ops[1]) != 0);
+   else
+      k->vec_type_hint = strdup("");
+   (void)c;
+   return err || !k->vec_type_hint ? -1 : 0;
+}
+
+int kiln_metadata_kernels(LLVMModuleRef m, struct kiln_kernel_info **out, unsigned *count)
+{
+   unsigned n = 0;
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+      if (kiln_is_kernel(fn))
+         n++;
+   struct kiln_kernel_info *k = calloc(n ? n : 1, sizeof(*k));
+   if (!k)
+      return -1;
+   unsigned i = 0;
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+      if (kiln_is_kernel(fn) && fill_kernel(m, fn, &k[i++])) {
+         for (unsigned j = 0; j < i; j++)
+            kiln_kernel_info_free(&k[j]);
+         free(k);
+         return -1;
+      }
+   *out = k;
+   *count = n;
+   return 0;
+}
+
+bool kiln_is_kernel(LLVMValueRef fn)
+{
+   return LLVMGetFunctionCallConv(fn) == LLVMSPIRKERNELCallConv && LLVMGetFirstBasicBlock(fn);
+}

@@ -1,0 +1,16 @@
+/* Reads kernel descriptions (include/kiln/kernel_info.h) from a module. */
+#ifndef KILN_LLVM_METADATA_H
+#define KILN_LLVM_METADATA_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+struct kiln_kernel_info;
+
+/* One entry per kernel with a body, in module order, with the argument
+ * buffer laid out.  Returns 0, or -1 when out of memory. */
+int kiln_metadata_kernels(LLVMModuleRef m, struct kiln_kernel_info **kernels, unsigned *count);
+
+bool kiln_is_kernel(LLVMValueRef fn);
+
+#endif
