@@ -1,0 +1,187 @@
+/* core/object.c: the registry of live handles and the two reference
+ * counts, tested on objects of the test's own making. */
+#include "kiln_test.h"
+
+#include <stdlib.h>
+
+#include "core/object.h"
+
+/* Types nothing else creates in this process, so live counts are exact. */
+#define T KILN_TYPE_SAMPLER
+#define OTHER KILN_TYPE_KERNEL
+
+struct thing {
+   struct kiln_object obj;
+   int *destroyed; /* incremented by destroy */
+};
+
+static void thing_destroy(struct kiln_object *obj)
+{
+   struct thing *t = (struct thing *)obj;
+   (*t->destroyed)++;
+   free(t);
+}
+
+static struct thing *thing_new(enum kiln_type type, int *destroyed)
+{
+   struct thing *t = calloc(1, sizeof(*t));
+   assert_non_null(t);
+   t->destroyed = destroyed;
+   assert_true(kiln_object_init(&t->obj, type, thing_destroy));
+   return t;
+}
+
+static void init_sets_header(void **state)
+{
+   (void)state;
+   int destroyed = 0;
+   struct thing *t = thing_new(T, &destroyed);
+   assert_int_equal(t->obj.type, T);
+   assert_int_equal(kiln_object_refcount(&t->obj), 1);
+   assert_int_equal(atomic_load(&t->obj.internal), 1);
+   assert_ptr_equal(kiln_object_lookup(t, T), &t->obj);
+   assert_int_equal(kiln_object_count_live(T), 1);
+   kiln_object_release(&t->obj);
+   assert_int_equal(destroyed, 1);
+   assert_int_equal(kiln_object_count_live(T), 0);
+}
+
+static void lookup_rejects_non_handles(void **state)
+{
+   (void)state;
+   int destroyed = 0;
+   int junk[8] = {0};
+   struct thing *t = thing_new(T, &destroyed);
+   assert_null(kiln_object_lookup(NULL, T));
+   assert_null(kiln_object_lookup(junk, T));
+   /* An interior pointer or one past the object is not the handle. */
+   assert_null(kiln_object_lookup((char *)t + 1, T));
+   assert_null(kiln_object_lookup(t + 1, T));
+   /* Right pointer, wrong type. */
+   assert_null(kiln_object_lookup(t, OTHER));
+   assert_null(kiln_object_lookup(t, KILN_TYPE_NONE));
+   /* Something that looks like a header of the right type but was never
+    * registered. */
+   struct kiln_object fake = {.type = T};
+   atomic_init(&fake.refcount, 1);
+   assert_null(kiln_object_lookup(&fake, T));
+   kiln_object_release(&t->obj);
+}
+
+static void retain_release_counts(void **state)
+{
+   (void)state;
+   int destroyed = 0;
+   struct thing *t = thing_new(T, &destroyed);
+   kiln_object_retain(&t->obj);
+   kiln_object_retain(&t->obj);
+   assert_int_equal(kiln_object_refcount(&t->obj), 3);
+   kiln_object_release(&t->obj);
+   kiln_object_release(&t->obj);
+   assert_int_equal(kiln_object_refcount(&t->obj), 1);
+   assert_int_equal(destroyed, 0);
+   assert_non_null(kiln_object_lookup(t, T));
+   kiln_object_release(&t->obj);
+   assert_int_equal(destroyed, 1);
+   /* The address is unregistered even though malloc may reuse it. */
+   assert_null(kiln_object_lookup(t, T));
+}
+
+static void internal_refs_outlive_handle(void **state)
+{
+   (void)state;
+   int destroyed = 0;
+   struct thing *t = thing_new(T, &destroyed);
+   kiln_object_ref(&t->obj); /* e.g. a pending command */
+   kiln_object_ref(&t->obj);
+   kiln_object_release(&t->obj);
+   /* The application is done: the handle is dead, the memory is not. */
+   assert_null(kiln_object_lookup(t, T));
+   assert_int_equal(kiln_object_count_live(T), 0);
+   assert_int_equal(destroyed, 0);
+   kiln_object_unref(&t->obj);
+   assert_int_equal(destroyed, 0);
+   kiln_object_unref(&t->obj);
+   assert_int_equal(destroyed, 1);
+}
+
+static void internal_refs_do_not_count_as_app_refs(void **state)
+{
+   (void)state;
+   int destroyed = 0;
+   struct thing *t = thing_new(T, &destroyed);
+   kiln_object_ref(&t->obj);
+   assert_int_equal(kiln_object_refcount(&t->obj), 1);
+   kiln_object_unref(&t->obj);
+   /* Dropping the internal one must not end the application's. */
+   assert_int_equal(destroyed, 0);
+   assert_non_null(kiln_object_lookup(t, T));
+   kiln_object_release(&t->obj);
+   assert_int_equal(destroyed, 1);
+}
+
+static void registry_grows_and_reuses_slots(void **state)
+{
+   (void)state;
+   /* Well past the first table size, then freed in an interleaved order
+    * so lookups must probe past tombstones. */
+   enum { N = 5000 };
+   int destroyed = 0;
+   struct thing **ts = calloc(N, sizeof(*ts));
+   assert_non_null(ts);
+   for (int i = 0; i < N; i++)
+      ts[i] = thing_new(i % 3 ? T : OTHER, &destroyed);
+   assert_int_equal(kiln_object_count_live(T) + kiln_object_count_live(OTHER), N);
+   for (int i = 0; i < N; i++)
+      assert_ptr_equal(kiln_object_lookup(ts[i], i % 3 ? T : OTHER), &ts[i]->obj);
+
+   for (int i = 0; i < N; i += 2)
+      kiln_object_release(&ts[i]->obj);
+   for (int i = 1; i < N; i += 2) {
+      assert_ptr_equal(kiln_object_lookup(ts[i], i % 3 ? T : OTHER), &ts[i]->obj);
+      assert_null(kiln_object_lookup(ts[i], i % 3 ? OTHER : T));
+   }
+   for (int i = 1; i < N; i += 2)
+      kiln_object_release(&ts[i]->obj);
+   assert_int_equal(destroyed, N);
+   assert_int_equal(kiln_object_count_live(T), 0);
+   assert_int_equal(kiln_object_count_live(OTHER), 0);
+
+   /* Churn: many create/release cycles with few live objects must keep
+    * working (tombstones get reclaimed rather than filling the table). */
+   struct thing *keep = thing_new(T, &destroyed);
+   for (int i = 0; i < 100000; i++) {
+      struct thing *t = thing_new(OTHER, &destroyed);
+      assert_non_null(kiln_object_lookup(t, OTHER));
+      kiln_object_release(&t->obj);
+   }
+   assert_ptr_equal(kiln_object_lookup(keep, T), &keep->obj);
+   kiln_object_release(&keep->obj);
+   assert_int_equal(destroyed, N + 100001);
+   free(ts);
+}
+
+static void null_destroy_is_allowed(void **state)
+{
+   (void)state;
+   /* Platform and devices live for the process and pass no destroy. */
+   struct kiln_object o;
+   assert_true(kiln_object_init(&o, T, NULL));
+   assert_ptr_equal(kiln_object_lookup(&o, T), &o);
+   kiln_object_release(&o);
+   assert_null(kiln_object_lookup(&o, T));
+}
+
+int main(void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(init_sets_header),
+      cmocka_unit_test(lookup_rejects_non_handles),
+      cmocka_unit_test(retain_release_counts),
+      cmocka_unit_test(internal_refs_outlive_handle),
+      cmocka_unit_test(internal_refs_do_not_count_as_app_refs),
+      cmocka_unit_test(registry_grows_and_reuses_slots),
+      cmocka_unit_test(null_destroy_is_allowed),
+   };
+   return cmocka_run_group_tests_name("object", tests, NULL, NULL);
+}
