@@ -17,24 +17,25 @@ static cl_int parse_properties(const cl_context_properties *props, size_t *count
    *count = 0;
    if (!props)
       return CL_SUCCESS;
+   size_t n = 0;
+   while (props[n])
+      n += 2;
+   /* The spec lists CL_INVALID_PLATFORM before CL_INVALID_PROPERTY: every
+    * platform value is checked before names are judged. */
+   for (size_t i = 0; i < n; i += 2)
+      if (props[i] == CL_CONTEXT_PLATFORM && !kiln_platform_from((cl_platform_id)props[i + 1]))
+         return kiln_api_fail(func, CL_INVALID_PLATFORM, "CL_CONTEXT_PLATFORM %p",
+                              (void *)props[i + 1]);
    bool have_platform = false;
-   size_t i = 0;
-   for (; props[i]; i += 2) {
-      switch (props[i]) {
-      case CL_CONTEXT_PLATFORM:
-         if (have_platform)
-            return kiln_api_fail(func, CL_INVALID_PROPERTY, "CL_CONTEXT_PLATFORM given twice");
-         have_platform = true;
-         if (!kiln_platform_from((cl_platform_id)props[i + 1]))
-            return kiln_api_fail(func, CL_INVALID_PLATFORM, "CL_CONTEXT_PLATFORM %p",
-                                 (void *)props[i + 1]);
-         break;
-      default:
+   for (size_t i = 0; i < n; i += 2) {
+      if (props[i] != CL_CONTEXT_PLATFORM)
          return kiln_api_fail(func, CL_INVALID_PROPERTY, "unknown property 0x%lx",
                               (unsigned long)props[i]);
-      }
+      if (have_platform)
+         return kiln_api_fail(func, CL_INVALID_PROPERTY, "CL_CONTEXT_PLATFORM given twice");
+      have_platform = true;
    }
-   *count = i + 1;
+   *count = n + 1;
    return CL_SUCCESS;
 }
 
