@@ -58,6 +58,24 @@ static void dispatch_init(void)
    SLOT(clSetUserEventStatus);
    SLOT(clSetEventCallback);
    SLOT(clGetEventProfilingInfo);
+   SLOT(clCreateProgramWithSource);
+   SLOT(clCreateProgramWithBinary);
+   SLOT(clRetainProgram);
+   SLOT(clReleaseProgram);
+   SLOT(clBuildProgram);
+   SLOT(clUnloadCompiler);
+   SLOT(clGetProgramInfo);
+   SLOT(clGetProgramBuildInfo);
+   SLOT(clCreateKernel);
+   SLOT(clCreateKernelsInProgram);
+   SLOT(clRetainKernel);
+   SLOT(clReleaseKernel);
+   SLOT(clSetKernelArg);
+   SLOT(clGetKernelInfo);
+   SLOT(clGetKernelWorkGroupInfo);
+   SLOT(clEnqueueNDRangeKernel);
+   SLOT(clEnqueueTask);
+   SLOT(clEnqueueNativeKernel);
 #undef SLOT
    kiln_object_set_dispatch(d);
 }

@@ -56,90 +56,6 @@ static cl_int CL_API_CALL stub_clGetSamplerInfo(cl_sampler p0, cl_sampler_info p
    return kiln_api_unsupported("clGetSamplerInfo");
 }
 
-static cl_program CL_API_CALL stub_clCreateProgramWithSource(cl_context p0, cl_uint p1, const char ** p2, const size_t * p3, cl_int * p4)
-{
-   cl_int err = kiln_api_unsupported("clCreateProgramWithSource");
-   if (p4)
-      *p4 = err;
-   return NULL;
-}
-
-static cl_program CL_API_CALL stub_clCreateProgramWithBinary(cl_context p0, cl_uint p1, const cl_device_id * p2, const size_t * p3, const unsigned char ** p4, cl_int * p5, cl_int * p6)
-{
-   cl_int err = kiln_api_unsupported("clCreateProgramWithBinary");
-   if (p6)
-      *p6 = err;
-   return NULL;
-}
-
-static cl_int CL_API_CALL stub_clRetainProgram(cl_program p0)
-{
-   return kiln_api_unsupported("clRetainProgram");
-}
-
-static cl_int CL_API_CALL stub_clReleaseProgram(cl_program p0)
-{
-   return kiln_api_unsupported("clReleaseProgram");
-}
-
-static cl_int CL_API_CALL stub_clBuildProgram(cl_program p0, cl_uint p1, const cl_device_id * p2, const char * p3, void(CL_CALLBACK *p4)(cl_program program, void *user_data), void * p5)
-{
-   return kiln_api_unsupported("clBuildProgram");
-}
-
-static cl_int CL_API_CALL stub_clUnloadCompiler(void)
-{
-   return kiln_api_unsupported("clUnloadCompiler");
-}
-
-static cl_int CL_API_CALL stub_clGetProgramInfo(cl_program p0, cl_program_info p1, size_t p2, void * p3, size_t * p4)
-{
-   return kiln_api_unsupported("clGetProgramInfo");
-}
-
-static cl_int CL_API_CALL stub_clGetProgramBuildInfo(cl_program p0, cl_device_id p1, cl_program_build_info p2, size_t p3, void * p4, size_t * p5)
-{
-   return kiln_api_unsupported("clGetProgramBuildInfo");
-}
-
-static cl_kernel CL_API_CALL stub_clCreateKernel(cl_program p0, const char * p1, cl_int * p2)
-{
-   cl_int err = kiln_api_unsupported("clCreateKernel");
-   if (p2)
-      *p2 = err;
-   return NULL;
-}
-
-static cl_int CL_API_CALL stub_clCreateKernelsInProgram(cl_program p0, cl_uint p1, cl_kernel * p2, cl_uint * p3)
-{
-   return kiln_api_unsupported("clCreateKernelsInProgram");
-}
-
-static cl_int CL_API_CALL stub_clRetainKernel(cl_kernel p0)
-{
-   return kiln_api_unsupported("clRetainKernel");
-}
-
-static cl_int CL_API_CALL stub_clReleaseKernel(cl_kernel p0)
-{
-   return kiln_api_unsupported("clReleaseKernel");
-}
-
-static cl_int CL_API_CALL stub_clSetKernelArg(cl_kernel p0, cl_uint p1, size_t p2, const void * p3)
-{
-   return kiln_api_unsupported("clSetKernelArg");
-}
-
-static cl_int CL_API_CALL stub_clGetKernelInfo(cl_kernel p0, cl_kernel_info p1, size_t p2, void * p3, size_t * p4)
-{
-   return kiln_api_unsupported("clGetKernelInfo");
-}
-
-static cl_int CL_API_CALL stub_clGetKernelWorkGroupInfo(cl_kernel p0, cl_device_id p1, cl_kernel_work_group_info p2, size_t p3, void * p4, size_t * p5)
-{
-   return kiln_api_unsupported("clGetKernelWorkGroupInfo");
-}
-
 static cl_int CL_API_CALL stub_clEnqueueReadImage(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, size_t p5, size_t p6, void * p7, cl_uint p8, const cl_event * p9, cl_event * p10)
 {
    return kiln_api_unsupported("clEnqueueReadImage");
@@ -171,21 +87,6 @@ static void * CL_API_CALL stub_clEnqueueMapImage(cl_command_queue p0, cl_mem p1,
    if (p11)
       *p11 = err;
    return NULL;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueNDRangeKernel(cl_command_queue p0, cl_kernel p1, cl_uint p2, const size_t * p3, const size_t * p4, const size_t * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
-{
-   return kiln_api_unsupported("clEnqueueNDRangeKernel");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueTask(cl_command_queue p0, cl_kernel p1, cl_uint p2, const cl_event * p3, cl_event * p4)
-{
-   return kiln_api_unsupported("clEnqueueTask");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueNativeKernel(cl_command_queue p0, void(CL_CALLBACK *p1)(void *), void * p2, size_t p3, cl_uint p4, const cl_mem * p5, const void ** p6, cl_uint p7, const cl_event * p8, cl_event * p9)
-{
-   return kiln_api_unsupported("clEnqueueNativeKernel");
 }
 
 static cl_mem CL_API_CALL stub_clCreateFromGLBuffer(cl_context p0, cl_mem_flags p1, cl_GLuint p2, int * p3)
@@ -555,30 +456,12 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clRetainSampler = stub_clRetainSampler;
    d->clReleaseSampler = stub_clReleaseSampler;
    d->clGetSamplerInfo = stub_clGetSamplerInfo;
-   d->clCreateProgramWithSource = stub_clCreateProgramWithSource;
-   d->clCreateProgramWithBinary = stub_clCreateProgramWithBinary;
-   d->clRetainProgram = stub_clRetainProgram;
-   d->clReleaseProgram = stub_clReleaseProgram;
-   d->clBuildProgram = stub_clBuildProgram;
-   d->clUnloadCompiler = stub_clUnloadCompiler;
-   d->clGetProgramInfo = stub_clGetProgramInfo;
-   d->clGetProgramBuildInfo = stub_clGetProgramBuildInfo;
-   d->clCreateKernel = stub_clCreateKernel;
-   d->clCreateKernelsInProgram = stub_clCreateKernelsInProgram;
-   d->clRetainKernel = stub_clRetainKernel;
-   d->clReleaseKernel = stub_clReleaseKernel;
-   d->clSetKernelArg = stub_clSetKernelArg;
-   d->clGetKernelInfo = stub_clGetKernelInfo;
-   d->clGetKernelWorkGroupInfo = stub_clGetKernelWorkGroupInfo;
    d->clEnqueueReadImage = stub_clEnqueueReadImage;
    d->clEnqueueWriteImage = stub_clEnqueueWriteImage;
    d->clEnqueueCopyImage = stub_clEnqueueCopyImage;
    d->clEnqueueCopyImageToBuffer = stub_clEnqueueCopyImageToBuffer;
    d->clEnqueueCopyBufferToImage = stub_clEnqueueCopyBufferToImage;
    d->clEnqueueMapImage = stub_clEnqueueMapImage;
-   d->clEnqueueNDRangeKernel = stub_clEnqueueNDRangeKernel;
-   d->clEnqueueTask = stub_clEnqueueTask;
-   d->clEnqueueNativeKernel = stub_clEnqueueNativeKernel;
    d->clCreateFromGLBuffer = stub_clCreateFromGLBuffer;
    d->clCreateFromGLTexture2D = stub_clCreateFromGLTexture2D;
    d->clCreateFromGLTexture3D = stub_clCreateFromGLTexture3D;

@@ -144,18 +144,17 @@ static struct cmd *cmd_new(cl_mem a, cl_mem b)
    return c;
 }
 
-/* Creates the event for c, orders it and submits it. */
-static cl_int enqueue(cl_command_queue q, cl_command_type type,
-                      const struct kiln_command_ops *ops, struct cmd *c,
-                      enum kiln_queue_order order, struct kiln_wait_list wait, cl_event *out)
+cl_int kiln_enqueue_command(cl_command_queue q, cl_command_type type,
+                            const struct kiln_command_ops *ops, void *payload,
+                            enum kiln_queue_order order, struct kiln_wait_list wait,
+                            cl_event *out)
 {
    cl_event ev;
-   cl_int err = kiln_event_create_command(q, type, ops, c, &ev);
+   cl_int err = kiln_event_create_command(q, type, ops, payload, &ev);
    if (err) {
-      if (c) {
-         struct _cl_event tmp = {.payload = c};
-         cmd_cleanup(&tmp);
-      }
+      struct _cl_event tmp = {.payload = payload};
+      if (payload && ops->cleanup)
+         ops->cleanup(&tmp);
       return err;
    }
    kiln_queue_add_command(q, ev, order);
@@ -164,6 +163,13 @@ static cl_int enqueue(cl_command_queue q, cl_command_type type,
    kiln_event_submit(ev);
    *out = ev;
    return CL_SUCCESS;
+}
+
+static cl_int enqueue(cl_command_queue q, cl_command_type type,
+                      const struct kiln_command_ops *ops, struct cmd *c,
+                      enum kiln_queue_order order, struct kiln_wait_list wait, cl_event *out)
+{
+   return kiln_enqueue_command(q, type, ops, c, order, wait, out);
 }
 
 cl_int kiln_enqueue_rw_buffer(cl_command_queue q, cl_mem mem, bool write, size_t offset,

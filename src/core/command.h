@@ -20,6 +20,15 @@ struct kiln_wait_list {
    const cl_event *events;
 };
 
+struct kiln_command_ops;
+/* Makes payload a command of q: creates its event, orders it after the
+ * queue's earlier commands and the wait list, and submits it.  On failure
+ * ops->cleanup has already released payload. */
+cl_int kiln_enqueue_command(cl_command_queue q, cl_command_type type,
+                            const struct kiln_command_ops *ops, void *payload,
+                            enum kiln_queue_order order, struct kiln_wait_list wait,
+                            cl_event *out);
+
 cl_int kiln_enqueue_rw_buffer(cl_command_queue q, cl_mem mem, bool write, size_t offset,
                               size_t size, void *ptr, struct kiln_wait_list wait, cl_event *ev);
 cl_int kiln_enqueue_rw_buffer_rect(cl_command_queue q, cl_mem mem, bool write,

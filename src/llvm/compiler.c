@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
@@ -83,9 +84,30 @@ bool kiln_llvm_options_valid(const char *options, char **log)
    return false;
 }
 
+static char *target_id(const struct kiln_llvm_host *host)
+{
+   size_t n = strlen(host->triple) + strlen(host->cpu) + strlen(host->features) + 8;
+   char *id = malloc(n);
+   if (id)
+      snprintf(id, n, "cpu:%s:%s:%s", host->triple, host->cpu, host->features);
+   return id;
+}
+
+char *kiln_llvm_cpu_target_id(void)
+{
+   struct kiln_llvm_host host = {0};
+   if (!kiln_llvm_host_query(&host))
+      return NULL;
+   char *id = target_id(&host);
+   kiln_llvm_host_fini(&host);
+   return id;
+}
+
 void kiln_build_output_fini(struct kiln_build_output *out)
 {
    free(out->log);
+   free(out->target_id);
+   free(out->bitcode);
    free(out->object);
    for (unsigned i = 0; i < out->num_kernels; i++)
       kiln_kernel_info_free(&out->kernels[i]);
@@ -290,7 +312,16 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
       goto done;
    }
 
-   if (kiln_metadata_kernels(m, &out->kernels, &out->num_kernels)) {
+   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+   out->target_id = target_id(&host);
+   out->bitcode_size = bc ? LLVMGetBufferSize(bc) : 0;
+   out->bitcode = bc ? malloc(out->bitcode_size) : NULL;
+   if (out->bitcode)
+      memcpy(out->bitcode, LLVMGetBufferStart(bc), out->bitcode_size);
+   if (bc)
+      LLVMDisposeMemoryBuffer(bc);
+   if (!out->bitcode || !out->target_id ||
+       kiln_metadata_kernels(m, &out->kernels, &out->num_kernels)) {
       status = KILN_BUILD_OUT_OF_MEMORY;
       goto done;
    }
@@ -343,9 +374,10 @@ done:
       log_append(&log, "error: the build failed for a reason Kiln did not record\n");
    out->log = log.text;
    if (status != KILN_BUILD_OK) {
-      free(out->object);
-      out->object = NULL;
-      out->object_size = 0;
+      char *keep = out->log;
+      out->log = NULL;
+      kiln_build_output_fini(out);
+      out->log = keep;
    }
    return status;
 }

@@ -24,6 +24,9 @@ struct kiln_compile_target {
 
 struct kiln_build_output {
    char *log;            /* never NULL after a build; "" when clean */
+   char *target_id;      /* what the object runs on (kiln_llvm_cpu_target_id) */
+   void *bitcode;        /* the program before code generation */
+   size_t bitcode_size;
    void *object;         /* ELF relocatable holding __kiln_wg_<kernel> */
    size_t object_size;
    struct kiln_kernel_info *kernels;
@@ -40,6 +43,11 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
 bool kiln_llvm_options_valid(const char *options, char **log);
 
 void kiln_build_output_fini(struct kiln_build_output *out);
+
+/* Identifies the code this machine's CPU runs: "cpu:<triple>:<cpu>:<features>"
+ * (malloc'd; NULL when out of memory).  Binaries built for another id are
+ * refused. */
+char *kiln_llvm_cpu_target_id(void);
 
 /* "LLVM 19.1.7" (for the compile cache key and logs). */
 const char *kiln_llvm_version(void);

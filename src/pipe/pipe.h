@@ -15,7 +15,14 @@
 
 /* Everything clGetDeviceInfo reports that depends on the device.  Filled by
  * the driver from the machine (CPU: cpuid, sysfs, sysconf). */
+/* What code a device runs, i.e. which compiler path builds for it. */
+enum pipe_ir {
+   PIPE_IR_NONE,     /* no compiler */
+   PIPE_IR_HOST_CPU, /* ELF object for this process's CPU (src/llvm/compiler.h) */
+};
+
 struct pipe_caps {
+   enum pipe_ir ir;
    cl_device_type type;
    cl_uint vendor_id;
    char name[128];
@@ -54,6 +61,9 @@ struct pipe_caps {
    cl_device_exec_capabilities execution_capabilities;
    cl_command_queue_properties queue_properties;
    char extensions[512]; /* space separated */
+   /* The same list for clang's -cl-ext ("-all,+cl_khr_fp64,..."), so that
+    * kernels see exactly the device's extension macros. */
+   char clang_extensions[512];
 };
 
 /* Device memory holding one buffer. */

@@ -72,5 +72,6 @@ struct pipe_context *cpu_context_create(struct pipe_screen *screen)
    ctx->resource_copy_region = cpu_resource_copy_region;
    ctx->clear_buffer = cpu_clear_buffer;
    ctx->flush = cpu_flush;
+   ctx->launch_grid = cpu_launch_grid;
    return ctx;
 }

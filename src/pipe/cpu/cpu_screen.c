@@ -1,20 +1,42 @@
 #include "pipe/cpu/cpu_screen.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "pipe/cpu/cpu_info.h"
+#include "pipe/cpu/cpu_tpool.h"
 #include "winsys/sw/sw_winsys.h"
 
 struct cpu_screen {
    struct pipe_screen base;
    struct cpu_info info;
+   pthread_mutex_t tpool_lock;
+   struct cpu_tpool *tpool;
 };
+
+static struct cpu_screen *cpu_screen(struct pipe_screen *screen)
+{
+   return (struct cpu_screen *)screen;
+}
+
+/* The pool starts with the first launch, not when clinfo merely looks. */
+struct cpu_tpool *cpu_screen_tpool(struct pipe_screen *screen)
+{
+   struct cpu_screen *s = cpu_screen(screen);
+   pthread_mutex_lock(&s->tpool_lock);
+   if (!s->tpool)
+      s->tpool = cpu_tpool_create(s->info.cores);
+   struct cpu_tpool *pool = s->tpool;
+   pthread_mutex_unlock(&s->tpool_lock);
+   return pool;
+}
 
 static void cpu_screen_destroy(struct pipe_screen *screen)
 {
+   cpu_tpool_destroy(cpu_screen(screen)->tpool);
    free(screen);
 }
 
@@ -110,6 +132,8 @@ struct pipe_screen *cpu_screen_create(void)
    s->base.destroy = cpu_screen_destroy;
    s->base.get_timestamp = cpu_get_timestamp;
    s->base.context_create = cpu_context_create;
+   pthread_mutex_init(&s->tpool_lock, NULL);
+   cpu_screen_init_compute_functions(&s->base);
    cpu_screen_init_resource_functions(&s->base);
    fill_caps(&s->base.caps, &s->info);
    return &s->base;

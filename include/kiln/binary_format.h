@@ -1,0 +1,36 @@
+/* Kiln's program binary (clGetProgramInfo CL_PROGRAM_BINARIES, accepted
+ * back by clCreateProgramWithBinary).  All integers little-endian.
+ *
+ *   offset 0   char     magic[8]      "KILNBIN" and a NUL
+ *          8   uint32   version       KILN_BINARY_VERSION
+ *         12   uint32   num_sections
+ *         16   sections, each:
+ *                uint32 type          enum kiln_binary_section
+ *                uint32 reserved      0
+ *                uint64 size          bytes of data that follow
+ *                data, then zero padding to a multiple of 8
+ *
+ * Sections: TARGET (the device's target id, a string: code for one CPU
+ * model does not run on another), KILN_VERSION, OPTIONS (build options),
+ * OBJECT (device code), KERNELS (kernel descriptions, see
+ * src/core/binary.c for their encoding), BITCODE (the program as LLVM
+ * bitcode before device code generation).  Strings carry no NUL.  A
+ * reader rejects unknown versions, missing TARGET/OBJECT/KERNELS, any size
+ * that runs past the end, and a TARGET that is not the device's.
+ */
+#ifndef KILN_BINARY_FORMAT_H
+#define KILN_BINARY_FORMAT_H
+
+#define KILN_BINARY_MAGIC "KILNBIN"
+#define KILN_BINARY_VERSION 1u
+
+enum kiln_binary_section {
+   KILN_SECTION_TARGET = 1,
+   KILN_SECTION_KILN_VERSION = 2,
+   KILN_SECTION_OPTIONS = 3,
+   KILN_SECTION_OBJECT = 4,
+   KILN_SECTION_KERNELS = 5,
+   KILN_SECTION_BITCODE = 6,
+};
+
+#endif

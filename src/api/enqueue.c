@@ -1,0 +1,176 @@
+/* clEnqueueNDRangeKernel, clEnqueueTask, clEnqueueNativeKernel. */
+#include <string.h>
+
+#include "api/api.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/kernel.h"
+#include "core/mem.h"
+#include "core/ndrange.h"
+#include "core/program.h"
+#include "core/queue.h"
+#include "kiln/kernel_info.h"
+
+static cl_int check_sub_buffer_args(cl_command_queue q, cl_kernel k)
+{
+   size_t align = q->device->caps->mem_base_addr_align / 8;
+   for (uint32_t i = 0; i < k->info->num_args; i++) {
+      cl_mem m = k->args[i].mem;
+      if (m && m->parent && m->offset % align)
+         return API_FAIL(CL_MISALIGNED_SUB_BUFFER_OFFSET,
+                         "argument %u: sub-buffer origin %zu not aligned for the device", i,
+                         m->offset);
+   }
+   return CL_SUCCESS;
+}
+
+static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                              const size_t *global_work_offset, const size_t *global_work_size,
+                              const size_t *local_work_size, cl_uint num_events,
+                              const cl_event *wait_list, cl_event *event, const char *func)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE, "%p is not a queue",
+                           (void *)command_queue);
+   cl_kernel k = kiln_kernel_from(kernel);
+   if (!k)
+      return kiln_api_fail(func, CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   if (k->program->context != q->context)
+      return kiln_api_fail(func, CL_INVALID_CONTEXT, "kernel and queue of different contexts");
+   if (!kiln_kernel_on_device(k, q->device))
+      return kiln_api_fail(func, CL_INVALID_PROGRAM_EXECUTABLE,
+                           "the program is not built for the queue's device");
+   if (!kiln_kernel_args_complete(k))
+      return kiln_api_fail(func, CL_INVALID_KERNEL_ARGS, "not every argument of %s is set",
+                           k->info->name);
+   if (work_dim < 1 || work_dim > 3)
+      return kiln_api_fail(func, CL_INVALID_WORK_DIMENSION, "work_dim %u", work_dim);
+   if (!global_work_size)
+      return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+
+   const struct pipe_caps *caps = q->device->caps;
+   size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+   for (cl_uint d = 0; d < work_dim; d++) {
+      global[d] = global_work_size[d];
+      if (!global[d])
+         return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] is 0", d);
+   }
+   if (global_work_offset)
+      for (cl_uint d = 0; d < work_dim; d++) {
+         offset[d] = global_work_offset[d];
+         if (offset[d] + global[d] < offset[d])
+            return kiln_api_fail(func, CL_INVALID_GLOBAL_OFFSET, "offset + size overflows in %u",
+                                 d);
+      }
+
+   const uint64_t *reqd = k->info->reqd_work_group_size;
+   bool has_reqd = reqd[0] || reqd[1] || reqd[2];
+   if (local_work_size) {
+      size_t total = 1;
+      for (cl_uint d = 0; d < work_dim; d++) {
+         local[d] = local_work_size[d];
+         if (!local[d] || global[d] % local[d])
+            return kiln_api_fail(func, CL_INVALID_WORK_GROUP_SIZE,
+                                 "local_work_size[%u] = %zu does not divide %zu", d, local[d],
+                                 global[d]);
+         total *= local[d];
+      }
+      if (has_reqd)
+         for (int d = 0; d < 3; d++)
+            if (local[d] != reqd[d])
+               return kiln_api_fail(func, CL_INVALID_WORK_GROUP_SIZE,
+                                    "the kernel requires a work-group of %llux%llux%llu",
+                                    (unsigned long long)reqd[0], (unsigned long long)reqd[1],
+                                    (unsigned long long)reqd[2]);
+      if (total > kiln_kernel_max_work_group_size(k, q->device))
+         return kiln_api_fail(func, CL_INVALID_WORK_GROUP_SIZE, "work-group of %zu items", total);
+      for (cl_uint d = 0; d < work_dim; d++)
+         if (local[d] > caps->max_work_item_sizes[d])
+            return kiln_api_fail(func, CL_INVALID_WORK_ITEM_SIZE, "local_work_size[%u] = %zu",
+                                 d, local[d]);
+   } else if (has_reqd) {
+      for (int d = 0; d < 3; d++) {
+         local[d] = (size_t)reqd[d];
+         if (global[d] % local[d])
+            return kiln_api_fail(func, CL_INVALID_WORK_GROUP_SIZE,
+                                 "global size not a multiple of reqd_work_group_size");
+      }
+   } else {
+      kiln_ndrange_choose_local(q->device, k, work_dim, global, local);
+   }
+
+   cl_int err = kiln_api_check_wait_list(q->context, num_events, wait_list, func);
+   if (err || (err = check_sub_buffer_args(q, k)))
+      return err;
+   cl_event ev;
+   err = kiln_enqueue_ndrange(q, k, work_dim, offset, global, local,
+                              (struct kiln_wait_list){num_events, wait_list}, &ev);
+   if (err)
+      return kiln_api_fail(func, err, err == CL_OUT_OF_RESOURCES
+                                         ? "the __local memory exceeds the device's"
+                                         : "cannot enqueue");
+   return kiln_api_finish_enqueue(ev, false, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+   cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+   const size_t *global_work_offset, const size_t *global_work_size,
+   const size_t *local_work_size, cl_uint num_events_in_wait_list,
+   const cl_event *event_wait_list, cl_event *event)
+{
+   return enqueue_ndrange(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                          local_work_size, num_events_in_wait_list, event_wait_list, event,
+                          __func__);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event)
+{
+   static const size_t one = 1;
+   return enqueue_ndrange(command_queue, kernel, 1, NULL, &one, &one, num_events_in_wait_list,
+                          event_wait_list, event, __func__);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
+   cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *), void *args,
+   size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc,
+   cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return API_FAIL(CL_INVALID_COMMAND_QUEUE, "%p is not a queue", (void *)command_queue);
+   if (!user_func)
+      return API_FAIL(CL_INVALID_VALUE, "user_func is NULL");
+   if ((!args && cb_args) || (args && !cb_args))
+      return API_FAIL(CL_INVALID_VALUE, "args %p with cb_args %zu", args, cb_args);
+   if ((num_mem_objects && (!mem_list || !args_mem_loc)) ||
+       (!num_mem_objects && (mem_list || args_mem_loc)))
+      return API_FAIL(CL_INVALID_VALUE, "num_mem_objects %u, mem_list %p, args_mem_loc %p",
+                      num_mem_objects, (void *)mem_list, (void *)args_mem_loc);
+   if (!(q->device->caps->execution_capabilities & CL_EXEC_NATIVE_KERNEL))
+      return API_FAIL(CL_INVALID_OPERATION, "the device cannot run native kernels");
+   for (cl_uint i = 0; i < num_mem_objects; i++) {
+      cl_mem m = kiln_mem_from(mem_list[i]);
+      if (!m || m->context != q->context)
+         return API_FAIL(CL_INVALID_MEM_OBJECT, "mem_list[%u] = %p", i, (void *)mem_list[i]);
+      const unsigned char *loc = args_mem_loc[i];
+      /* Each location must be a pointer-sized slot inside args. */
+      if (!loc || loc < (const unsigned char *)args ||
+          loc + sizeof(void *) > (const unsigned char *)args + cb_args)
+         return API_FAIL(CL_INVALID_VALUE, "args_mem_loc[%u] is not inside args", i);
+   }
+   cl_int err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
+                                         __func__);
+   if (err)
+      return err;
+   cl_event ev;
+   err = kiln_enqueue_native(q, user_func, args, cb_args, num_mem_objects, mem_list,
+                             args_mem_loc, (struct kiln_wait_list){num_events_in_wait_list,
+                                                                   event_wait_list},
+                             &ev);
+   if (err)
+      return API_FAIL(err, "cannot enqueue");
+   return kiln_api_finish_enqueue(ev, false, event);
+}

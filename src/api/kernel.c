@@ -1,0 +1,206 @@
+/* clCreateKernel, clCreateKernelsInProgram, clRetain/ReleaseKernel,
+ * clSetKernelArg, clGetKernelInfo, clGetKernelWorkGroupInfo. */
+#include <string.h>
+
+#include "api/api.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/kernel.h"
+#include "core/mem.h"
+#include "core/program.h"
+#include "kiln/kernel_info.h"
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
+                                                  cl_int *errcode_ret)
+{
+   cl_program p = kiln_program_from(program);
+   if (!p)
+      API_FAIL_RET(errcode_ret, CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   if (!kiln_program_has_executable(p))
+      API_FAIL_RET(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
+   if (!kernel_name)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "kernel_name is NULL");
+   const struct kiln_kernel_info *info = kiln_program_find_kernel(p, kernel_name);
+   if (!info)
+      API_FAIL_RET(errcode_ret, CL_INVALID_KERNEL_NAME, "no kernel \"%s\" in the program",
+                   kernel_name);
+   cl_kernel k = NULL;
+   cl_int err = kiln_kernel_create(p, info, &k);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "out of host memory");
+   kiln_set_error(errcode_ret, CL_SUCCESS);
+   return k;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
+                                                         cl_kernel *kernels,
+                                                         cl_uint *num_kernels_ret)
+{
+   cl_program p = kiln_program_from(program);
+   if (!p)
+      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   const struct kiln_program_build *b = NULL;
+   for (cl_uint i = 0; i < p->num_devices && !b; i++)
+      if (p->builds[i].status == CL_BUILD_SUCCESS)
+         b = &p->builds[i];
+   if (!b)
+      return API_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
+   if (kernels && num_kernels < b->num_kernels)
+      return API_FAIL(CL_INVALID_VALUE, "room for %u kernels, the program has %u", num_kernels,
+                      b->num_kernels);
+   if (kernels) {
+      for (unsigned i = 0; i < b->num_kernels; i++) {
+         cl_int err = kiln_kernel_create(p, &b->kernels[i], &kernels[i]);
+         if (err) {
+            for (unsigned k = 0; k < i; k++)
+               kiln_object_release(&kernels[k]->obj);
+            return API_FAIL(err, "out of host memory");
+         }
+      }
+   }
+   if (num_kernels_ret)
+      *num_kernels_ret = b->num_kernels;
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
+{
+   cl_kernel k = kiln_kernel_from(kernel);
+   if (!k)
+      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   kiln_object_retain(&k->obj);
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
+{
+   cl_kernel k = kiln_kernel_from(kernel);
+   if (!k)
+      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   kiln_object_release(&k->obj);
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
+                                               size_t arg_size, const void *arg_value)
+{
+   cl_kernel k = kiln_kernel_from(kernel);
+   if (!k)
+      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   if (arg_index >= k->info->num_args)
+      return API_FAIL(CL_INVALID_ARG_INDEX, "index %u of %u arguments", arg_index,
+                      k->info->num_args);
+   const struct kiln_arg_info *ai = &k->info->args[arg_index];
+   switch (ai->kind) {
+   case KILN_ARG_GLOBAL:
+   case KILN_ARG_CONSTANT: {
+      /* The size is checked first here: reading a cl_mem out of a smaller
+       * buffer would read past it. */
+      if (arg_size != sizeof(cl_mem))
+         return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: a buffer takes sizeof(cl_mem), not %zu",
+                         arg_index, arg_size);
+      cl_mem mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+      if (mem) {
+         cl_mem m = kiln_mem_from(mem);
+         if (!m || m->type != CL_MEM_OBJECT_BUFFER)
+            return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: %p is not a buffer", arg_index,
+                            (void *)mem);
+         if (m->context != k->program->context)
+            return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: buffer of another context",
+                            arg_index);
+      }
+      break;
+   }
+   case KILN_ARG_LOCAL:
+      if (arg_value)
+         return API_FAIL(CL_INVALID_ARG_VALUE, "arg %u: __local takes a NULL value", arg_index);
+      if (!arg_size)
+         return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: __local size 0", arg_index);
+      break;
+   case KILN_ARG_SAMPLER:
+      return API_FAIL(CL_INVALID_SAMPLER, "arg %u: samplers are not supported yet", arg_index);
+   case KILN_ARG_IMAGE2D:
+   case KILN_ARG_IMAGE3D:
+      return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: images are not supported yet", arg_index);
+   default:
+      if (!arg_value)
+         return API_FAIL(CL_INVALID_ARG_VALUE, "arg %u: NULL value", arg_index);
+      if (arg_size != ai->size)
+         return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u (%s): size %zu, the kernel takes %u",
+                         arg_index, ai->type_name, arg_size, ai->size);
+      break;
+   }
+   cl_int err = kiln_kernel_set_arg(k, arg_index, arg_size, arg_value);
+   return err ? API_FAIL(err, "out of host memory") : CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
+                                                size_t param_value_size, void *param_value,
+                                                size_t *param_value_size_ret)
+{
+   cl_kernel k = kiln_kernel_from(kernel);
+   if (!k)
+      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   switch (param_name) {
+   case CL_KERNEL_FUNCTION_NAME:
+      INFO_STRING(k->info->name);
+   case CL_KERNEL_NUM_ARGS:
+      INFO_VALUE(cl_uint, k->info->num_args);
+   case CL_KERNEL_REFERENCE_COUNT:
+      INFO_VALUE(cl_uint, kiln_object_refcount(&k->obj));
+   case CL_KERNEL_CONTEXT:
+      INFO_VALUE(cl_context, k->program->context);
+   case CL_KERNEL_PROGRAM:
+      INFO_VALUE(cl_program, k->program);
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                                         cl_kernel_work_group_info param_name,
+                                                         size_t param_value_size,
+                                                         void *param_value,
+                                                         size_t *param_value_size_ret)
+{
+   cl_kernel k = kiln_kernel_from(kernel);
+   if (!k)
+      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   cl_program p = k->program;
+   cl_device_id dev;
+   if (!device) {
+      /* NULL is allowed when the kernel's program has a single device. */
+      if (p->num_devices != 1)
+         return API_FAIL(CL_INVALID_DEVICE, "device NULL with %u devices", p->num_devices);
+      dev = p->devices[0];
+   } else {
+      dev = kiln_device_from(device);
+      if (!dev || kiln_program_device_index(p, dev) < 0)
+         return API_FAIL(CL_INVALID_DEVICE, "%p is not a device of the kernel", (void *)device);
+   }
+   switch (param_name) {
+   case CL_KERNEL_WORK_GROUP_SIZE:
+      INFO_VALUE(size_t, kiln_kernel_max_work_group_size(k, dev));
+   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+      size_t v[3];
+      for (int d = 0; d < 3; d++)
+         v[d] = (size_t)k->info->reqd_work_group_size[d];
+      INFO_ARRAY(v, 3);
+   }
+   case CL_KERNEL_LOCAL_MEM_SIZE: {
+      /* Static __local variables plus the __local arguments set so far. */
+      cl_ulong total = k->info->local_mem_size;
+      for (uint32_t i = 0; i < k->info->num_args; i++)
+         if (k->info->args[i].kind == KILN_ARG_LOCAL)
+            total += k->args[i].local_size;
+      INFO_VALUE(cl_ulong, total);
+   }
+   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      /* Work-items are vectorized in x by the float vector width. */
+      INFO_VALUE(size_t, dev->caps->preferred_vector_width[4] ? dev->caps->preferred_vector_width[4] : 1);
+   case CL_KERNEL_PRIVATE_MEM_SIZE:
+      INFO_VALUE(cl_ulong, k->info->private_mem_size);
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
+}

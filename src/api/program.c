@@ -1,0 +1,215 @@
+/* clCreateProgramWithSource/Binary, clRetain/ReleaseProgram,
+ * clBuildProgram, clUnloadCompiler, clGetProgramInfo,
+ * clGetProgramBuildInfo. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/program.h"
+#include "llvm/compiler.h"
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
+                                                              const char **strings,
+                                                              const size_t *lengths,
+                                                              cl_int *errcode_ret)
+{
+   cl_context ctx = kiln_context_from(context);
+   if (!ctx)
+      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   if (!count || !strings)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "count %u, strings %p", count, (void *)strings);
+   size_t total = 0;
+   for (cl_uint i = 0; i < count; i++) {
+      if (!strings[i])
+         API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "strings[%u] is NULL", i);
+      total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+   }
+   /* The pieces are concatenated, as if one string. */
+   char *source = malloc(total + 1);
+   if (!source)
+      API_FAIL_RET(errcode_ret, CL_OUT_OF_HOST_MEMORY, "source of %zu bytes", total);
+   size_t pos = 0;
+   for (cl_uint i = 0; i < count; i++) {
+      size_t n = lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+      memcpy(source + pos, strings[i], n);
+      pos += n;
+   }
+   source[pos] = 0;
+   cl_program prog = NULL;
+   cl_int err = kiln_program_create_source(ctx, source, pos, &prog);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "out of host memory");
+   kiln_set_error(errcode_ret, CL_SUCCESS);
+   return prog;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
+   cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+   const size_t *lengths, const unsigned char **binaries, cl_int *binary_status,
+   cl_int *errcode_ret)
+{
+   cl_context ctx = kiln_context_from(context);
+   if (!ctx)
+      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   if (!device_list || !num_devices)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "device_list %p, num_devices %u",
+                   (void *)device_list, num_devices);
+   for (cl_uint i = 0; i < num_devices; i++) {
+      cl_device_id dev = kiln_device_from(device_list[i]);
+      if (!dev || !kiln_context_has_device(ctx, dev))
+         API_FAIL_RET(errcode_ret, CL_INVALID_DEVICE, "device_list[%u] is not in the context", i);
+   }
+   if (!lengths || !binaries)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "lengths %p, binaries %p", (void *)lengths,
+                   (void *)binaries);
+   for (cl_uint i = 0; i < num_devices; i++)
+      if (!lengths[i] || !binaries[i]) {
+         if (binary_status)
+            for (cl_uint k = 0; k < num_devices; k++)
+               binary_status[k] = k == i ? CL_INVALID_VALUE : CL_SUCCESS;
+         API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "binary %u is empty", i);
+      }
+   cl_program prog = NULL;
+   cl_int err = kiln_program_create_binary(ctx, num_devices, device_list, binaries, lengths,
+                                           binary_status, &prog);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "a binary was rejected (KILN_DEBUG=compile says why)");
+   kiln_set_error(errcode_ret, CL_SUCCESS);
+   return prog;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program)
+{
+   cl_program p = kiln_program_from(program);
+   if (!p)
+      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   kiln_object_retain(&p->obj);
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program)
+{
+   cl_program p = kiln_program_from(program);
+   if (!p)
+      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   kiln_object_release(&p->obj);
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
+   cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
+   void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+   cl_program p = kiln_program_from(program);
+   if (!p)
+      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   if ((!device_list && num_devices) || (device_list && !num_devices))
+      return API_FAIL(CL_INVALID_VALUE, "device_list %p, num_devices %u", (void *)device_list,
+                      num_devices);
+   if (!pfn_notify && user_data)
+      return API_FAIL(CL_INVALID_VALUE, "user_data without pfn_notify");
+   for (cl_uint i = 0; i < num_devices; i++)
+      if (kiln_program_device_index(p, device_list[i]) < 0)
+         return API_FAIL(CL_INVALID_DEVICE, "device_list[%u] is not a device of the program", i);
+   char *log = NULL;
+   if (!kiln_llvm_options_valid(options, &log)) {
+      /* Kiln's reason goes to the build log of each device asked for. */
+      for (cl_uint i = 0; i < p->num_devices; i++) {
+         bool wanted = !num_devices;
+         for (cl_uint k = 0; k < num_devices; k++)
+            wanted |= device_list[k] == p->devices[i];
+         if (wanted && log) {
+            free(p->builds[i].log);
+            p->builds[i].log = strdup(log);
+            p->builds[i].status = CL_BUILD_ERROR;
+         }
+      }
+      free(log);
+      return API_FAIL(CL_INVALID_BUILD_OPTIONS, "options \"%s\"", options);
+   }
+   cl_int err = kiln_program_build(p, num_devices, device_list, options);
+   /* The build is synchronous: the callback runs before we return. */
+   if (pfn_notify && err != CL_INVALID_OPERATION)
+      pfn_notify(p, user_data);
+   if (err)
+      return API_FAIL(err, "the build failed (see CL_PROGRAM_BUILD_LOG)");
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void)
+{
+   /* The compiler is part of the library and holds no cache to drop. */
+   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
+                                                 size_t param_value_size, void *param_value,
+                                                 size_t *param_value_size_ret)
+{
+   cl_program p = kiln_program_from(program);
+   if (!p)
+      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   switch (param_name) {
+   case CL_PROGRAM_REFERENCE_COUNT:
+      INFO_VALUE(cl_uint, kiln_object_refcount(&p->obj));
+   case CL_PROGRAM_CONTEXT:
+      INFO_VALUE(cl_context, p->context);
+   case CL_PROGRAM_NUM_DEVICES:
+      INFO_VALUE(cl_uint, p->num_devices);
+   case CL_PROGRAM_DEVICES:
+      INFO_ARRAY(p->devices, p->num_devices);
+   case CL_PROGRAM_SOURCE:
+      INFO_STRING(p->source ? p->source : "");
+   case CL_PROGRAM_BINARY_SIZES: {
+      size_t sizes[16];
+      cl_uint n = p->num_devices < 16 ? p->num_devices : 16;
+      for (cl_uint i = 0; i < n; i++)
+         sizes[i] = kiln_program_binary(p, i, NULL);
+      INFO_ARRAY(sizes, n);
+   }
+   case CL_PROGRAM_BINARIES: {
+      /* param_value is an array of pointers the application allocated;
+       * a NULL entry skips that device. */
+      size_t need = p->num_devices * sizeof(unsigned char *);
+      if (param_value) {
+         if (param_value_size < need)
+            return API_FAIL(CL_INVALID_VALUE, "param_value_size %zu < %zu", param_value_size, need);
+         unsigned char **out = param_value;
+         for (cl_uint i = 0; i < p->num_devices; i++)
+            if (out[i])
+               kiln_program_binary(p, i, out[i]);
+      }
+      if (param_value_size_ret)
+         *param_value_size_ret = need;
+      return CL_SUCCESS;
+   }
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
+                                                      cl_program_build_info param_name,
+                                                      size_t param_value_size, void *param_value,
+                                                      size_t *param_value_size_ret)
+{
+   cl_program p = kiln_program_from(program);
+   if (!p)
+      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   int i = kiln_device_from(device) ? kiln_program_device_index(p, device) : -1;
+   if (i < 0)
+      return API_FAIL(CL_INVALID_DEVICE, "%p is not a device of the program", (void *)device);
+   const struct kiln_program_build *b = &p->builds[i];
+   switch (param_name) {
+   case CL_PROGRAM_BUILD_STATUS:
+      INFO_VALUE(cl_build_status, b->status);
+   case CL_PROGRAM_BUILD_OPTIONS:
+      INFO_STRING(b->options ? b->options : "");
+   case CL_PROGRAM_BUILD_LOG:
+      INFO_STRING(b->log ? b->log : "");
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
+}

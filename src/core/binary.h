@@ -1,0 +1,32 @@
+/* Program binaries (include/kiln/binary_format.h): build results of one
+ * device, serialized and read back. */
+#ifndef KILN_CORE_BINARY_H
+#define KILN_CORE_BINARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct kiln_kernel_info;
+
+struct kiln_binary_contents {
+   char *target;  /* the device's target id */
+   char *options;
+   void *object;
+   size_t object_size;
+   void *bitcode; /* optional */
+   size_t bitcode_size;
+   struct kiln_kernel_info *kernels;
+   unsigned num_kernels;
+};
+
+/* Serializes c into out (which must hold the returned size), or only
+ * measures it when out is NULL. */
+size_t kiln_binary_write(const struct kiln_binary_contents *c, unsigned char *out);
+
+/* Parses and checks a binary; false for anything malformed (c is then
+ * empty).  The caller compares c->target with the device's. */
+bool kiln_binary_read(const unsigned char *data, size_t size, struct kiln_binary_contents *c);
+
+void kiln_binary_contents_fini(struct kiln_binary_contents *c);
+
+#endif

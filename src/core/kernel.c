@@ -1,0 +1,118 @@
+#include "core/kernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/mem.h"
+#include "core/program.h"
+#include "kiln/kernel_info.h"
+#include "util/log.h"
+
+static void kernel_destroy(struct kiln_object *obj)
+{
+   cl_kernel k = (cl_kernel)obj;
+   for (uint32_t i = 0; k->args && i < k->info->num_args; i++) {
+      if (k->args[i].mem)
+         kiln_object_unref(&k->args[i].mem->obj);
+      free(k->args[i].value);
+   }
+   free(k->args);
+   free(k->device_kernels);
+   pthread_mutex_lock(&k->program->lock);
+   k->program->num_kernel_objects--;
+   pthread_mutex_unlock(&k->program->lock);
+   kiln_object_unref(&k->program->obj);
+   free(k);
+}
+
+cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, cl_kernel *out)
+{
+   cl_kernel k = calloc(1, sizeof(*k));
+   if (!k)
+      return CL_OUT_OF_HOST_MEMORY;
+   k->info = info;
+   k->args = calloc(info->num_args ? info->num_args : 1, sizeof(*k->args));
+   k->device_kernels = calloc(prog->num_devices, sizeof(void *));
+   if (!k->args || !k->device_kernels) {
+      free(k->args);
+      free(k->device_kernels);
+      free(k);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   for (cl_uint i = 0; i < prog->num_devices; i++) {
+      struct kiln_program_build *b = &prog->builds[i];
+      if (b->status != CL_BUILD_SUCCESS || !b->loaded)
+         continue;
+      cl_device_id dev = prog->devices[i];
+      char *error = NULL;
+      k->device_kernels[i] = dev->screen->get_kernel(dev->screen, b->loaded, info->name, &error);
+      if (!k->device_kernels[i])
+         kiln_log(KILN_LOG_COMPILE, "kernel %s missing from device code: %s", info->name,
+                  error ? error : "?");
+      free(error);
+   }
+   k->program = prog;
+   kiln_object_ref(&prog->obj);
+   pthread_mutex_lock(&prog->lock);
+   prog->num_kernel_objects++;
+   pthread_mutex_unlock(&prog->lock);
+   if (!kiln_object_init(&k->obj, KILN_TYPE_KERNEL, kernel_destroy)) {
+      kernel_destroy(&k->obj);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   *out = k;
+   return CL_SUCCESS;
+}
+
+cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value)
+{
+   const struct kiln_arg_info *ai = &k->info->args[index];
+   struct kiln_kernel_arg *a = &k->args[index];
+   switch (ai->kind) {
+   case KILN_ARG_GLOBAL:
+   case KILN_ARG_CONSTANT: {
+      cl_mem mem = value ? *(const cl_mem *)value : NULL;
+      if (mem)
+         kiln_object_ref(&mem->obj);
+      if (a->mem)
+         kiln_object_unref(&a->mem->obj);
+      a->mem = mem;
+      break;
+   }
+   case KILN_ARG_LOCAL:
+      a->local_size = size;
+      break;
+   default: {
+      void *copy = malloc(size);
+      if (!copy)
+         return CL_OUT_OF_HOST_MEMORY;
+      memcpy(copy, value, size);
+      free(a->value);
+      a->value = copy;
+      break;
+   }
+   }
+   a->set = true;
+   return CL_SUCCESS;
+}
+
+bool kiln_kernel_args_complete(cl_kernel k)
+{
+   for (uint32_t i = 0; i < k->info->num_args; i++)
+      if (!k->args[i].set)
+         return false;
+   return true;
+}
+
+void *kiln_kernel_on_device(cl_kernel k, cl_device_id dev)
+{
+   int i = kiln_program_device_index(k->program, dev);
+   return i < 0 ? NULL : k->device_kernels[i];
+}
+
+size_t kiln_kernel_max_work_group_size(cl_kernel k, cl_device_id dev)
+{
+   (void)k;
+   return dev->caps->max_work_group_size;
+}

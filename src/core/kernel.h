@@ -1,0 +1,43 @@
+/* Kernel objects: a kernel of a built program and its argument values. */
+#ifndef KILN_CORE_KERNEL_H
+#define KILN_CORE_KERNEL_H
+
+#include "core/object.h"
+
+struct kiln_kernel_info;
+
+struct kiln_kernel_arg {
+   bool set;
+   cl_mem mem;        /* GLOBAL/CONSTANT: the buffer (internal ref), or NULL */
+   size_t local_size; /* LOCAL: bytes per work-group */
+   void *value;       /* VALUE/SAMPLER: a copy of the bytes */
+};
+
+struct _cl_kernel {
+   struct kiln_object obj;
+   cl_program program;
+   const struct kiln_kernel_info *info; /* owned by the program's build */
+   void **device_kernels; /* per program device: the driver's handle, or NULL */
+   struct kiln_kernel_arg *args;
+};
+
+static inline cl_kernel kiln_kernel_from(cl_kernel k)
+{
+   return (cl_kernel)kiln_object_lookup(k, KILN_TYPE_KERNEL);
+}
+
+cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, cl_kernel *out);
+
+/* clSetKernelArg after the API layer checked index and handles. */
+cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value);
+
+/* Whether every argument has a value. */
+bool kiln_kernel_args_complete(cl_kernel k);
+
+/* Driver handle of k on dev, or NULL if the program is not built there. */
+void *kiln_kernel_on_device(cl_kernel k, cl_device_id dev);
+
+/* The largest work-group the kernel can run with on dev. */
+size_t kiln_kernel_max_work_group_size(cl_kernel k, cl_device_id dev);
+
+#endif

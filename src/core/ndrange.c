@@ -1,0 +1,214 @@
+#include "core/ndrange.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/event.h"
+#include "core/kernel.h"
+#include "core/mem.h"
+#include "kiln/kernel_info.h"
+
+#define LOCAL_ALIGN 128
+
+struct ndrange {
+   cl_kernel kernel; /* held so the program's code stays loaded */
+   struct pipe_grid_info grid;
+   unsigned char *args;
+   cl_mem *mems; /* buffers the arguments point into, held */
+   unsigned num_mems;
+};
+
+static void ndrange_cleanup(cl_event ev)
+{
+   struct ndrange *n = ev->payload;
+   if (!n)
+      return;
+   for (unsigned i = 0; i < n->num_mems; i++)
+      kiln_object_unref(&n->mems[i]->obj);
+   free(n->mems);
+   free(n->args);
+   kiln_object_unref(&n->kernel->obj);
+   free(n);
+   ev->payload = NULL;
+}
+
+static cl_int ndrange_run(cl_event ev)
+{
+   struct ndrange *n = ev->payload;
+   struct pipe_context *p = ev->queue->device->pipe;
+   return p->launch_grid(p, &n->grid);
+}
+
+static const struct kiln_command_ops ndrange_ops = {ndrange_run, ndrange_cleanup};
+
+/* Fills the argument buffer from the kernel's current argument values. */
+static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
+{
+   const struct kiln_kernel_info *info = k->info;
+   n->args = calloc(1, info->args_size ? info->args_size : 1);
+   n->mems = calloc(info->num_args ? info->num_args : 1, sizeof(cl_mem));
+   if (!n->args || !n->mems)
+      return CL_OUT_OF_HOST_MEMORY;
+   uint64_t local = (info->local_mem_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
+   for (uint32_t i = 0; i < info->num_args; i++) {
+      const struct kiln_arg_info *ai = &info->args[i];
+      const struct kiln_kernel_arg *a = &k->args[i];
+      unsigned char *slot = n->args + ai->offset;
+      switch (ai->kind) {
+      case KILN_ARG_GLOBAL:
+      case KILN_ARG_CONSTANT: {
+         uint64_t addr = 0;
+         if (a->mem) {
+            size_t off;
+            struct pipe_resource *res = kiln_mem_resource(a->mem, &off);
+            addr = dev->screen->resource_address(dev->screen, res) + off;
+            kiln_object_ref(&a->mem->obj);
+            n->mems[n->num_mems++] = a->mem;
+         }
+         memcpy(slot, &addr, sizeof(addr));
+         break;
+      }
+      case KILN_ARG_LOCAL:
+         memcpy(slot, &local, sizeof(local));
+         local += (a->local_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
+         break;
+      default:
+         memcpy(slot, a->value, ai->size);
+         break;
+      }
+   }
+   if (local > dev->caps->local_mem_size)
+      return CL_OUT_OF_RESOURCES;
+   n->grid.local_mem_size = local;
+   n->grid.args = n->args;
+   n->grid.args_size = info->args_size;
+   return CL_SUCCESS;
+}
+
+cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint work_dim,
+                            const size_t offset[3], const size_t global[3],
+                            const size_t local[3], struct kiln_wait_list wait, cl_event *out)
+{
+   struct ndrange *n = calloc(1, sizeof(*n));
+   if (!n)
+      return CL_OUT_OF_HOST_MEMORY;
+   n->kernel = k;
+   kiln_object_ref(&k->obj);
+   n->grid.kernel = kiln_kernel_on_device(k, q->device);
+   n->grid.work_dim = work_dim;
+   for (int d = 0; d < 3; d++) {
+      n->grid.global_offset[d] = offset[d];
+      n->grid.global_size[d] = global[d];
+      n->grid.local_size[d] = local[d];
+   }
+   cl_int err = pack_args(n, q->device, k);
+   if (err) {
+      struct _cl_event tmp = {.payload = n};
+      ndrange_cleanup(&tmp);
+      return err;
+   }
+   return kiln_enqueue_command(q, CL_COMMAND_NDRANGE_KERNEL, &ndrange_ops, n,
+                               KILN_ORDER_COMMAND, wait, out);
+}
+
+static size_t largest_divisor_at_most(size_t n, size_t limit)
+{
+   if (limit >= n)
+      return n;
+   for (size_t d = limit; d > 1; d--)
+      if (n % d == 0)
+         return d;
+   return 1;
+}
+
+void kiln_ndrange_choose_local(cl_device_id dev, cl_kernel k, cl_uint work_dim,
+                               const size_t global[3], size_t local[3])
+{
+   const struct pipe_caps *c = dev->caps;
+   size_t budget = kiln_kernel_max_work_group_size(k, dev);
+   /* Enough groups to keep every core busy with some slack for balance. */
+   size_t total = 1;
+   for (cl_uint d = 0; d < work_dim; d++)
+      total *= global[d];
+   size_t want_groups = (size_t)c->max_compute_units * 8;
+   size_t target = total / want_groups;
+   if (target < 1)
+      target = 1;
+   if (target > budget)
+      target = budget;
+   for (int d = 0; d < 3; d++)
+      local[d] = 1;
+   for (cl_uint d = 0; d < work_dim && target > 1; d++) {
+      size_t limit = target < c->max_work_item_sizes[d] ? target : c->max_work_item_sizes[d];
+      local[d] = largest_divisor_at_most(global[d], limit);
+      target /= local[d];
+   }
+}
+
+/* ---- native kernels ---- */
+
+struct native {
+   kiln_native_fn fn;
+   unsigned char *args;
+   unsigned num_mems;
+   cl_mem *mems;
+   size_t *offsets; /* where in args each memory object's pointer goes */
+};
+
+static void native_cleanup(cl_event ev)
+{
+   struct native *n = ev->payload;
+   if (!n)
+      return;
+   for (unsigned i = 0; i < n->num_mems; i++)
+      if (n->mems[i])
+         kiln_object_unref(&n->mems[i]->obj);
+   free(n->mems);
+   free(n->offsets);
+   free(n->args);
+   free(n);
+   ev->payload = NULL;
+}
+
+static cl_int native_run(cl_event ev)
+{
+   struct native *n = ev->payload;
+   /* The function sees host pointers to the memory objects' storage. */
+   for (unsigned i = 0; i < n->num_mems; i++) {
+      void *p = kiln_mem_data(n->mems[i]);
+      memcpy(n->args + n->offsets[i], &p, sizeof(p));
+   }
+   n->fn(n->args);
+   return CL_SUCCESS;
+}
+
+static const struct kiln_command_ops native_ops = {native_run, native_cleanup};
+
+cl_int kiln_enqueue_native(cl_command_queue q, kiln_native_fn fn, const void *args,
+                           size_t cb_args, cl_uint num_mems, const cl_mem *mems,
+                           const void **mem_locs, struct kiln_wait_list wait, cl_event *out)
+{
+   struct native *n = calloc(1, sizeof(*n));
+   if (!n)
+      return CL_OUT_OF_HOST_MEMORY;
+   n->fn = fn;
+   n->args = malloc(cb_args ? cb_args : 1);
+   n->mems = calloc(num_mems ? num_mems : 1, sizeof(cl_mem));
+   n->offsets = calloc(num_mems ? num_mems : 1, sizeof(size_t));
+   if (!n->args || !n->mems || !n->offsets) {
+      struct _cl_event tmp = {.payload = n};
+      native_cleanup(&tmp);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   if (cb_args)
+      memcpy(n->args, args, cb_args);
+   for (cl_uint i = 0; i < num_mems; i++) {
+      n->mems[i] = mems[i];
+      kiln_object_ref(&mems[i]->obj);
+      n->num_mems++;
+      n->offsets[i] = (size_t)((const unsigned char *)mem_locs[i] - (const unsigned char *)args);
+   }
+   return kiln_enqueue_command(q, CL_COMMAND_NATIVE_KERNEL, &native_ops, n, KILN_ORDER_COMMAND,
+                               wait, out);
+}

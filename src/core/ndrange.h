@@ -1,0 +1,26 @@
+/* Kernel launches as commands: clEnqueueNDRangeKernel/Task and native
+ * kernels. */
+#ifndef KILN_CORE_NDRANGE_H
+#define KILN_CORE_NDRANGE_H
+
+#include "core/command.h"
+
+/* Work sizes already validated and local sizes chosen.  Fails with
+ * CL_OUT_OF_RESOURCES when the __local memory does not fit the device. */
+cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint work_dim,
+                            const size_t offset[3], const size_t global[3],
+                            const size_t local[3], struct kiln_wait_list wait, cl_event *ev);
+
+/* Picks a local size for global (clEnqueueNDRangeKernel with
+ * local_work_size NULL): divisors of the global size, wide in x so the
+ * work-item loop vectorizes, with enough groups for every core. */
+void kiln_ndrange_choose_local(cl_device_id dev, cl_kernel k, cl_uint work_dim,
+                               const size_t global[3], size_t local[3]);
+
+typedef void(CL_CALLBACK *kiln_native_fn)(void *);
+
+cl_int kiln_enqueue_native(cl_command_queue q, kiln_native_fn fn, const void *args,
+                           size_t cb_args, cl_uint num_mems, const cl_mem *mems,
+                           const void **mem_locs, struct kiln_wait_list wait, cl_event *ev);
+
+#endif

@@ -1,0 +1,298 @@
+#include "core/program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/binary.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "kiln/kernel_info.h"
+#include "llvm/compiler.h"
+#include "util/log.h"
+
+static void build_clear(cl_device_id dev, struct kiln_program_build *b)
+{
+   if (b->loaded)
+      dev->screen->program_destroy(dev->screen, b->loaded);
+   free(b->log);
+   free(b->options);
+   free(b->object);
+   for (unsigned i = 0; i < b->num_kernels; i++)
+      kiln_kernel_info_free(&b->kernels[i]);
+   free(b->kernels);
+   free(b->target);
+   free(b->bitcode);
+   memset(b, 0, sizeof(*b));
+   b->status = CL_BUILD_NONE;
+}
+
+static void program_destroy(struct kiln_object *obj)
+{
+   cl_program prog = (cl_program)obj;
+   for (cl_uint i = 0; i < prog->num_devices && prog->builds; i++)
+      build_clear(prog->devices[i], &prog->builds[i]);
+   free(prog->builds);
+   free(prog->devices);
+   free(prog->source);
+   pthread_mutex_destroy(&prog->lock);
+   kiln_object_unref(&prog->context->obj);
+   free(prog);
+}
+
+static cl_program program_alloc(cl_context ctx, cl_uint n, const cl_device_id *devices)
+{
+   cl_program prog = calloc(1, sizeof(*prog));
+   if (!prog)
+      return NULL;
+   prog->context = ctx;
+   kiln_object_ref(&ctx->obj);
+   pthread_mutex_init(&prog->lock, NULL);
+   prog->devices = malloc(n * sizeof(cl_device_id));
+   prog->builds = calloc(n, sizeof(*prog->builds));
+   if (!prog->devices || !prog->builds) {
+      program_destroy(&prog->obj);
+      return NULL;
+   }
+   prog->num_devices = n;
+   memcpy(prog->devices, devices, n * sizeof(cl_device_id));
+   for (cl_uint i = 0; i < n; i++)
+      prog->builds[i].status = CL_BUILD_NONE;
+   return prog;
+}
+
+cl_int kiln_program_create_source(cl_context ctx, char *source, size_t size, cl_program *out)
+{
+   cl_program prog = program_alloc(ctx, ctx->num_devices, ctx->devices);
+   if (!prog) {
+      free(source);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   prog->source = source;
+   prog->source_size = size;
+   if (!kiln_object_init(&prog->obj, KILN_TYPE_PROGRAM, program_destroy)) {
+      program_destroy(&prog->obj);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   *out = prog;
+   return CL_SUCCESS;
+}
+
+/* The id of the code dev runs, to match against binaries. */
+static char *device_target_id(cl_device_id dev)
+{
+   if (dev->caps->ir == PIPE_IR_HOST_CPU)
+      return kiln_llvm_cpu_target_id();
+   return NULL;
+}
+
+/* Loads device code into the driver; on failure the log says why. */
+static cl_int build_load(cl_device_id dev, struct kiln_program_build *b)
+{
+   char *error = NULL;
+   b->loaded = dev->screen->program_create(dev->screen, b->object, b->object_size, &error);
+   if (b->loaded)
+      return CL_SUCCESS;
+   kiln_log(KILN_LOG_COMPILE, "loading device code failed: %s", error ? error : "?");
+   size_t n = strlen(b->log ? b->log : "") + strlen(error ? error : "") + 64;
+   char *log = malloc(n);
+   if (log) {
+      snprintf(log, n, "%serror: the device could not load the program: %s\n",
+               b->log ? b->log : "", error ? error : "unknown reason");
+      free(b->log);
+      b->log = log;
+   }
+   free(error);
+   return CL_BUILD_PROGRAM_FAILURE;
+}
+
+cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id *devices,
+                                  const unsigned char **binaries, const size_t *lengths,
+                                  cl_int *status, cl_program *out)
+{
+   cl_program prog = program_alloc(ctx, n, devices);
+   if (!prog)
+      return CL_OUT_OF_HOST_MEMORY;
+   cl_int result = CL_SUCCESS;
+   for (cl_uint i = 0; i < n; i++) {
+      struct kiln_program_build *b = &prog->builds[i];
+      struct kiln_binary_contents c;
+      cl_int st = CL_INVALID_BINARY;
+      char *want = device_target_id(devices[i]);
+      if (kiln_binary_read(binaries[i], lengths[i], &c)) {
+         if (want && !strcmp(want, c.target)) {
+            b->object = c.object;
+            b->object_size = c.object_size;
+            b->kernels = c.kernels;
+            b->num_kernels = c.num_kernels;
+            b->options = c.options;
+            b->target = c.target;
+            b->bitcode = c.bitcode;
+            b->bitcode_size = c.bitcode_size;
+            memset(&c, 0, sizeof(c));
+            b->log = strdup("");
+            /* 1.1: a program from binaries still needs clBuildProgram;
+             * the code is loaded then. */
+            st = b->log ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+         } else {
+            kiln_log(KILN_LOG_COMPILE, "binary for '%s' offered to a device running '%s'",
+                     c.target, want ? want : "?");
+         }
+         kiln_binary_contents_fini(&c);
+      }
+      free(want);
+      if (status)
+         status[i] = st;
+      if (st && !result)
+         result = st;
+   }
+   if (result) {
+      program_destroy(&prog->obj);
+      return result;
+   }
+   if (!kiln_object_init(&prog->obj, KILN_TYPE_PROGRAM, program_destroy)) {
+      program_destroy(&prog->obj);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   *out = prog;
+   return CL_SUCCESS;
+}
+
+int kiln_program_device_index(cl_program prog, cl_device_id dev)
+{
+   for (cl_uint i = 0; i < prog->num_devices; i++)
+      if (prog->devices[i] == dev)
+         return (int)i;
+   return -1;
+}
+
+static cl_int build_one(cl_program prog, unsigned i, const char *options)
+{
+   cl_device_id dev = prog->devices[i];
+   struct kiln_program_build *b = &prog->builds[i];
+   if (!prog->source) {
+      /* From a binary: (re)load the code we were given. */
+      if (b->loaded) {
+         dev->screen->program_destroy(dev->screen, b->loaded);
+         b->loaded = NULL;
+      }
+      cl_int err = build_load(dev, b);
+      b->status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
+      return err;
+   }
+
+   struct kiln_program_build fresh = {.status = CL_BUILD_IN_PROGRESS};
+   fresh.options = strdup(options ? options : "");
+   if (!fresh.options)
+      return CL_OUT_OF_HOST_MEMORY;
+   if (dev->caps->ir != PIPE_IR_HOST_CPU) {
+      fresh.log = strdup("error: this device has no OpenCL C compiler\n");
+      build_clear(dev, b);
+      *b = fresh;
+      b->status = CL_BUILD_ERROR;
+      return CL_COMPILER_NOT_AVAILABLE;
+   }
+   struct kiln_compile_target target = {
+      .opencl_version = 110,
+      .image_support = dev->caps->image_support,
+      .cl_ext = dev->caps->clang_extensions,
+   };
+   struct kiln_build_output out;
+   enum kiln_build_status st =
+      kiln_llvm_build_cpu(prog->source, prog->source_size, options, &target, &out);
+   fresh.log = out.log;
+   out.log = NULL;
+   cl_int err = CL_SUCCESS;
+   if (st == KILN_BUILD_OK) {
+      fresh.object = out.object;
+      fresh.object_size = out.object_size;
+      fresh.kernels = out.kernels;
+      fresh.num_kernels = out.num_kernels;
+      fresh.target = out.target_id;
+      fresh.bitcode = out.bitcode;
+      fresh.bitcode_size = out.bitcode_size;
+      memset(&out, 0, sizeof(out));
+      err = build_load(dev, &fresh);
+   } else {
+      err = st == KILN_BUILD_INVALID_OPTIONS ? CL_INVALID_BUILD_OPTIONS
+            : st == KILN_BUILD_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY
+                                             : CL_BUILD_PROGRAM_FAILURE;
+   }
+   kiln_build_output_fini(&out);
+   fresh.status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
+   if (!fresh.log)
+      fresh.log = strdup("");
+   build_clear(dev, b);
+   *b = fresh;
+   return err;
+}
+
+cl_int kiln_program_build(cl_program prog, cl_uint n, const cl_device_id *devices,
+                          const char *options)
+{
+   pthread_mutex_lock(&prog->lock);
+   if (prog->num_kernel_objects || prog->building) {
+      pthread_mutex_unlock(&prog->lock);
+      return CL_INVALID_OPERATION;
+   }
+   prog->building = true;
+   pthread_mutex_unlock(&prog->lock);
+
+   cl_int result = CL_SUCCESS;
+   for (cl_uint i = 0; i < prog->num_devices; i++) {
+      bool wanted = n == 0;
+      for (cl_uint k = 0; k < n; k++)
+         wanted |= devices[k] == prog->devices[i];
+      if (!wanted)
+         continue;
+      cl_int err = build_one(prog, i, options);
+      /* Options errors outrank build failures; the first error wins
+       * otherwise. */
+      if (err == CL_INVALID_BUILD_OPTIONS || (err && !result))
+         result = err;
+   }
+
+   pthread_mutex_lock(&prog->lock);
+   prog->building = false;
+   pthread_mutex_unlock(&prog->lock);
+   return result;
+}
+
+const struct kiln_kernel_info *kiln_program_find_kernel(cl_program prog, const char *name)
+{
+   for (cl_uint i = 0; i < prog->num_devices; i++) {
+      const struct kiln_program_build *b = &prog->builds[i];
+      if (b->status != CL_BUILD_SUCCESS)
+         continue;
+      for (unsigned k = 0; k < b->num_kernels; k++)
+         if (!strcmp(b->kernels[k].name, name))
+            return &b->kernels[k];
+      return NULL;
+   }
+   return NULL;
+}
+
+bool kiln_program_has_executable(cl_program prog)
+{
+   for (cl_uint i = 0; i < prog->num_devices; i++)
+      if (prog->builds[i].status == CL_BUILD_SUCCESS)
+         return true;
+   return false;
+}
+
+size_t kiln_program_binary(cl_program prog, unsigned i, unsigned char *out)
+{
+   const struct kiln_program_build *b = &prog->builds[i];
+   if (!b->object)
+      return 0;
+   struct kiln_binary_contents c = {
+      .target = b->target,
+      .options = b->options,
+      .object = b->object,
+      .object_size = b->object_size,
+      .bitcode = b->bitcode,
+      .bitcode_size = b->bitcode_size,
+      .kernels = b->kernels,
+      .num_kernels = b->num_kernels,
+   };
+   return kiln_binary_write(&c, out);
+}

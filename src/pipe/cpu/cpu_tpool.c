@@ -1,0 +1,181 @@
+/* The CPU driver's worker pool: one thread per core runs work-groups.
+ *
+ * A launch publishes one job; every worker takes group indices from a
+ * shared counter until none are left, so uneven work-groups balance
+ * themselves.  Each worker owns its __local arena, and a large stack:
+ * kernels with barriers keep per-work-item copies of their private values
+ * on it (src/llvm/workgroup.c).
+ */
+#include "pipe/cpu/cpu_tpool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln/cpu_abi.h"
+#include "winsys/sw/sw_winsys.h"
+
+#define WORKER_STACK_SIZE (64u << 20)
+#define ARENA_ALIGN 128
+
+struct job {
+   kiln_wg_fn fn;
+   const struct pipe_grid_info *info;
+   uint64_t groups[3];
+   uint64_t total;
+   atomic_uint_fast64_t next;
+   uint64_t chunk;
+};
+
+struct cpu_tpool {
+   pthread_mutex_t lock;
+   pthread_cond_t work, done;
+   unsigned num_threads;
+   pthread_t *threads;
+   uint64_t generation;   /* bumps with each job */
+   unsigned busy;         /* workers still on the current job */
+   bool out_of_memory;    /* a worker could not get its arena */
+   bool quit;
+   struct job *job;
+};
+
+static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *oom)
+{
+   const struct pipe_grid_info *info = job->info;
+   if (info->local_mem_size > *arena_size) {
+      sw_winsys_free(*arena);
+      *arena = sw_winsys_alloc(info->local_mem_size, ARENA_ALIGN);
+      *arena_size = *arena ? info->local_mem_size : 0;
+      if (!*arena) {
+         *oom = true;
+         /* Claim the remaining groups so the launch ends. */
+         atomic_store(&job->next, job->total);
+         return;
+      }
+   }
+   struct kiln_wg_ctx ctx;
+   memset(&ctx, 0, sizeof(ctx));
+   ctx.work_dim = info->work_dim;
+   ctx.local_mem = *arena;
+   for (int d = 0; d < 3; d++) {
+      ctx.global_offset[d] = info->global_offset[d];
+      ctx.global_size[d] = info->global_size[d];
+      ctx.local_size[d] = info->local_size[d];
+      ctx.num_groups[d] = job->groups[d];
+   }
+   for (;;) {
+      uint64_t first = atomic_fetch_add(&job->next, job->chunk);
+      if (first >= job->total)
+         break;
+      uint64_t last = first + job->chunk < job->total ? first + job->chunk : job->total;
+      for (uint64_t g = first; g < last; g++) {
+         ctx.group_id[0] = g % job->groups[0];
+         ctx.group_id[1] = (g / job->groups[0]) % job->groups[1];
+         ctx.group_id[2] = g / (job->groups[0] * job->groups[1]);
+         job->fn(info->args, &ctx);
+      }
+   }
+}
+
+static void *worker_main(void *arg)
+{
+   struct cpu_tpool *pool = arg;
+   char *arena = NULL;
+   size_t arena_size = 0;
+   uint64_t seen = 0;
+   pthread_mutex_lock(&pool->lock);
+   for (;;) {
+      while (!pool->quit && pool->generation == seen)
+         pthread_cond_wait(&pool->work, &pool->lock);
+      if (pool->quit)
+         break;
+      seen = pool->generation;
+      struct job *job = pool->job;
+      pthread_mutex_unlock(&pool->lock);
+      bool oom = false;
+      run_groups(job, &arena, &arena_size, &oom);
+      pthread_mutex_lock(&pool->lock);
+      pool->out_of_memory |= oom;
+      if (--pool->busy == 0)
+         pthread_cond_signal(&pool->done);
+   }
+   pthread_mutex_unlock(&pool->lock);
+   sw_winsys_free(arena);
+   return NULL;
+}
+
+struct cpu_tpool *cpu_tpool_create(unsigned num_threads)
+{
+   struct cpu_tpool *pool = calloc(1, sizeof(*pool));
+   if (!pool)
+      return NULL;
+   pool->threads = calloc(num_threads ? num_threads : 1, sizeof(pthread_t));
+   if (!pool->threads) {
+      free(pool);
+      return NULL;
+   }
+   pthread_mutex_init(&pool->lock, NULL);
+   pthread_cond_init(&pool->work, NULL);
+   pthread_cond_init(&pool->done, NULL);
+   pthread_attr_t attr;
+   pthread_attr_init(&attr);
+   pthread_attr_setstacksize(&attr, WORKER_STACK_SIZE);
+   for (unsigned i = 0; i < (num_threads ? num_threads : 1); i++) {
+      if (pthread_create(&pool->threads[i], &attr, worker_main, pool))
+         break;
+      pool->num_threads++;
+   }
+   pthread_attr_destroy(&attr);
+   if (!pool->num_threads) {
+      cpu_tpool_destroy(pool);
+      return NULL;
+   }
+   return pool;
+}
+
+void cpu_tpool_destroy(struct cpu_tpool *pool)
+{
+   if (!pool)
+      return;
+   pthread_mutex_lock(&pool->lock);
+   pool->quit = true;
+   pthread_cond_broadcast(&pool->work);
+   pthread_mutex_unlock(&pool->lock);
+   for (unsigned i = 0; i < pool->num_threads; i++)
+      pthread_join(pool->threads[i], NULL);
+   pthread_mutex_destroy(&pool->lock);
+   pthread_cond_destroy(&pool->work);
+   pthread_cond_destroy(&pool->done);
+   free(pool->threads);
+   free(pool);
+}
+
+int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info)
+{
+   struct job job = {.fn = fn, .info = info};
+   job.total = 1;
+   for (int d = 0; d < 3; d++) {
+      job.groups[d] = info->global_size[d] / info->local_size[d];
+      job.total *= job.groups[d];
+   }
+   atomic_init(&job.next, 0);
+   /* Several groups per grab when there are many: fewer atomic operations,
+    * while keeping at least ~8 grabs per thread for balance. */
+   job.chunk = job.total / (pool->num_threads * 8u);
+   if (job.chunk < 1)
+      job.chunk = 1;
+
+   pthread_mutex_lock(&pool->lock);
+   pool->job = &job;
+   pool->busy = pool->num_threads;
+   pool->out_of_memory = false;
+   pool->generation++;
+   pthread_cond_broadcast(&pool->work);
+   while (pool->busy)
+      pthread_cond_wait(&pool->done, &pool->lock);
+   bool oom = pool->out_of_memory;
+   pool->job = NULL;
+   pthread_mutex_unlock(&pool->lock);
+   return oom ? -1 : 0;
+}

@@ -1,0 +1,16 @@
+/* Worker threads that run the work-groups of a launch. */
+#ifndef KILN_PIPE_CPU_TPOOL_H
+#define KILN_PIPE_CPU_TPOOL_H
+
+#include "kiln/cpu_abi.h"
+#include "pipe/pipe.h"
+
+struct cpu_tpool;
+
+struct cpu_tpool *cpu_tpool_create(unsigned num_threads);
+void cpu_tpool_destroy(struct cpu_tpool *pool);
+/* Runs every work-group of info with fn; returns when all finished.
+ * -1 if a worker could not allocate the __local arena. */
+int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info);
+
+#endif
