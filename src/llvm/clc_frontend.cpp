@@ -179,6 +179,15 @@ bool run_clang(const Args &args, const char *source, size_t source_size,
    for (const std::string &a : args)
       argv.push_back(a.c_str());
 
+   // The source has no file; Clang reads it from memory under this name.
+   // A copy, because Clang's lexer needs a NUL after the text and the
+   // application's strings carry lengths instead. Kiln keeps the buffer
+   // (declared before, so it outlives, the instance): Clang frees remapped
+   // buffers only once its preprocessor has taken them, which a build that
+   // fails earlier (bad target) never gets to.
+   std::unique_ptr<llvm::MemoryBuffer> input = llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(source, source_size), KILN_CLC_SOURCE_NAME);
+
    auto instance = std::make_unique<clang::CompilerInstance>();
 
    // As cc1_main: the flags themselves (-w, -Werror) configure the
@@ -199,12 +208,9 @@ bool run_clang(const Args &args, const char *source, size_t source_size,
    if (!ok)
       return false;
 
-   // The source has no file; Clang reads it from memory under this name.
-   instance->getPreprocessorOpts().addRemappedFile(
-      KILN_CLC_SOURCE_NAME,
-      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source, source_size),
-                                           KILN_CLC_SOURCE_NAME)
-         .release());
+   clang::PreprocessorOptions &pp = instance->getPreprocessorOpts();
+   pp.addRemappedFile(KILN_CLC_SOURCE_NAME, input.get());
+   pp.RetainRemappedFileBuffers = true;
 
    clang::EmitLLVMOnlyAction action(&context);
    if (!instance->ExecuteAction(action))

@@ -394,6 +394,29 @@ static void test_empty_source(void **state)
    build_fini(&b);
 }
 
+/* The text is source[0..size): whatever follows is not read, and no NUL
+ * needs to end it (clCreateProgramWithSource passes lengths). */
+static void test_source_length(void **state)
+{
+   (void)state;
+   static const char text[] = "kernel void k(global int *p) { p[0] = 1; }@@ garbage";
+   struct build b = {0};
+   struct kiln_build_options opts = {.cl_std = KILN_CL_STD_1_1};
+   b.context = LLVMContextCreate();
+   b.status = kiln_clc_compile(text, strlen(text) - strlen("@@ garbage"), &opts, &target,
+                               b.context, &b.module, &b.log);
+   expect_ok(&b);
+   assert_non_null(LLVMGetNamedFunction(b.module, "k"));
+   build_fini(&b);
+
+   b.context = LLVMContextCreate();
+   b.status = kiln_clc_compile(text, strlen(text), &opts, &target, b.context, &b.module,
+                               &b.log);
+   expect_failure(&b);
+   expect_log(&b, "input.cl:1:43: error: expected identifier");
+   build_fini(&b);
+}
+
 /* A bad target is Kiln's bug, not the user's, but it must still fail with
  * a log rather than crash. */
 static void test_bad_target(void **state)
@@ -517,6 +540,7 @@ int main(void)
       cmocka_unit_test(test_extensions_follow_the_device),
       cmocka_unit_test(test_image_support_macro),
       cmocka_unit_test(test_empty_source),
+      cmocka_unit_test(test_source_length),
       cmocka_unit_test(test_bad_target),
       cmocka_unit_test(test_gpu_targets),
       cmocka_unit_test(test_concurrent_builds),
