@@ -1,0 +1,269 @@
+// Kiln's only C++: Clang's CompilerInstance has no C API. Everything here
+// stays behind the extern "C" kiln_clc_compile of clc_frontend.h; later
+// stages use the LLVM-C API on the module it returns.
+
+#include "llvm/clc_frontend.h"
+#include "llvm/target.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticIDs.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticBuffer.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassPlugin.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/TargetParser/Triple.h>
+
+#ifndef KILN_CLANG_RESOURCE_DIR
+#error "meson defines KILN_CLANG_RESOURCE_DIR (clang's -resource-dir)"
+#endif
+
+namespace {
+
+using Args = std::vector<std::string>;
+
+void add(Args &args, std::initializer_list<const char *> words)
+{
+   for (const char *w : words)
+      args.emplace_back(w);
+}
+
+// What clang's driver would add for this triple, so that compiling here
+// gives the IR `clang -target <triple>` gives.
+void add_driver_defaults(Args &args, const llvm::Triple &triple)
+{
+   if (triple.isAMDGPU()) {
+      // Non-kernel symbols stay out of the code object's dynamic symbols;
+      // clang makes kernels protected on its own.
+      add(args, {"-mrelocation-model", "pic", "-pic-level", "2",
+                 "-fvisibility=hidden", "-fapply-global-visibility-to-externs",
+                 "-Werror=atomic-alignment"});
+   } else if (!triple.isNVPTX()) {
+      // CPU kernels end up in a shared object or a JIT; either way nothing
+      // may assume the executable's static layout.
+      add(args, {"-mrelocation-model", "pic", "-pic-level", "2"});
+   }
+}
+
+void add_target(Args &args, const kiln_clc_target &target)
+{
+   add(args, {"-triple", target.triple});
+   if (target.cpu && *target.cpu)
+      add(args, {"-target-cpu", target.cpu});
+   // LLVM's host feature string is "+a,-b,..."; cc1 wants one per flag.
+   llvm::StringRef features = target.features ? target.features : "";
+   while (!features.empty()) {
+      auto [feature, rest] = features.split(',');
+      if (!feature.empty()) {
+         args.emplace_back("-target-feature");
+         args.emplace_back(feature.str());
+      }
+      features = rest;
+   }
+   if (target.cl_ext)
+      args.emplace_back(std::string("-cl-ext=") + target.cl_ext);
+   // §6.9 macros that depend on the device, not on the language version.
+   if (target.opencl_version > 0)
+      args.emplace_back("-D__OPENCL_VERSION__=" + std::to_string(target.opencl_version));
+   if (target.image_support)
+      args.emplace_back("-D__IMAGE_SUPPORT__=1");
+}
+
+const char *cl_std_flag(enum kiln_cl_std std)
+{
+   switch (std) {
+   case KILN_CL_STD_1_0: return "-cl-std=CL1.0";
+   case KILN_CL_STD_1_2: return "-cl-std=CL1.2";
+   case KILN_CL_STD_1_1: break;
+   }
+   return "-cl-std=CL1.1";
+}
+
+void add_options(Args &args, const kiln_build_options &opts)
+{
+   args.emplace_back(cl_std_flag(opts.cl_std));
+
+   // Each option of §5.6.3 has a cc1 twin of the same name, except the two
+   // below: -cl-denorms-are-zero is dropped by the driver for most targets,
+   // but the IR attribute it stands for is exactly the permission the spec
+   // gives (AMDGPU and NVPTX then flush; x86 ignores it).
+   static const struct {
+      unsigned flag;
+      const char *cc1;
+   } same_name[] = {
+      {KILN_BUILD_OPT_DISABLE, "-cl-opt-disable"},
+      {KILN_BUILD_SINGLE_PRECISION_CONSTANT, "-cl-single-precision-constant"},
+      {KILN_BUILD_DENORMS_ARE_ZERO, "-fdenormal-fp-math-f32=preserve-sign,preserve-sign"},
+      {KILN_BUILD_STRICT_ALIASING, "-cl-strict-aliasing"},
+      {KILN_BUILD_MAD_ENABLE, "-cl-mad-enable"},
+      {KILN_BUILD_NO_SIGNED_ZEROS, "-cl-no-signed-zeros"},
+      {KILN_BUILD_UNSAFE_MATH, "-cl-unsafe-math-optimizations"},
+      {KILN_BUILD_FINITE_MATH_ONLY, "-cl-finite-math-only"},
+      {KILN_BUILD_FAST_RELAXED_MATH, "-cl-fast-relaxed-math"},
+      {KILN_BUILD_NO_WARNINGS, "-w"},
+      {KILN_BUILD_WERROR, "-Werror"},
+   };
+   for (const auto &o : same_name) {
+      if (opts.flags & o.flag)
+         args.emplace_back(o.cc1);
+   }
+   // KILN_BUILD_KERNEL_ARG_INFO needs nothing: Kiln always asks for it.
+
+   // Separate words, so that no value can turn into a flag.
+   for (size_t i = 0; i < opts.num_defines; i++) {
+      const kiln_define &d = opts.defines[i];
+      args.emplace_back("-D");
+      args.emplace_back(d.value ? std::string(d.name) + "=" + d.value : d.name);
+   }
+   for (size_t i = 0; i < opts.num_include_dirs; i++) {
+      args.emplace_back("-I");
+      args.emplace_back(opts.include_dirs[i]);
+   }
+}
+
+Args cc1_args(const kiln_build_options &opts, const kiln_clc_target &target)
+{
+   Args args;
+   add_target(args, target);
+   add_driver_defaults(args, llvm::Triple(target.triple));
+   add(args, {"-resource-dir", KILN_CLANG_RESOURCE_DIR,
+              "-internal-isystem", KILN_CLANG_RESOURCE_DIR "/include",
+              // Builtins declared on demand from tables, not by parsing the
+              // 800 KB opencl-c.h: a small kernel compiles in milliseconds.
+              "-finclude-default-header", "-fdeclare-opencl-builtins",
+              // Argument names for clGetKernelArgInfo; the other kernel_arg_*
+              // metadata comes regardless.
+              "-cl-kernel-arg-info",
+              // Front-end IR as at -O2 (TBAA, lifetime markers, no optnone or
+              // noinline) but no LLVM pass run: Kiln's own pipeline
+              // optimises after linking builtins, and nothing of the
+              // kernels' metadata is lost before that. An explicit -O2 also
+              // outranks -cl-opt-disable in clang, so that option only
+              // reaches Kiln's pipeline (through options->flags);
+              // -disable-O0-optnone keeps that true should clang change.
+              "-O2", "-disable-llvm-passes", "-disable-O0-optnone",
+              "-ffp-contract=on", "-discard-value-names", "-ferror-limit", "19"});
+   add_options(args, opts);
+   add(args, {"-x", "cl", KILN_CLC_SOURCE_NAME});
+   return args;
+}
+
+char *copy_log(const std::string &log)
+{
+   char *out = static_cast<char *>(std::malloc(log.size() + 1));
+   if (out)
+      std::memcpy(out, log.c_str(), log.size() + 1);
+   return out;
+}
+
+// Runs Clang; true when it produced a module. Diagnostics land in `log`.
+bool run_clang(const Args &args, const char *source, size_t source_size,
+               llvm::LLVMContext &context, std::unique_ptr<llvm::Module> &module,
+               llvm::raw_string_ostream &log)
+{
+   std::vector<const char *> argv;
+   for (const std::string &a : args)
+      argv.push_back(a.c_str());
+
+   // The source has no file; Clang reads it from memory under this name.
+   // A copy, because Clang's lexer needs a NUL after the text and the
+   // application's strings carry lengths instead. Kiln keeps the buffer
+   // (declared before, so it outlives, the instance): Clang frees remapped
+   // buffers only once its preprocessor has taken them, which a build that
+   // fails earlier (bad target) never gets to.
+   std::unique_ptr<llvm::MemoryBuffer> input = llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(source, source_size), KILN_CLC_SOURCE_NAME);
+
+   auto instance = std::make_unique<clang::CompilerInstance>();
+
+   // As cc1_main: the flags themselves (-w, -Werror) configure the
+   // diagnostics, so errors in them are buffered until the real engine
+   // exists, then replayed into the log.
+   auto *parse_buffer = new clang::TextDiagnosticBuffer;
+   clang::DiagnosticsEngine parse_diags(new clang::DiagnosticIDs,
+                                        new clang::DiagnosticOptions, parse_buffer);
+   bool ok = clang::CompilerInvocation::CreateFromArgs(instance->getInvocation(),
+                                                       argv, parse_diags);
+
+   instance->createDiagnostics(
+      new clang::TextDiagnosticPrinter(log, &instance->getDiagnosticOpts()),
+      /*ShouldOwnClient=*/true);
+   parse_buffer->FlushDiagnostics(instance->getDiagnostics());
+   // "N errors generated." goes here, not to the application's stderr.
+   instance->setVerboseOutputStream(log);
+   if (!ok)
+      return false;
+
+   clang::PreprocessorOptions &pp = instance->getPreprocessorOpts();
+   pp.addRemappedFile(KILN_CLC_SOURCE_NAME, input.get());
+   pp.RetainRemappedFileBuffers = true;
+
+   clang::EmitLLVMOnlyAction action(&context);
+   if (!instance->ExecuteAction(action))
+      return false;
+   module = action.takeModule();
+   return module != nullptr;
+}
+
+} // namespace
+
+// Debian's LLVM lists Polly among the extensions linked into the tools
+// (llvm/Support/Extension.def), so clang's BackendUtil calls
+// getPollyPluginInfo(), yet no static Polly is shipped. Kiln wants no Polly:
+// an extension that registers nothing satisfies the reference.
+llvm::PassPluginLibraryInfo getPollyPluginInfo();
+llvm::PassPluginLibraryInfo getPollyPluginInfo()
+{
+   return {LLVM_PLUGIN_API_VERSION, "Polly (absent)", "0", [](llvm::PassBuilder &) {}};
+}
+
+extern "C" enum kiln_clc_status
+kiln_clc_compile(const char *source, size_t source_size,
+                 const struct kiln_build_options *options,
+                 const struct kiln_clc_target *target,
+                 LLVMContextRef context, LLVMModuleRef *module, char **log)
+{
+   *module = nullptr;
+   *log = nullptr;
+   if (!source)
+      source_size = 0;
+
+   std::string text;
+   llvm::raw_string_ostream stream(text);
+   std::unique_ptr<llvm::Module> result;
+   bool ok = false;
+   if (!options || !target || !target->triple || !*target->triple || !context) {
+      stream << "kiln: internal error: compile called without options, target "
+                "triple or LLVM context\n";
+   } else {
+      kiln_llvm_init_targets();
+      ok = run_clang(cc1_args(*options, *target), source ? source : "", source_size,
+                     *llvm::unwrap(context), result, stream);
+      if (!ok && text.empty())
+         stream << "kiln: clang failed on " KILN_CLC_SOURCE_NAME
+                   " without reporting why\n";
+   }
+   stream.flush();
+
+   *log = copy_log(text);
+   if (!*log)
+      return KILN_CLC_OUT_OF_MEMORY;
+   if (!ok)
+      return KILN_CLC_BUILD_FAILURE;
+   *module = llvm::wrap(result.release());
+   return KILN_CLC_OK;
+}

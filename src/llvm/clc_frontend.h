@@ -1,0 +1,69 @@
+/* OpenCL C source → LLVM module, through Clang running in this process.
+ * The C face of src/llvm/clc_frontend.cpp, the one C++ file of Kiln. */
+#ifndef KILN_LLVM_CLC_FRONTEND_H
+#define KILN_LLVM_CLC_FRONTEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <llvm-c/Types.h>
+
+#include "llvm/build_options.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Diagnostics name the source after this file; Kiln has no file of it. */
+#define KILN_CLC_SOURCE_NAME "input.cl"
+
+/* What a device compiles for. Strings are borrowed for the call. */
+struct kiln_clc_target {
+   const char *triple;   /* "x86_64-pc-linux-gnu", "amdgcn-mesa-mesa3d", ... */
+   const char *cpu;      /* -target-cpu; NULL or "" for the triple's default */
+   const char *features; /* "+a,-b,..." as LLVM writes them; NULL for none */
+   /* clang -cl-ext list ("-all,+cl_khr_fp64,..."): the extensions the device
+    * reports, so that exactly their macros are defined. NULL keeps clang's
+    * per-triple default (on x86 that is every extension, fp16 included). */
+   const char *cl_ext;
+   /* CL_DEVICE_VERSION as 110 for "OpenCL 1.1": clang leaves
+    * __OPENCL_VERSION__ (§6.9) to the implementation. 0 leaves it undefined. */
+   int opencl_version;
+   bool image_support;   /* defines __IMAGE_SUPPORT__ (§6.9) */
+};
+
+enum kiln_clc_status {
+   KILN_CLC_OK = 0,
+   KILN_CLC_BUILD_FAILURE, /* → CL_BUILD_PROGRAM_FAILURE; the log says why */
+   KILN_CLC_OUT_OF_MEMORY, /* → CL_OUT_OF_HOST_MEMORY */
+};
+
+/* Compiles source[0..source_size) (no NUL needed) for `target` with the
+ * parsed `options`, into a new module owned by the caller and living in
+ * `context`, which the caller created and keeps for the module's lifetime.
+ *
+ * The module is returned in memory rather than as bitcode: the next stages
+ * (linking builtins, optimisation, code generation) work on modules in the
+ * same context, so a write/read round trip would only cost time. Clang runs
+ * its front end only (no LLVM passes) and without optnone, so every
+ * kernel's metadata survives and the later pipeline decides the
+ * optimisation level (it sees options->flags, -cl-opt-disable included).
+ *
+ * *log receives a malloc'ed, NUL-terminated build log (free() it): every
+ * Clang diagnostic as clang prints it ("input.cl:3:5: error: ..."), never
+ * empty when the result is KILN_CLC_BUILD_FAILURE. It may be NULL after
+ * KILN_CLC_OUT_OF_MEMORY.
+ *
+ * Thread-safe: concurrent calls may run as long as each uses its own
+ * context (an LLVMContext is not thread-safe). */
+enum kiln_clc_status
+kiln_clc_compile(const char *source, size_t source_size,
+                 const struct kiln_build_options *options,
+                 const struct kiln_clc_target *target,
+                 LLVMContextRef context, LLVMModuleRef *module, char **log);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

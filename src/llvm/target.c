@@ -1,0 +1,63 @@
+#include "llvm/target.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+
+/* LLVM hands out strings it wants back through LLVMDisposeMessage; Kiln's
+ * callers free() theirs, so copy. */
+static char *take_message(char *msg)
+{
+   char *copy = msg ? strdup(msg) : NULL;
+   LLVMDisposeMessage(msg);
+   return copy;
+}
+
+bool kiln_llvm_host_query(struct kiln_llvm_host *host)
+{
+   host->triple = take_message(LLVMGetDefaultTargetTriple());
+   host->cpu = take_message(LLVMGetHostCPUName());
+   host->features = take_message(LLVMGetHostCPUFeatures());
+   if (host->triple && host->cpu && host->features)
+      return true;
+   kiln_llvm_host_fini(host);
+   return false;
+}
+
+void kiln_llvm_host_fini(struct kiln_llvm_host *host)
+{
+   free(host->triple);
+   free(host->cpu);
+   free(host->features);
+   host->triple = host->cpu = host->features = NULL;
+}
+
+static void init_targets_once(void)
+{
+   /* One line per pipe driver. Each pulls that back end into the library,
+    * so the list is exactly what src/pipe can use. */
+   LLVMInitializeX86TargetInfo();
+   LLVMInitializeX86Target();
+   LLVMInitializeX86TargetMC();
+   LLVMInitializeX86AsmPrinter();
+
+   LLVMInitializeAMDGPUTargetInfo();
+   LLVMInitializeAMDGPUTarget();
+   LLVMInitializeAMDGPUTargetMC();
+   LLVMInitializeAMDGPUAsmPrinter();
+
+   LLVMInitializeNVPTXTargetInfo();
+   LLVMInitializeNVPTXTarget();
+   LLVMInitializeNVPTXTargetMC();
+   LLVMInitializeNVPTXAsmPrinter();
+}
+
+void kiln_llvm_init_targets(void)
+{
+   static pthread_once_t once = PTHREAD_ONCE_INIT;
+   pthread_once(&once, init_targets_once);
+}
