@@ -485,7 +485,7 @@ static void *worker_main(void *arg)
          bool others = false;
          for (int t = 0; t < THREADS && b.log; t++) {
             char other[16];
-            snprintf(other, sizeof(other), "nope_%d", t);
+            snprintf(other, sizeof(other), "nope_%d'", t);
             others |= t != w->id && strstr(b.log, other);
          }
          if (b.status == KILN_CLC_BUILD_FAILURE && b.log && strstr(b.log, want) &&
