@@ -1,5 +1,6 @@
 #include "core/program.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

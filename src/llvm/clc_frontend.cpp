@@ -54,8 +54,11 @@ void add_driver_defaults(Args &args, const llvm::Triple &triple)
                  "-Werror=atomic-alignment"});
    } else if (!triple.isNVPTX()) {
       // CPU kernels end up in a shared object or a JIT; either way nothing
-      // may assume the executable's static layout.
-      add(args, {"-mrelocation-model", "pic", "-pic-level", "2"});
+      // may assume the executable's static layout.  OpenCL's address
+      // spaces stay distinct in the IR (global 1, constant 2, local 3):
+      // Kiln finds __local variables and arguments by them, and x86 code
+      // generation treats them all as ordinary pointers.
+      add(args, {"-mrelocation-model", "pic", "-pic-level", "2", "-ffake-address-space-map"});
    }
 }
 

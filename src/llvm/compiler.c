@@ -131,7 +131,7 @@ static bool check_undefined(LLVMModuleRef m, struct log *log)
          continue;
       size_t len;
       const char *name = LLVMGetValueName2(fn, &len);
-      if (is_intrinsic(name))
+      if (is_intrinsic(name) || kiln_wg_is_work_item_function(name))
          continue;
       if (strncmp(name, "_Z", 2) && dlsym(RTLD_DEFAULT, name))
          continue;
@@ -165,6 +165,8 @@ static bool link_builtins(LLVMContextRef c, LLVMModuleRef m, struct log *log)
 {
    size_t size;
    const unsigned char *bc = kiln_builtins_bitcode(&size);
+   if (!size)
+      return true;
    LLVMMemoryBufferRef buf =
       LLVMCreateMemoryBufferWithMemoryRange((const char *)bc, size, "kiln-builtins", 0);
    LLVMModuleRef lib;

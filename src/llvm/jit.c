@@ -4,6 +4,7 @@
  * program disposes it and frees the code. */
 #include "llvm/jit.h"
 
+#include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>

@@ -35,6 +35,14 @@ static const char *const wi_names[WI_COUNT] = {
    "_Z9mem_fencej",       "_Z14read_mem_fencej", "_Z15write_mem_fencej",
 };
 
+bool kiln_wg_is_work_item_function(const char *name)
+{
+   for (int i = 0; i < WI_COUNT; i++)
+      if (!strcmp(name, wi_names[i]))
+         return true;
+   return false;
+}
+
 static enum wi_fn wi_kind(LLVMValueRef call)
 {
    LLVMValueRef callee = LLVMGetCalledValue(call);
@@ -416,51 +424,66 @@ static bool setup_only(struct wg *w, LLVMValueRef a)
 
 /* Gives every work-item its own copy of each private variable: values
  * that must survive a barrier while the other work-items run. */
-static void privatize_allocas(struct wg *w)
+static void privatize_alloca(struct wg *w, LLVMValueRef a)
 {
-   LLVMValueRef i = LLVMGetFirstInstruction(w->setup);
-   while (i) {
-      LLVMValueRef next = LLVMGetNextInstruction(i);
-      if (!LLVMIsAAllocaInst(i) || i == w->lid || i == w->next || setup_only(w, i)) {
-         i = next;
+   LLVMTypeRef t = LLVMGetAllocatedType(a);
+   uint64_t count = 1;
+   LLVMValueRef n = LLVMGetOperand(a, 0);
+   if (LLVMIsAConstantInt(n))
+      count = LLVMConstIntGetZExtValue(n);
+   uint64_t align = LLVMGetAlignment(a);
+   if (align < LLVMABIAlignmentOfType(w->td, t))
+      align = LLVMABIAlignmentOfType(w->td, t);
+   uint64_t stride = LLVMABISizeOfType(w->td, t) * count;
+   stride = (stride + align - 1) / align * align;
+
+   LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(w->setup));
+   LLVMValueRef bytes = LLVMBuildMul(w->b, w->wg_items, LLVMConstInt(w->i64, stride, 0), "");
+   LLVMValueRef slots = LLVMBuildArrayAlloca(w->b, w->i8, bytes, "priv");
+   LLVMSetAlignment(slots, (unsigned)align);
+
+   LLVMUseRef u = LLVMGetFirstUse(a);
+   while (u) {
+      LLVMUseRef unext = LLVMGetNextUse(u);
+      LLVMValueRef user = LLVMGetUser(u);
+      if (is_intrinsic_call(user, "llvm.lifetime.") || is_intrinsic_call(user, "llvm.dbg.")) {
+         LLVMInstructionEraseFromParent(user);
+         u = unext;
          continue;
       }
-      LLVMTypeRef t = LLVMGetAllocatedType(i);
-      uint64_t count = 1;
-      LLVMValueRef n = LLVMGetOperand(i, 0);
-      if (LLVMIsAConstantInt(n))
-         count = LLVMConstIntGetZExtValue(n);
-      uint64_t align = LLVMGetAlignment(i);
-      if (align < LLVMABIAlignmentOfType(w->td, t))
-         align = LLVMABIAlignmentOfType(w->td, t);
-      uint64_t stride = LLVMABISizeOfType(w->td, t) * count;
-      stride = (stride + align - 1) / align * align;
-
-      LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(w->setup));
-      LLVMValueRef bytes = LLVMBuildMul(w->b, w->wg_items, LLVMConstInt(w->i64, stride, 0), "");
-      LLVMValueRef slots = LLVMBuildArrayAlloca(w->b, w->i8, bytes, "priv");
-      LLVMSetAlignment(slots, (unsigned)align);
-
-      LLVMUseRef u = LLVMGetFirstUse(i);
-      while (u) {
-         LLVMUseRef unext = LLVMGetNextUse(u);
-         LLVMValueRef user = LLVMGetUser(u);
-         if (is_intrinsic_call(user, "llvm.lifetime.") || is_intrinsic_call(user, "llvm.dbg.")) {
-            LLVMInstructionEraseFromParent(user);
-            u = unext;
-            continue;
-         }
-         LLVMPositionBuilderBefore(w->b, user);
-         LLVMValueRef off = LLVMBuildMul(w->b, flat_local_id(w), LLVMConstInt(w->i64, stride, 0), "");
-         LLVMValueRef p = LLVMBuildInBoundsGEP2(w->b, w->i8, slots, &off, 1, "");
-         for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(user); k++)
-            if (LLVMGetOperand(user, k) == i)
-               LLVMSetOperand(user, k, p);
-         u = unext;
-      }
-      LLVMInstructionEraseFromParent(i);
-      i = next;
+      LLVMPositionBuilderBefore(w->b, user);
+      LLVMValueRef off = LLVMBuildMul(w->b, flat_local_id(w), LLVMConstInt(w->i64, stride, 0), "");
+      LLVMValueRef p = LLVMBuildInBoundsGEP2(w->b, w->i8, slots, &off, 1, "");
+      for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(user); k++)
+         if (LLVMGetOperand(user, k) == a)
+            LLVMSetOperand(user, k, p);
+      u = unext;
    }
+   LLVMInstructionEraseFromParent(a);
+}
+
+/* Gives every work-item its own copy of each private variable: values
+ * that must survive a barrier while the other work-items run. */
+static void privatize_allocas(struct wg *w)
+{
+   /* Collect first: privatizing adds allocas of its own to setup. */
+   unsigned n = 0, cap = 0;
+   LLVMValueRef *list = NULL;
+   for (LLVMValueRef i = LLVMGetFirstInstruction(w->setup); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsAAllocaInst(i) || i == w->lid || i == w->next || setup_only(w, i))
+         continue;
+      if (n == cap) {
+         cap = cap ? cap * 2 : 32;
+         LLVMValueRef *grown = realloc(list, cap * sizeof(*list));
+         if (!grown)
+            break;
+         list = grown;
+      }
+      list[n++] = i;
+   }
+   for (unsigned k = 0; k < n; k++)
+      privatize_alloca(w, list[k]);
+   free(list);
 }
 
 /* ---- regions between barriers -------------------------------------- */

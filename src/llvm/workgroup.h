@@ -32,6 +32,10 @@ LLVMValueRef kiln_wg_create(LLVMModuleRef m, LLVMValueRef kernel,
  * transform. */
 bool kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *info);
 
+/* Work-item functions, barrier() and fences: the calls this pass
+ * replaces, which no library defines. */
+bool kiln_wg_is_work_item_function(const char *name);
+
 /* Whether fn (after inlining) calls barrier(). */
 bool kiln_wg_has_barrier(LLVMValueRef fn);
 

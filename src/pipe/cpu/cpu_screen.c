@@ -115,11 +115,15 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->error_correction = false;
    c->host_unified_memory = true;
    c->endian_little = true;
-   c->compiler_available = false; /* no OpenCL C compiler yet */
+   c->ir = PIPE_IR_HOST_CPU;
+   c->compiler_available = true;
    c->profiling_timer_resolution = 1;
    c->execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
    c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-   c->extensions[0] = 0;
+   /* Advertised only once the builtins library has the atomics. */
+   snprintf(c->extensions, sizeof(c->extensions), "cl_khr_byte_addressable_store");
+   snprintf(c->clang_extensions, sizeof(c->clang_extensions),
+            "-all,+cl_khr_byte_addressable_store");
 }
 
 struct pipe_screen *cpu_screen_create(void)
