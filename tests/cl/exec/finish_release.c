@@ -2,6 +2,8 @@
  * returns only when every command of the queue has completed; released
  * handles are rejected with the CL_INVALID_* of their type; releasing a
  * handle does not cancel the commands that use it. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +46,53 @@ static void finish_waits(struct kt_env *env, cl_command_queue_properties props)
    CHECK_OK(clReleaseCommandQueue(q));
    free(src);
    free(dst);
+}
+
+struct finisher {
+   cl_command_queue q;
+   atomic_int returned;
+};
+
+static void *finish_thread(void *arg)
+{
+   struct finisher *f = arg;
+   CHECK_OK(clFinish(f->q));
+   atomic_store(&f->returned, 1);
+   return NULL;
+}
+
+/* clFinish waits for the commands queued before the call (5.10), not for
+ * ones another thread enqueues while it waits: otherwise a thread calling
+ * clFinish on a busy shared queue may never return. */
+static void finish_ignores_later_commands(struct kt_env *env)
+{
+   cl_command_queue q = kt_queue(env, env->context, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+   cl_mem m = kt_buffer(env->context, 0, 64, NULL);
+   unsigned char b[64] = {0};
+   cl_event g1 = kt_user_event(env->context), g2 = kt_user_event(env->context), e1, e2;
+   CHECK_OK(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, 64, b, 1, &g1, &e1));
+   struct finisher f = {.q = q};
+   atomic_init(&f.returned, 0);
+   pthread_t t;
+   REQUIRE(!pthread_create(&t, NULL, finish_thread, &f));
+   kt_sleep_ms(100); /* the other thread is inside clFinish by now */
+   CHECK(!atomic_load(&f.returned), " clFinish returned while a command was pending");
+   CHECK_OK(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, 64, b, 1, &g2, &e2));
+   CHECK_OK(clSetUserEventStatus(g1, CL_COMPLETE));
+   CHECK_ENDS(e1, CL_COMPLETE);
+   for (int i = 0; i < 2000 && !atomic_load(&f.returned); i++)
+      kt_sleep_ms(1);
+   CHECK(atomic_load(&f.returned),
+         " clFinish still waits for a command enqueued after it was called");
+   CHECK_OK(clSetUserEventStatus(g2, CL_COMPLETE));
+   pthread_join(t, NULL);
+   CHECK_OK(clFinish(q));
+   CHECK_OK(clReleaseEvent(g1));
+   CHECK_OK(clReleaseEvent(g2));
+   CHECK_OK(clReleaseEvent(e1));
+   CHECK_OK(clReleaseEvent(e2));
+   CHECK_OK(clReleaseMemObject(m));
+   CHECK_OK(clReleaseCommandQueue(q));
 }
 
 /* clFinish of one queue waits for its commands, not for another's. */
@@ -209,6 +258,7 @@ int main(void)
    finish_waits(&env, 0);
    finish_waits(&env, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
    finish_is_per_queue(&env);
+   finish_ignores_later_commands(&env);
    released_handles(&env);
    release_in_flight(&env);
    CHECK_ERR(clFinish(NULL), CL_INVALID_COMMAND_QUEUE);

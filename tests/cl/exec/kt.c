@@ -44,9 +44,12 @@ void kt_check_at(const char *file, int line, bool fatal, const char *cond, const
    va_start(ap, fmt);
    vsnprintf(msg, sizeof(msg), fmt, ap);
    va_end(ap);
+   const char *why = msg;
+   while (*why == ' ')
+      why++;
    if (fatal)
-      kt_die_at(file, line, "requirement '%s' failed:%s", cond, msg);
-   kt_fail_at(file, line, "check '%s' failed:%s", cond, msg);
+      kt_die_at(file, line, "requirement '%s' failed%s%s", cond, *why ? ": " : "", why);
+   kt_fail_at(file, line, "check '%s' failed%s%s", cond, *why ? ": " : "", why);
 }
 
 int kt_result(void)
