@@ -42,6 +42,22 @@ static struct {
 } gates = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static atomic_int waited_elsewhere, gates_set_elsewhere;
+static atomic_int callbacks_registered, callbacks_called;
+
+static void CL_CALLBACK count_callback(cl_event ev, cl_int status, void *data)
+{
+   (void)ev;
+   (void)data;
+   if (status != CL_COMPLETE)
+      KT_FAIL("event callback with status %s", kt_err_name(status));
+   atomic_fetch_add(&callbacks_called, 1);
+}
+
+static void add_callback(cl_event ev)
+{
+   atomic_fetch_add(&callbacks_registered, 1);
+   CHECK_OK(clSetEventCallback(ev, CL_COMPLETE, count_callback, NULL));
+}
 
 /* Returns false when the ring is full (the caller waits itself). */
 static bool ring_push(cl_event ev, int owner)
@@ -84,6 +100,7 @@ static cl_event ring_pop(int me)
 
 static void wait_foreign(cl_event ev)
 {
+   add_callback(ev);
    CHECK_OK(clWaitForEvents(1, &ev));
    cl_int st = kt_status(ev);
    CHECK(st == CL_COMPLETE, " event waited by another thread has status %s", kt_err_name(st));
@@ -169,6 +186,7 @@ static void one_iteration(struct worker *w, int it)
    CHECK_OK(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, size, src, 0, NULL, &ew));
    memset(dst, 0, size);
    CHECK_OK(clEnqueueReadBuffer(q, m, CL_FALSE, 0, size, dst, 1, &ew, &er));
+   add_callback(er);
 
    /* Hand the read's event to another thread; wait for one of theirs. */
    CHECK_OK(clRetainEvent(er));
@@ -225,6 +243,19 @@ static void one_iteration(struct worker *w, int it)
                                     sizeof(g->data), g->data, 1, &gate, &g->write));
       gate_push(gate);
    }
+   /* Markers and barriers on the shared in-order queue, among the other
+    * threads' commands.  (Not on the out-of-order one: there they would
+    * wait for gated writes, and hold up everything after them.) */
+   if (it % 10 == 3) {
+      cl_event mk;
+      CHECK_OK(clEnqueueMarker(queues[0], &mk));
+      CHECK_OK(clWaitForEvents(1, &mk));
+      CHECK(kt_status(mk) == CL_COMPLETE);
+      CHECK_OK(clReleaseEvent(mk));
+   }
+   if (it % 25 == 7)
+      CHECK_OK(clEnqueueBarrier(queues[0]));
+
    /* Complete gates other threads made, now and then. */
    if (it % 16 == w->id % 16 && gates_open_all())
       atomic_fetch_add(&gates_set_elsewhere, 1);
@@ -279,6 +310,14 @@ int main(int argc, char **argv)
           THREADS, iters, atomic_load(&waited_elsewhere), atomic_load(&gates_set_elsewhere));
 
    CHECK_OK(clFinish(queues[1]));
+   CHECK_OK(clFinish(queues[0]));
+   /* Callbacks may still be running on a Kiln thread. */
+   for (int i = 0; i < 5000 && atomic_load(&callbacks_called) < atomic_load(&callbacks_registered);
+        i++)
+      kt_sleep_ms(1);
+   CHECK(atomic_load(&callbacks_called) == atomic_load(&callbacks_registered),
+         " %d event callbacks registered, %d called", atomic_load(&callbacks_registered),
+         atomic_load(&callbacks_called));
    CHECK_OK(clReleaseCommandQueue(queues[1]));
    for (int t = 0; t < THREADS; t++)
       free(workers[t].gated);
