@@ -283,3 +283,12 @@ cl_uint kt_device_uint(cl_device_id dev, cl_device_info param)
    REQUIRE_OK(clGetDeviceInfo(dev, param, sizeof(v), &v, NULL));
    return v;
 }
+
+int kt_platform_version(cl_platform_id platform)
+{
+   char v[256] = "";
+   int major = 0, minor = 0;
+   REQUIRE_OK(clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof(v), v, NULL));
+   REQUIRE(sscanf(v, "OpenCL %d.%d", &major, &minor) == 2, " CL_PLATFORM_VERSION '%s'", v);
+   return major * 10 + minor;
+}

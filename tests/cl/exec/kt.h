@@ -123,6 +123,9 @@ struct kt_later;
 struct kt_later *kt_after(int delay_ms, void (*fn)(void *), void *arg);
 void kt_join(struct kt_later *later);
 
+/* 10 * major + minor of CL_PLATFORM_VERSION ("OpenCL 1.1 ..." is 11). */
+int kt_platform_version(cl_platform_id platform);
+
 /* Information queries that cannot fail in a passing test. */
 cl_ulong kt_device_ulong(cl_device_id dev, cl_device_info param);
 cl_uint kt_device_uint(cl_device_id dev, cl_device_info param);
