@@ -161,6 +161,73 @@ static void release_before_completion(struct kt_env *env)
    CHECK_OK(clReleaseMemObject(m));
 }
 
+/* What a callback may do (1.1 forbids only blocking calls and creating
+ * contexts or queues): enqueue non-blocking commands, complete a user
+ * event, release the event it was called for. */
+struct reentry {
+   cl_command_queue queue;
+   cl_mem mem;
+   unsigned char data[64];
+   cl_event next_user; /* completed from the callback */
+   _Atomic(cl_event) enqueued;
+   atomic_int err;
+   atomic_int released;
+};
+
+static void CL_CALLBACK reenter(cl_event ev, cl_int status, void *user_data)
+{
+   struct reentry *r = user_data;
+   (void)status;
+   cl_event e = NULL;
+   cl_int err = clEnqueueWriteBuffer(r->queue, r->mem, CL_FALSE, 0, sizeof(r->data), r->data, 0,
+                                     NULL, &e);
+   if (err == CL_SUCCESS)
+      err = clSetUserEventStatus(r->next_user, CL_COMPLETE);
+   if (err == CL_SUCCESS)
+      err = clReleaseEvent(ev); /* the application's last reference */
+   atomic_store(&r->err, err);
+   atomic_store(&r->enqueued, e);
+   atomic_store(&r->released, 1);
+}
+
+static void callback_reentry(struct kt_env *env, cl_command_queue q)
+{
+   struct reentry r = {.queue = q};
+   kt_fill(r.data, sizeof(r.data), 101);
+   atomic_init(&r.enqueued, NULL);
+   atomic_init(&r.err, 1);
+   atomic_init(&r.released, 0);
+   r.mem = kt_buffer(env->context, 0, sizeof(r.data), NULL);
+   r.next_user = kt_user_event(env->context);
+   cl_event gate = kt_user_event(env->context), w;
+   unsigned char zero[64] = {0}, got[64];
+   CHECK_OK(clEnqueueWriteBuffer(q, r.mem, CL_FALSE, 0, 64, zero, 1, &gate, &w));
+   CHECK_OK(clSetEventCallback(w, CL_COMPLETE, reenter, &r));
+   /* A command waiting on the user event the callback completes. */
+   cl_event rd;
+   CHECK_OK(clEnqueueReadBuffer(q, r.mem, CL_FALSE, 0, 64, got, 1, &r.next_user, &rd));
+   CHECK_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+   for (int t = 0; t < 5000 && !atomic_load(&r.released); t++)
+      kt_sleep_ms(1);
+   CHECK(atomic_load(&r.released), " the callback did not run");
+   CHECK(atomic_load(&r.err) == CL_SUCCESS, " API call from the callback returned %s",
+         kt_err_name(atomic_load(&r.err)));
+   CHECK_ENDS(rd, CL_COMPLETE);
+   cl_event e = atomic_load(&r.enqueued);
+   if (e) {
+      CHECK_OK(clWaitForEvents(1, &e));
+      CHECK_OK(clReleaseEvent(e));
+   }
+   CHECK_OK(clFinish(q));
+   unsigned char final[64];
+   CHECK_OK(clEnqueueReadBuffer(q, r.mem, CL_TRUE, 0, 64, final, 0, NULL, NULL));
+   CHECK(kt_same(final, r.data, 64, "write enqueued from a callback"));
+   CHECK_OK(clReleaseEvent(rd));
+   CHECK_OK(clReleaseEvent(gate));
+   CHECK_OK(clReleaseEvent(r.next_user));
+   CHECK_OK(clReleaseMemObject(r.mem));
+}
+
 static void errors(struct kt_env *env)
 {
    struct record r;
@@ -189,6 +256,10 @@ int main(void)
    command_callbacks(&env, ooo);
    CHECK_OK(clReleaseCommandQueue(ooo));
    release_before_completion(&env);
+   callback_reentry(&env, env.queue);
+   cl_command_queue ooo2 = kt_queue(&env, env.context, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+   callback_reentry(&env, ooo2);
+   CHECK_OK(clReleaseCommandQueue(ooo2));
    errors(&env);
    kt_teardown(&env);
    return kt_result();
