@@ -137,7 +137,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
    case CL_MEM_SIZE:
       INFO_VALUE(size_t, mem->size);
    case CL_MEM_HOST_PTR:
-      INFO_VALUE(void *, mem->host_ptr);
+      INFO_VALUE(void *, mem->info_host_ptr);
    case CL_MEM_MAP_COUNT: {
       pthread_mutex_lock(&mem->lock);
       cl_uint n = mem->map_count;

@@ -244,6 +244,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
       return API_FAIL(CL_INVALID_VALUE, "pitches smaller than the region");
    if (rect_end(&s, region) > src->size || rect_end(&d, region) > dst->size)
       return API_FAIL(CL_INVALID_VALUE, "region outside a buffer");
+   /* 1.1: within one buffer, the two layouts may differ in one pitch only. */
+   if (src == dst && s.row_pitch != d.row_pitch && s.slice_pitch != d.slice_pitch)
+      return API_FAIL(CL_INVALID_VALUE, "same buffer with different row and slice pitches");
    if ((err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
                                        __func__)) ||
        (err = check_sub_alignment(q, src, __func__)) ||

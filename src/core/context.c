@@ -8,7 +8,7 @@ static void context_destroy(struct kiln_object *obj)
    cl_context ctx = (cl_context)obj;
    free(ctx->devices);
    free(ctx->properties);
-   free(ctx);
+   kiln_object_free(ctx);
 }
 
 cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties *properties,
@@ -16,7 +16,7 @@ cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties 
                            const cl_device_id *devices, kiln_context_notify_fn notify,
                            void *notify_data, cl_context *out)
 {
-   cl_context ctx = calloc(1, sizeof(*ctx));
+   cl_context ctx = kiln_object_alloc(sizeof(*ctx));
    if (!ctx)
       return CL_OUT_OF_HOST_MEMORY;
    ctx->platform = platform;

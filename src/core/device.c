@@ -4,7 +4,7 @@
 
 cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *screen)
 {
-   cl_device_id dev = calloc(1, sizeof(*dev));
+   cl_device_id dev = kiln_object_alloc(sizeof(*dev));
    if (!dev)
       return NULL;
    dev->platform = platform;
@@ -13,13 +13,22 @@ cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *scr
    dev->pipe = screen->context_create(screen);
    pthread_mutex_init(&dev->exec_lock, NULL);
    if (!dev->pipe) {
-      free(dev);
+      kiln_object_free(dev);
       return NULL;
    }
    /* Root devices of 1.1 live as long as the process. */
    if (!kiln_object_init(&dev->obj, KILN_TYPE_DEVICE, NULL)) {
-      free(dev);
+      kiln_object_free(dev);
       return NULL;
    }
    return dev;
+}
+
+void kiln_device_destroy(cl_device_id dev)
+{
+   kiln_object_release(&dev->obj);
+   if (dev->pipe)
+      dev->pipe->destroy(dev->pipe);
+   pthread_mutex_destroy(&dev->exec_lock);
+   kiln_object_free(dev);
 }

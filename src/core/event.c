@@ -27,13 +27,13 @@ static void event_destroy(struct kiln_object *obj)
    if (ev->queue)
       kiln_object_unref(&ev->queue->obj);
    kiln_object_unref(&ev->context->obj);
-   free(ev);
+   kiln_object_free(ev);
 }
 
 static cl_int event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type,
                           cl_event *out)
 {
-   cl_event ev = calloc(1, sizeof(*ev));
+   cl_event ev = kiln_object_alloc(sizeof(*ev));
    if (!ev)
       return CL_OUT_OF_HOST_MEMORY;
    ev->context = ctx;
@@ -121,10 +121,12 @@ void kiln_event_depend(cl_event ev, cl_event dep, bool propagate)
          if (p)
             dep->dependents_propagate = p;
          if (!d || !p) {
-            /* Cannot record the edge: wait here instead, which keeps the
-             * ordering at the cost of blocking the enqueuing thread. */
+            /* Cannot record the edge (out of memory): the command fails
+             * rather than run out of order.  Waiting here instead could
+             * deadlock, as the caller may hold its queue's lock. */
             pthread_mutex_unlock(&dep->lock);
-            status = kiln_event_wait(dep);
+            status = CL_OUT_OF_HOST_MEMORY;
+            propagate = true;
             goto completed;
          }
          dep->cap_dependents = cap;

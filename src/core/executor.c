@@ -69,7 +69,7 @@ void kiln_executor_push(cl_device_id dev, cl_event ev)
       ev->times[KILN_PROF_START] = kiln_device_timestamp(dev);
       atomic_store(&ev->status, CL_RUNNING);
       cl_int err = ev->ops->run(ev);
-      kiln_event_complete(ev, err ? err : CL_COMPLETE);
+      kiln_event_complete(ev, err ? (err < 0 ? err : CL_OUT_OF_RESOURCES) : CL_COMPLETE);
       return;
    }
    ev->next_ready = NULL;

@@ -23,12 +23,12 @@ static void kernel_destroy(struct kiln_object *obj)
    k->program->num_kernel_objects--;
    pthread_mutex_unlock(&k->program->lock);
    kiln_object_unref(&k->program->obj);
-   free(k);
+   kiln_object_free(k);
 }
 
 cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, cl_kernel *out)
 {
-   cl_kernel k = calloc(1, sizeof(*k));
+   cl_kernel k = kiln_object_alloc(sizeof(*k));
    if (!k)
       return CL_OUT_OF_HOST_MEMORY;
    k->info = info;
@@ -37,7 +37,7 @@ cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, 
    if (!k->args || !k->device_kernels) {
       free(k->args);
       free(k->device_kernels);
-      free(k);
+      kiln_object_free(k);
       return CL_OUT_OF_HOST_MEMORY;
    }
    for (cl_uint i = 0; i < prog->num_devices; i++) {

@@ -28,12 +28,12 @@ static void mem_destroy(struct kiln_object *obj)
       mem->res->screen->resource_destroy(mem->res->screen, mem->res);
    pthread_mutex_destroy(&mem->lock);
    kiln_object_unref(&mem->context->obj);
-   free(mem);
+   kiln_object_free(mem);
 }
 
 static cl_mem mem_alloc(cl_context ctx, cl_mem_flags flags, size_t size)
 {
-   cl_mem mem = calloc(1, sizeof(*mem));
+   cl_mem mem = kiln_object_alloc(sizeof(*mem));
    if (!mem)
       return NULL;
    mem->context = ctx;
@@ -66,6 +66,7 @@ cl_int kiln_mem_create_buffer(cl_context ctx, cl_mem_flags flags, size_t size, v
    mem->data = screen->resource_host_pointer(screen, mem->res);
    if (flags & CL_MEM_COPY_HOST_PTR)
       memcpy(mem->data, host_ptr, size);
+   mem->info_host_ptr = host_ptr;
    if (!kiln_object_init(&mem->obj, KILN_TYPE_MEM, mem_destroy)) {
       mem_destroy(&mem->obj);
       return CL_OUT_OF_HOST_MEMORY;
@@ -87,6 +88,7 @@ cl_int kiln_mem_create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t orig
    mem->data = parent->data;
    if (parent->host_ptr)
       mem->host_ptr = (char *)parent->host_ptr + origin;
+   mem->info_host_ptr = mem->host_ptr;
    if (!kiln_object_init(&mem->obj, KILN_TYPE_MEM, mem_destroy)) {
       mem_destroy(&mem->obj);
       return CL_OUT_OF_HOST_MEMORY;

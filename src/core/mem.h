@@ -34,6 +34,8 @@ struct _cl_mem {
    cl_mem_flags flags;
    size_t size;
    void *host_ptr; /* CL_MEM_USE_HOST_PTR's pointer (plus offset for subs) */
+   /* CL_MEM_HOST_PTR: in 1.1 the host_ptr argument, COPY_HOST_PTR too. */
+   void *info_host_ptr;
 
    cl_mem parent; /* sub-buffers: the buffer they view */
    size_t offset; /* sub-buffers: origin in the parent */

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const cl_icd_dispatch *object_dispatch;
 
@@ -15,6 +16,64 @@ static struct kiln_object **registry;
 static size_t registry_cap; /* power of two */
 static size_t registry_used; /* live + tombstones */
 static size_t registry_live;
+
+/* Size classes of 128 << k bytes. */
+#define POOL_CLASSES 7
+struct free_block {
+   const cl_icd_dispatch *dispatch; /* stays valid while the block is free */
+   struct free_block *next;
+};
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct free_block *pool[POOL_CLASSES];
+
+static int size_class(size_t size)
+{
+   for (int c = 0; c < POOL_CLASSES; c++)
+      if (size + sizeof(size_t) <= (size_t)128 << c)
+         return c;
+   return -1;
+}
+
+/* Blocks carry their class in a word just before the object. */
+void *kiln_object_alloc(size_t size)
+{
+   int c = size_class(size);
+   size_t *block = NULL;
+   if (c >= 0) {
+      pthread_mutex_lock(&pool_lock);
+      struct free_block *f = pool[c];
+      if (f)
+         pool[c] = f->next;
+      pthread_mutex_unlock(&pool_lock);
+      block = f ? (size_t *)f - 1 : malloc((size_t)128 << c);
+   } else {
+      block = malloc(size + sizeof(size_t));
+   }
+   if (!block)
+      return NULL;
+   block[0] = (size_t)c;
+   memset(block + 1, 0, size);
+   return block + 1;
+}
+
+void kiln_object_free(void *obj)
+{
+   if (!obj)
+      return;
+   size_t *block = (size_t *)obj - 1;
+   int c = (int)block[0];
+   if (c < 0 || c >= POOL_CLASSES) {
+      free(block);
+      return;
+   }
+   struct free_block *f = obj;
+   f->dispatch = object_dispatch;
+   ((struct kiln_object *)obj)->type = KILN_TYPE_NONE;
+   pthread_mutex_lock(&pool_lock);
+   f->next = pool[c];
+   pool[c] = f;
+   pthread_mutex_unlock(&pool_lock);
+}
 
 void kiln_object_set_dispatch(const cl_icd_dispatch *dispatch)
 {

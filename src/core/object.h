@@ -40,6 +40,14 @@ struct kiln_object {
    void (*destroy)(struct kiln_object *obj);
 };
 
+/* Memory for objects.  Freed objects go back to Kiln's own free lists,
+ * never to malloc, and keep a valid dispatch pointer: an ICD loader reads
+ * it from a handle before Kiln can check the handle, so a stale handle
+ * must still lead to Kiln (which then answers CL_INVALID_*).  Returns
+ * zeroed memory, or NULL. */
+void *kiln_object_alloc(size_t size);
+void kiln_object_free(void *obj);
+
 /* The table installed in every handle; set once by the API layer. */
 void kiln_object_set_dispatch(const cl_icd_dispatch *dispatch);
 

@@ -37,12 +37,12 @@ static void program_destroy(struct kiln_object *obj)
    free(prog->source);
    pthread_mutex_destroy(&prog->lock);
    kiln_object_unref(&prog->context->obj);
-   free(prog);
+   kiln_object_free(prog);
 }
 
 static cl_program program_alloc(cl_context ctx, cl_uint n, const cl_device_id *devices)
 {
-   cl_program prog = calloc(1, sizeof(*prog));
+   cl_program prog = kiln_object_alloc(sizeof(*prog));
    if (!prog)
       return NULL;
    prog->context = ctx;

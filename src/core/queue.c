@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "core/context.h"
+#include "core/command.h"
 #include "core/event.h"
 
 static void queue_destroy(struct kiln_object *obj)
@@ -19,13 +20,13 @@ static void queue_destroy(struct kiln_object *obj)
       kiln_object_unref(&q->since_barrier[i]->obj);
    free(q->since_barrier);
    kiln_object_unref(&q->context->obj);
-   free(q);
+   kiln_object_free(q);
 }
 
 cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
                          cl_command_queue *out)
 {
-   cl_command_queue q = calloc(1, sizeof(*q));
+   cl_command_queue q = kiln_object_alloc(sizeof(*q));
    if (!q)
       return CL_OUT_OF_HOST_MEMORY;
    q->context = ctx;
@@ -114,6 +115,14 @@ void kiln_queue_command_done(cl_command_queue q, cl_event ev)
       set_ref(&q->last, NULL);
    if (q->barrier == ev)
       set_ref(&q->barrier, NULL);
+   /* A released out-of-order queue must not be kept alive by completed
+    * commands it still lists (they hold the queue in turn). */
+   for (unsigned i = 0; i < q->num_since_barrier; i++)
+      if (q->since_barrier[i] == ev) {
+         q->since_barrier[i] = q->since_barrier[--q->num_since_barrier];
+         kiln_object_unref(&ev->obj);
+         break;
+      }
    if (--q->outstanding == 0)
       pthread_cond_broadcast(&q->idle);
    pthread_mutex_unlock(&q->lock);
@@ -127,9 +136,20 @@ cl_int kiln_queue_flush(cl_command_queue q)
 
 cl_int kiln_queue_finish(cl_command_queue q)
 {
-   pthread_mutex_lock(&q->lock);
-   while (q->outstanding)
-      pthread_cond_wait(&q->idle, &q->lock);
-   pthread_mutex_unlock(&q->lock);
+   /* Waits for the commands enqueued before this call, not those other
+    * threads add meanwhile: a marker orders after exactly those. */
+   cl_event marker;
+   cl_int err = kiln_enqueue_sync(q, CL_COMMAND_MARKER, KILN_ORDER_MARKER,
+                                  (struct kiln_wait_list){0, NULL}, &marker);
+   if (err) {
+      /* No memory for a marker: wait for everything instead. */
+      pthread_mutex_lock(&q->lock);
+      while (q->outstanding)
+         pthread_cond_wait(&q->idle, &q->lock);
+      pthread_mutex_unlock(&q->lock);
+      return CL_SUCCESS;
+   }
+   kiln_event_wait(marker);
+   kiln_object_release(&marker->obj);
    return CL_SUCCESS;
 }

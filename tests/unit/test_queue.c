@@ -115,8 +115,7 @@ static void create_device_not_in_context(void **state)
    clReleaseContext(ctx2);
    clReleaseContext(ctx);
    /* Devices are never destroyed by core; drop this one by hand. */
-   kiln_object_release(&other->obj);
-   free(other);
+   kiln_device_destroy(other);
 }
 
 /* A device whose driver supports profiling but not out-of-order queues,
@@ -168,8 +167,7 @@ static void unsupported_queue_properties(void **state)
 
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
-   kiln_object_release(&dev->obj);
-   free(dev);
+   kiln_device_destroy(dev);
 }
 
 static void create_invalid_properties(void **state)
