@@ -1,10 +1,22 @@
-/* Kiln's OpenCL C builtins library for the CPU device, as LLVM bitcode
- * embedded in the driver (built from src/llvm/builtins/ at build time). */
+/* Kiln's CPU builtins library: the LLVM bitcode (x86-64, built from
+ * src/llvm/builtins/ at build time) that defines the OpenCL C builtins
+ * kernels call (_Z3sinf, _Z6vload4mPU8CLglobalKf, ...).  The CPU compile
+ * path links it into each kernel module before optimisation.
+ *
+ * It leaves undefined, on purpose: the work-item functions, barrier and the
+ * fences (replaced by Kiln's work-group pass), and C library math functions
+ * (sinf, pow, ...) which the JIT resolves from the process (libm).
+ */
 #ifndef KILN_LLVM_BUILTINS_H
 #define KILN_LLVM_BUILTINS_H
 
 #include <stddef.h>
 
+/* The bitcode; *size receives its length in bytes.  Static storage, never
+ * freed; 16-byte aligned. */
 const unsigned char *kiln_builtins_bitcode(size_t *size);
+
+/* "sha256:<64 hex digits>" of that bitcode, fixed at build time. */
+const char *kiln_builtins_hash(void);
 
 #endif

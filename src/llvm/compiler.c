@@ -20,6 +20,9 @@
 #include "kiln/kernel_info.h"
 #include "llvm/build_options.h"
 #include "llvm/builtins.h"
+
+/* The triple the builtins library is built for (src/llvm/builtins). */
+#define KILN_CPU_TRIPLE "x86_64-unknown-linux-gnu"
 #include "llvm/clc_frontend.h"
 #include "llvm/metadata.h"
 #include "llvm/target.h"
@@ -165,8 +168,6 @@ static bool link_builtins(LLVMContextRef c, LLVMModuleRef m, struct log *log)
 {
    size_t size;
    const unsigned char *bc = kiln_builtins_bitcode(&size);
-   if (!size)
-      return true;
    LLVMMemoryBufferRef buf =
       LLVMCreateMemoryBufferWithMemoryRange((const char *)bc, size, "kiln-builtins", 0);
    LLVMModuleRef lib;
@@ -297,10 +298,12 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    LLVMModuleRef m = NULL;
    LLVMTargetMachineRef tm = NULL;
    char *fe_log = NULL;
+   /* The front end targets a baseline x86-64, like the builtins library:
+    * the IR calling convention of wide vectors depends on CPU features, and
+    * kernels must call the library's definitions with the signatures they
+    * have.  The host's CPU and features are applied after linking. */
    struct kiln_clc_target t = {
-      .triple = host.triple,
-      .cpu = host.cpu,
-      .features = host.features,
+      .triple = KILN_CPU_TRIPLE,
       .cl_ext = target->cl_ext,
       .opencl_version = target->opencl_version,
       .image_support = target->image_support,

@@ -1,0 +1,60 @@
+/* §6.11.2 math functions with a pointer output (frexp, modf, fract, remquo,
+ * lgamma_r, sincos) in the three address spaces OpenCL 1.1 allows.  Only the
+ * scalar __private form computes; kiln_cl.h's PTR_FAMILY derives the rest.
+ */
+#include "kiln_cl.h"
+
+/* Not const: they write through the pointer. */
+float kiln_libm_frexpf(float, int *) __asm__("frexpf");
+double kiln_libm_frexp(double, int *) __asm__("frexp");
+float kiln_libm_modff(float, float *) __asm__("modff");
+double kiln_libm_modf(double, double *) __asm__("modf");
+float kiln_libm_lgammaf_r(float, int *) __asm__("lgammaf_r");
+double kiln_libm_lgamma_r(double, int *) __asm__("lgamma_r");
+float kiln_libm_remquof(float, float, int *) __asm__("remquof");
+double kiln_libm_remquo(double, double, int *) __asm__("remquo");
+
+OVL float frexp(float x, __private int *e) { return kiln_libm_frexpf(x, e); }
+OVL double frexp(double x, __private int *e) { return kiln_libm_frexp(x, e); }
+OVL float modf(float x, __private float *i) { return kiln_libm_modff(x, i); }
+OVL double modf(double x, __private double *i) { return kiln_libm_modf(x, i); }
+OVL float lgamma_r(float x, __private int *s) { return kiln_libm_lgammaf_r(x, s); }
+OVL double lgamma_r(double x, __private int *s) { return kiln_libm_lgamma_r(x, s); }
+/* glibc returns the whole quotient's low bits with its sign; OpenCL needs
+ * at least 7. */
+OVL float remquo(float x, float y, __private int *q) { return kiln_libm_remquof(x, y, q); }
+OVL double remquo(double x, double y, __private int *q) { return kiln_libm_remquo(x, y, q); }
+
+/* fract(x) = fmin(x - floor(x), largest value below 1).  Derived from modf
+ * so that inf gives (+-0, iptr = +-inf) and NaN gives (NaN, NaN) as §7.5
+ * asks; x - floor(x) would turn inf into NaN. */
+#define FRACT(T, ONE_MINUS) \
+  OVL T fract(T x, __private T *iptr) \
+  { \
+     T i; \
+     T f = modf(x, &i); \
+     if (f < 0) { \
+        f = 1 + f; \
+        i -= 1; \
+        if (f >= 1) f = ONE_MINUS; \
+     } \
+     *iptr = i; \
+     return f; \
+  }
+FRACT(float, 0x1.fffffep-1f)
+FRACT(double, 0x1.fffffffffffffp-1)
+
+#define SINCOS(T) \
+  OVL T sincos(T x, __private T *c) { *c = cos(x); return sin(x); }
+SINCOS(float)
+SINCOS(double)
+
+#define PTR_FUNCS(T) \
+  PTR_FAMILY(T, T, int, frexp) \
+  PTR_FAMILY(T, T, T, modf) \
+  PTR_FAMILY(T, T, T, fract) \
+  PTR_FAMILY(T, T, int, lgamma_r) \
+  PTR_FAMILY(T, T, T, sincos) \
+  PTR2_FAMILY(T, T, int, remquo)
+PTR_FUNCS(float)
+PTR_FUNCS(double)

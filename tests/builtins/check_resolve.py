@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Checks that Kiln's builtins library defines what kernels call.
+
+Each kernel is compiled exactly as Kiln's CPU device compiles OpenCL C (the
+cc1 flags below), linked with kiln_builtins.bc by llvm-link, and every
+`_Z...` symbol still undefined afterwards is an error, except the work-item,
+barrier and fence functions that Kiln's work-group pass replaces.
+
+--all additionally generates a kernel calling every builtin that Clang's
+opencl-c.h declares for OpenCL C 1.1 (one call per overload), so a family
+that is claimed covered cannot silently miss one type or address space.
+Families Kiln does not implement yet are listed in NOT_YET.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+KERNEL_FLAGS = ['-triple', 'x86_64-unknown-linux-gnu', '-cl-std=CL1.1',
+                '-finclude-default-header', '-fdeclare-opencl-builtins',
+                '-cl-kernel-arg-info', '-ffake-address-space-map']
+
+# Replaced by Kiln's work-group compiler pass, never defined by the library.
+PASS_HANDLED = {'get_work_dim', 'get_global_size', 'get_global_id',
+                'get_local_size', 'get_local_id', 'get_num_groups',
+                'get_group_id', 'get_global_offset', 'barrier', 'mem_fence',
+                'read_mem_fence', 'write_mem_fence'}
+
+# Declared by opencl-c.h for 1.1 but not (yet) provided by the library.
+NOT_YET = [
+    re.compile(r'image'),                 # images and samplers (CL 1.1 §6.11.13)
+    re.compile(r'^amd_'),                 # cl_amd_media_ops, never advertised
+]
+
+
+def demangled_name(sym):
+    m = re.match(r'_Z(\d+)', sym)
+    if not m:
+        return None
+    n = int(m.group(1))
+    start = m.end()
+    return sym[start:start + n]
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        sys.stderr.write('command failed: %s\n%s%s' % (' '.join(cmd), r.stdout, r.stderr))
+        sys.exit(2)
+    return r.stdout
+
+
+def header_signatures(clang, resdir, tmp):
+    """(name, return type, [param types]) for every overload opencl-c.h
+    declares in OpenCL C 1.1 on this target, half arithmetic excluded (no
+    cl_khr_fp16)."""
+    empty = os.path.join(tmp, 'empty.cl')
+    open(empty, 'w').close()
+    pp = run([clang, '-cc1', '-E', '-triple', 'x86_64-unknown-linux-gnu',
+              '-cl-std=CL1.1', '-finclude-default-header',
+              '-ffake-address-space-map', '-cl-ext=-cl_khr_fp16',
+              '-internal-isystem', os.path.join(resdir, 'include'), '-x', 'cl',
+              empty])
+    sigs = []
+    decl = re.compile(r'^(.*?)\s*__attribute__\(\(overloadable\)\)\s*(?:__attribute__\(\([a-z_]+\)\)\s*)*'
+                      r'([A-Za-z_0-9]+)\((.*)\);$')
+    for line in pp.splitlines():
+        m = decl.match(line.strip())
+        if not m:
+            continue
+        ret, name, params = m.groups()
+        if name in PASS_HANDLED or any(p.search(name) for p in NOT_YET):
+            continue
+        params = [p.strip() for p in params.split(',')] if params.strip() not in ('', 'void') else []
+        sigs.append((name, ret.strip(), params))
+    return sigs
+
+
+def all_builtins_kernel(sigs):
+    """A kernel with one call per overload; variables are left
+    uninitialised (only the references matter) and the file is compiled at
+    -O0 so no call is dropped."""
+    out = ['#pragma OPENCL EXTENSION cl_khr_fp64 : enable',
+           '#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable',
+           '#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable',
+           'kernel void all_builtins(void) {']
+    for i, (name, ret, params) in enumerate(sigs):
+        args = []
+        body = []
+        for j, p in enumerate(params):
+            v = 'a%d_%d' % (i, j)
+            if p.endswith('*'):
+                body.append('%s%s;' % (p, v))
+            else:
+                body.append('%s %s;' % (p, v))
+            args.append(v)
+        out.append('  { %s %s(%s); }' % (' '.join(body), name, ', '.join(args)))
+    out.append('}')
+    return '\n'.join(out) + '\n'
+
+
+def undefined_builtins(clang, llvm_link, llvm_nm, resdir, library, kernel, tmp, opt_level='-O0'):
+    base = os.path.join(tmp, os.path.basename(kernel))
+    run([clang, '-cc1'] + KERNEL_FLAGS + ['-internal-isystem', os.path.join(resdir, 'include'),
+        opt_level, '-emit-llvm-bc', '-x', 'cl', kernel, '-o', base + '.bc'])
+    run([llvm_link, base + '.bc', library, '-o', base + '.linked.bc'])
+    syms = run([llvm_nm, '--undefined-only', '--format=just-symbols', base + '.linked.bc']).split()
+    missing = []
+    for s in syms:
+        name = demangled_name(s)
+        if name is not None and name not in PASS_HANDLED:
+            missing.append(s)
+    return missing
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--clang', required=True)
+    ap.add_argument('--llvm-link', required=True)
+    ap.add_argument('--llvm-nm', required=True)
+    ap.add_argument('--resource-dir', required=True)
+    ap.add_argument('--library', required=True)
+    ap.add_argument('--all', action='store_true', help='also check every opencl-c.h builtin')
+    ap.add_argument('kernels', nargs='*')
+    a = ap.parse_args()
+
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        kernels = list(a.kernels)
+        if a.all:
+            sigs = header_signatures(a.clang, a.resource_dir, tmp)
+            path = os.path.join(tmp, 'all_builtins.cl')
+            with open(path, 'w') as f:
+                f.write(all_builtins_kernel(sigs))
+            print('generated calls to %d builtin overloads' % len(sigs))
+            kernels.append(path)
+        for k in kernels:
+            missing = undefined_builtins(a.clang, a.llvm_link, a.llvm_nm, a.resource_dir,
+                                         a.library, k, tmp)
+            name = os.path.basename(k)
+            if missing:
+                failed = True
+                print('%s: %d undefined builtins' % (name, len(missing)))
+                for s in sorted(missing):
+                    print('  ' + s)
+            else:
+                print('%s: all builtins resolve' % name)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
