@@ -120,10 +120,18 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->profiling_timer_resolution = 1;
    c->execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
    c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-   /* Advertised only once the builtins library has the atomics. */
-   snprintf(c->extensions, sizeof(c->extensions), "cl_khr_byte_addressable_store");
-   snprintf(c->clang_extensions, sizeof(c->clang_extensions),
-            "-all,+cl_khr_byte_addressable_store");
+   /* What OpenCL C 1.1 requires of every device; each is implemented by
+    * the builtins library (atomics) or the compiler (byte stores). */
+   static const char *const exts[] = {
+      "cl_khr_byte_addressable_store",        "cl_khr_global_int32_base_atomics",
+      "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
+      "cl_khr_local_int32_extended_atomics",
+   };
+   size_t n = 0, m = snprintf(c->clang_extensions, sizeof(c->clang_extensions), "-all");
+   for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+      n += snprintf(c->extensions + n, sizeof(c->extensions) - n, "%s%s", i ? " " : "", exts[i]);
+      m += snprintf(c->clang_extensions + m, sizeof(c->clang_extensions) - m, ",+%s", exts[i]);
+   }
 }
 
 struct pipe_screen *cpu_screen_create(void)
