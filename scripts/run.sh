@@ -7,7 +7,7 @@ source "$(dirname "$0")/setup.sh"
 echo "== clinfo (Kiln through the ICD loader: OCL_ICD_VENDORS=$OCL_ICD_VENDORS)"
 clinfo
 for demo in "$KILN_BUILD"/examples/*; do
-   [ -x "$demo" ] || continue
+   [ -f "$demo" ] && [ -x "$demo" ] || continue
    echo "== $(basename "$demo")"
    "$demo"
 done

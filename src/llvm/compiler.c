@@ -341,6 +341,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
 
    if (!link_builtins(c, m, &log))
       goto done;
+   LLVMSetTarget(m, host.triple);
    set_target_attributes(m, &host);
    internalize(m);
    if (!run_passes(m, tm, "globaldce", &log) || !check_undefined(m, &log))

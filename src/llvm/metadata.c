@@ -129,6 +129,22 @@ static char *type_hint_name(LLVMValueRef undef, bool is_signed)
    return strdup(buf);
 }
 
+/* Private memory of a work-item, as far as the front end shows it: the
+ * kernel's own stack variables (helpers it calls are not counted). */
+static uint64_t private_size(LLVMTargetDataRef td, LLVMValueRef fn)
+{
+   uint64_t total = 0;
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+         if (!LLVMIsAAllocaInst(i))
+            continue;
+         LLVMValueRef n = LLVMGetOperand(i, 0);
+         uint64_t count = LLVMIsAConstantInt(n) ? LLVMConstIntGetZExtValue(n) : 1;
+         total += LLVMABISizeOfType(td, LLVMGetAllocatedType(i)) * count;
+      }
+   return total;
+}
+
 static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *k)
 {
    LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
@@ -209,6 +225,7 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
       offset += size;
    }
    k->args_size = offset;
+   k->private_mem_size = private_size(td, fn);
    free(as), free(acc), free(ty), free(tq), free(nm);
 
    LLVMValueRef ops[3];

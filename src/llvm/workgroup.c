@@ -9,6 +9,7 @@
 #include "kiln/cpu_abi.h"
 #include "kiln/kernel_info.h"
 #include "llvm/value_map.h"
+#include "llvm/wg_liveness.h"
 
 /* Work-item functions and barriers, as Clang mangles them. */
 enum wi_fn {
@@ -462,15 +463,17 @@ static void privatize_alloca(struct wg *w, LLVMValueRef a)
    LLVMInstructionEraseFromParent(a);
 }
 
-/* Gives every work-item its own copy of each private variable: values
- * that must survive a barrier while the other work-items run. */
-static void privatize_allocas(struct wg *w)
+/* Gives every work-item its own copy of each private variable that must
+ * survive a barrier while the other work-items run (wg_liveness.h). */
+static void privatize_allocas(struct wg *w, const struct kiln_wg_cfg *cfg)
 {
    /* Collect first: privatizing adds allocas of its own to setup. */
    unsigned n = 0, cap = 0;
    LLVMValueRef *list = NULL;
    for (LLVMValueRef i = LLVMGetFirstInstruction(w->setup); i; i = LLVMGetNextInstruction(i)) {
       if (!LLVMIsAAllocaInst(i) || i == w->lid || i == w->next || setup_only(w, i))
+         continue;
+      if (cfg && !kiln_wg_needs_slot(cfg, i))
          continue;
       if (n == cap) {
          cap = cap ? cap * 2 : 32;
@@ -641,16 +644,32 @@ static bool build_regions(struct wg *w, unsigned num_barriers)
       num_old++;
    LLVMBasicBlockRef *old = malloc((num_old ? num_old : 1) * sizeof(*old));
    LLVMBasicBlockRef *entry = calloc(r.n + 1, sizeof(*entry));
-   if (!ok || !old || !entry) {
+   bool *cut = calloc(num_old ? num_old : 1, sizeof(bool));
+   if (!ok || !old || !entry || !cut) {
       free(old);
       free(entry);
+      free(cut);
       free(r.before);
       free(r.after);
       return false;
    }
    num_old = 0;
-   for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(w->setup); bb; bb = LLVMGetNextBasicBlock(bb))
+   for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(w->setup); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      cut[num_old] = barrier_ending(&r, bb) >= 0;
       old[num_old++] = bb;
+   }
+
+   /* Private slots only for what lives across a barrier; without memory
+    * for the analysis, every variable gets one. */
+   LLVMBasicBlockRef *starts = entry; /* borrowed until the regions exist */
+   starts[0] = w->body;
+   for (unsigned j = 0; j < r.n; j++)
+      starts[j + 1] = r.after[j];
+   struct kiln_wg_cfg cfg;
+   bool analysed = kiln_wg_cfg_init(&cfg, old, num_old, cut, starts, r.n + 1);
+   privatize_allocas(w, analysed ? &cfg : NULL);
+   kiln_wg_cfg_fini(&cfg);
+   free(cut);
 
    LLVMBasicBlockRef dispatch = LLVMAppendBasicBlockInContext(w->c, w->fn, "dispatch");
    LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(w->c, w->fn, "exit");
@@ -825,7 +844,6 @@ bool kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *i
    if (!barriers) {
       build_single_region(&w);
    } else {
-      privatize_allocas(&w);
       ok = build_regions(&w, barriers);
    }
    LLVMDisposeBuilder(w.b);
