@@ -121,9 +121,11 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
          for (cl_uint k = 0; k < num_devices; k++)
             wanted |= device_list[k] == p->devices[i];
          if (wanted && log) {
+            pthread_mutex_lock(&p->lock);
             free(p->builds[i].log);
             p->builds[i].log = strdup(log);
             p->builds[i].status = CL_BUILD_ERROR;
+            pthread_mutex_unlock(&p->lock);
          }
       }
       free(log);
@@ -144,13 +146,11 @@ CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void)
    return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
-                                                 size_t param_value_size, void *param_value,
-                                                 size_t *param_value_size_ret)
+/* Under the program's lock: a build on another thread replaces what these
+ * read. */
+static cl_int program_info(cl_program p, cl_program_info param_name, size_t param_value_size,
+                           void *param_value, size_t *param_value_size_ret)
 {
-   cl_program p = kiln_program_from(program);
-   if (!p)
-      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
    switch (param_name) {
    case CL_PROGRAM_REFERENCE_COUNT:
       INFO_VALUE(cl_uint, kiln_object_refcount(&p->obj));
@@ -190,6 +190,35 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
    }
 }
 
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
+                                                 size_t param_value_size, void *param_value,
+                                                 size_t *param_value_size_ret)
+{
+   cl_program p = kiln_program_from(program);
+   if (!p)
+      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   pthread_mutex_lock(&p->lock);
+   cl_int err = program_info(p, param_name, param_value_size, param_value, param_value_size_ret);
+   pthread_mutex_unlock(&p->lock);
+   return err;
+}
+
+static cl_int build_info(const struct kiln_program_build *b, cl_program_build_info param_name,
+                         size_t param_value_size, void *param_value,
+                         size_t *param_value_size_ret)
+{
+   switch (param_name) {
+   case CL_PROGRAM_BUILD_STATUS:
+      INFO_VALUE(cl_build_status, b->status);
+   case CL_PROGRAM_BUILD_OPTIONS:
+      INFO_STRING(b->options ? b->options : "");
+   case CL_PROGRAM_BUILD_LOG:
+      INFO_STRING(b->log ? b->log : "");
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
                                                       cl_program_build_info param_name,
                                                       size_t param_value_size, void *param_value,
@@ -201,15 +230,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
    int i = kiln_device_from(device) ? kiln_program_device_index(p, device) : -1;
    if (i < 0)
       return API_FAIL(CL_INVALID_DEVICE, "%p is not a device of the program", (void *)device);
-   const struct kiln_program_build *b = &p->builds[i];
-   switch (param_name) {
-   case CL_PROGRAM_BUILD_STATUS:
-      INFO_VALUE(cl_build_status, b->status);
-   case CL_PROGRAM_BUILD_OPTIONS:
-      INFO_STRING(b->options ? b->options : "");
-   case CL_PROGRAM_BUILD_LOG:
-      INFO_STRING(b->log ? b->log : "");
-   default:
-      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
-   }
+   pthread_mutex_lock(&p->lock);
+   cl_int err = build_info(&p->builds[i], param_name, param_value_size, param_value,
+                           param_value_size_ret);
+   pthread_mutex_unlock(&p->lock);
+   return err;
 }

@@ -187,9 +187,12 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       return CL_OUT_OF_HOST_MEMORY;
    if (dev->caps->ir != PIPE_IR_HOST_CPU) {
       fresh.log = strdup("error: this device has no OpenCL C compiler\n");
-      build_clear(dev, b);
+      fresh.status = CL_BUILD_ERROR;
+      pthread_mutex_lock(&prog->lock);
+      struct kiln_program_build old = *b;
       *b = fresh;
-      b->status = CL_BUILD_ERROR;
+      pthread_mutex_unlock(&prog->lock);
+      build_clear(dev, &old);
       return CL_COMPILER_NOT_AVAILABLE;
    }
    struct kiln_compile_target target = {
@@ -222,8 +225,11 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    fresh.status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
    if (!fresh.log)
       fresh.log = strdup("");
-   build_clear(dev, b);
+   pthread_mutex_lock(&prog->lock);
+   struct kiln_program_build old = *b;
    *b = fresh;
+   pthread_mutex_unlock(&prog->lock);
+   build_clear(dev, &old);
    return err;
 }
 
