@@ -7,8 +7,11 @@
  * unchanged (the teardown reads both buffers back). */
 #include "kiln_test_mem.h"
 
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BUF 256
@@ -554,7 +557,9 @@ static void read_write_failed_wait_list(void **state)
    for (size_t i = 0; i < BUF; i++)
       assert_int_equal(f->host[i], CANARY);
    /* The queue goes on: an in-order successor without the failed event
-    * in its own wait list runs. */
+    * in its own wait list runs (implementation-defined after an abnormal
+    * termination, 3.0 execution model; what Kiln chose, and what the
+    * teardown relies on). */
    unsigned char got[BUF];
    assert_int_equal(clEnqueueReadBuffer(f->q, f->buf, CL_TRUE, 0, BUF, got, 0, NULL, NULL),
                     CL_SUCCESS);
@@ -587,6 +592,25 @@ static void read_write_gated_by_user_event(void **state)
    clReleaseEvent(w);
    clReleaseEvent(r);
    clReleaseEvent(gate);
+}
+
+/* 5.2.2 allows reading and writing a CL_MEM_USE_HOST_PTR buffer with ptr =
+ * host_ptr + offset (the buffer not in use meanwhile): source and
+ * destination are then the same memory. */
+static void read_write_use_host_ptr_itself(void **state)
+{
+   struct fx *f = *state;
+   unsigned char host[BUF], want[BUF];
+   kt_fill(host, BUF, 13);
+   memcpy(want, host, BUF);
+   cl_mem use = kt_buffer(f->ctx, CL_MEM_USE_HOST_PTR, BUF, host);
+   assert_int_equal(clEnqueueReadBuffer(f->q, use, CL_TRUE, 16, 64, host + 16, 0, NULL, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(clEnqueueWriteBuffer(f->q, use, CL_TRUE, 0, BUF, host, 0, NULL, NULL),
+                    CL_SUCCESS);
+   assert_memory_equal(host, want, BUF);
+   kt_assert_contents(f->q, use, want, BUF);
+   clReleaseMemObject(use);
 }
 
 /* ---- rect -------------------------------------------------------------- */
@@ -1020,6 +1044,68 @@ static void copy_rect_overlap(void **state)
    clReleaseMemObject(b);
 }
 
+/* Deciding whether two rectangles overlap must not take time quadratic in
+ * the region: here slices of one byte, the source on even bytes and the
+ * destination on odd ones (disjoint), over a 256 KiB buffer.  The call
+ * runs in a child process so a slow check cannot stall the suite. */
+static void copy_rect_overlap_check_is_fast(void **state)
+{
+   struct fx *f = *state;
+   const size_t so[3] = {0, 0, 0}, dof[3] = {1, 0, 0};
+
+   /* First a small case, for the data. */
+   size_t n = 1024;
+   cl_mem m = kt_buffer(f->ctx, 0, 2 * n, NULL);
+   kt_write_pattern(f->q, m, 2 * n, 60);
+   unsigned char *want = malloc(2 * n);
+   assert_non_null(want);
+   kt_fill(want, 2 * n, 60);
+   size_t region[3] = {1, 1, n};
+   assert_int_equal(clEnqueueCopyBufferRect(f->q, m, m, so, dof, region, 1, 2, 1, 2, 0, NULL,
+                                            NULL),
+                    CL_SUCCESS);
+   for (size_t i = 0; i < n; i++)
+      want[2 * i + 1] = want[2 * i];
+   kt_assert_contents(f->q, m, want, 2 * n);
+   free(want);
+   clReleaseMemObject(m);
+
+   n = (size_t)1 << 17;
+   m = kt_buffer(f->ctx, 0, 2 * n, NULL);
+   region[2] = n;
+   pid_t pid = fork();
+   assert_true(pid >= 0);
+   if (pid == 0) {
+      cl_int err = clEnqueueCopyBufferRect(f->q, m, m, so, dof, region, 1, 2, 1, 2, 0, NULL,
+                                           NULL);
+      _exit(err == CL_SUCCESS ? 0 : 1);
+   }
+   int status = 0;
+   bool finished = false;
+   struct timespec t0, t;
+   clock_gettime(CLOCK_MONOTONIC, &t0);
+   do {
+      finished = waitpid(pid, &status, WNOHANG) == pid;
+      if (!finished) {
+         struct timespec ts = {0, 1000 * 1000};
+         nanosleep(&ts, NULL);
+      }
+      clock_gettime(CLOCK_MONOTONIC, &t);
+   } while (!finished && (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < 2.0);
+   if (!finished) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+   }
+   clReleaseMemObject(m);
+   KNOWN_BUG(!finished,
+             "src/core/command.c kiln_rect_overlap: the exact test loops over rows x slices x "
+             "slices; clEnqueueCopyBufferRect within one buffer with region {1,1,2^17} and "
+             "different layouts did not return in 2 s (2^16 slices: ~9 s, growing 4x per "
+             "doubling)");
+   assert_true(WIFEXITED(status));
+   assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* ---- map / unmap --------------------------------------------------------- */
 
 static void map_data_and_count(void **state)
@@ -1302,6 +1388,7 @@ int main(void)
       T(read_write_invalid_value),
       T(read_write_failed_wait_list),
       T(read_write_gated_by_user_event),
+      T(read_write_use_host_ptr_itself),
       T(rect_data),
       T(rect_value_cases),
       T(copy_data),
@@ -1310,6 +1397,7 @@ int main(void)
       T(copy_overlap_before_misaligned),
       T(copy_rect_data),
       T(copy_rect_overlap),
+      T(copy_rect_overlap_check_is_fast),
       T(map_data_and_count),
       T(map_use_host_ptr_and_sub_buffer),
       T(map_invalid_value),
