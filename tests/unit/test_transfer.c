@@ -1044,6 +1044,105 @@ static void copy_rect_overlap(void **state)
    clReleaseMemObject(b);
 }
 
+/* CL_MEM_COPY_OVERLAP exactly when the two rectangles share a byte, on
+ * random layouts of one buffer (and of two sub-buffers of it), checked
+ * against a byte map.  Row or slice pitches stay equal between the sides
+ * (1.2 refuses same-buffer copies where both differ). */
+static unsigned lcg(unsigned *seed)
+{
+   *seed = *seed * 1103515245u + 12345u;
+   return (*seed >> 16) & 0x7fff;
+}
+
+static size_t rect_bytes(const struct layout *l, const size_t region[3], size_t base,
+                         unsigned char *map, unsigned char mark)
+{
+   size_t end = 0;
+   for (size_t z = 0; z < region[2]; z++)
+      for (size_t y = 0; y < region[1]; y++)
+         for (size_t x = 0; x < region[0]; x++) {
+            size_t at = base + rect_at(l, region, x, y, z);
+            if (map)
+               map[at] |= mark;
+            if (at + 1 > end)
+               end = at + 1;
+         }
+   return end;
+}
+
+static void copy_rect_overlap_matches_byte_map(void **state)
+{
+   struct fx *f = *state;
+   unsigned seed = 12345;
+   cl_mem sub_lo = kt_sub_buffer(f->buf, 0, 0, BUF), sub_hi = kt_sub_buffer(f->buf, 0, 128, 128);
+   int overlaps = 0, disjoint = 0;
+   for (int iter = 0; iter < 3000; iter++) {
+      /* Which pair: the buffer with itself, or two sub-buffers. */
+      bool subs = lcg(&seed) % 3 == 0;
+      cl_mem src = subs ? sub_lo : f->buf, dst = subs ? sub_hi : f->buf;
+      size_t sbase = 0, dbase = subs ? 128 : 0, dsize = subs ? 128 : BUF;
+      size_t region[3] = {1 + lcg(&seed) % 6, 1 + lcg(&seed) % 5, 1 + lcg(&seed) % 3};
+      struct layout s, d;
+      s.row_pitch = lcg(&seed) % 4 ? region[0] + lcg(&seed) % 5 : 0;
+      d.row_pitch = lcg(&seed) % 2 ? s.row_pitch : region[0] + lcg(&seed) % 5;
+      size_t srp = s.row_pitch ? s.row_pitch : region[0];
+      size_t drp = d.row_pitch ? d.row_pitch : region[0];
+      s.slice_pitch = lcg(&seed) % 4 ? region[1] * srp + lcg(&seed) % 9 : 0;
+      size_t ssp = s.slice_pitch ? s.slice_pitch : region[1] * srp;
+      if (d.row_pitch != s.row_pitch && srp != drp) {
+         /* Slice pitches equal, and valid for both sides. */
+         size_t sp = (srp > drp ? srp : drp) * region[1] + lcg(&seed) % 9;
+         s.slice_pitch = d.slice_pitch = sp;
+      } else {
+         d.slice_pitch = lcg(&seed) % 2 ? s.slice_pitch : region[1] * drp + lcg(&seed) % 9;
+         if (d.slice_pitch && d.slice_pitch < region[1] * drp)
+            d.slice_pitch = region[1] * drp;
+      }
+      (void)ssp;
+      for (int k = 0; k < 3; k++) {
+         s.origin[k] = lcg(&seed) % (k == 0 ? 12 : 6);
+         d.origin[k] = lcg(&seed) % (k == 0 ? 12 : 6);
+      }
+      if (rect_bytes(&s, region, 0, NULL, 0) > BUF || rect_bytes(&d, region, 0, NULL, 0) > dsize)
+         continue;
+      unsigned char map[BUF] = {0};
+      rect_bytes(&s, region, sbase, map, 1);
+      rect_bytes(&d, region, dbase, map, 2);
+      bool overlap = false;
+      for (size_t i = 0; i < BUF; i++)
+         overlap |= map[i] == 3;
+      cl_int err = clEnqueueCopyBufferRect(f->q, src, dst, s.origin, d.origin, region,
+                                           s.row_pitch, s.slice_pitch, d.row_pitch,
+                                           d.slice_pitch, 0, NULL, NULL);
+      if (err != (overlap ? CL_MEM_COPY_OVERLAP : CL_SUCCESS))
+         fail_msg("iteration %d: %s src origin {%zu,%zu,%zu} pitches %zu/%zu, dst origin "
+                  "{%zu,%zu,%zu} pitches %zu/%zu, region {%zu,%zu,%zu}: got %d, bytes %s",
+                  iter, subs ? "sub-buffers at 0 and 128" : "one buffer", s.origin[0],
+                  s.origin[1], s.origin[2], s.row_pitch, s.slice_pitch, d.origin[0],
+                  d.origin[1], d.origin[2], d.row_pitch, d.slice_pitch, region[0], region[1],
+                  region[2], err, overlap ? "shared" : "disjoint");
+      if (overlap) {
+         overlaps++;
+      } else {
+         disjoint++;
+         struct layout da = d;
+         da.origin[0] += dbase;
+         if (da.row_pitch == 0 || da.slice_pitch == 0) {
+            /* Packed pitches are relative to the region; give them
+             * explicitly so the base can move the origin alone. */
+            da.row_pitch = drp;
+            da.slice_pitch = d.slice_pitch ? d.slice_pitch : region[1] * drp;
+         }
+         model_rect(f->want, &da, f->want, &s, region);
+      }
+   }
+   assert_true(overlaps > 100);
+   assert_true(disjoint > 100);
+   kt_assert_contents(f->q, f->buf, f->want, BUF);
+   clReleaseMemObject(sub_lo);
+   clReleaseMemObject(sub_hi);
+}
+
 /* Deciding whether two rectangles overlap must not take time quadratic in
  * the region: here slices of one byte, the source on even bytes and the
  * destination on odd ones (disjoint), over a 256 KiB buffer.  The call
@@ -1397,6 +1496,7 @@ int main(void)
       T(copy_overlap_before_misaligned),
       T(copy_rect_data),
       T(copy_rect_overlap),
+      T(copy_rect_overlap_matches_byte_map),
       T(copy_rect_overlap_check_is_fast),
       T(map_data_and_count),
       T(map_use_host_ptr_and_sub_buffer),
