@@ -65,6 +65,10 @@ struct kiln_wait_list;
  * CL_INVALID_CONTEXT for an event of another context. */
 cl_int kiln_api_check_wait_list(cl_context ctx, cl_uint num, const cl_event *list,
                                 const char *func);
+/* CL_INVALID_CONTEXT if a valid event of the list belongs to another
+ * context: the spec lists this before the list's other errors. */
+cl_int kiln_api_check_wait_list_context(cl_context ctx, cl_uint num, const cl_event *list,
+                                        const char *func);
 /* Hands the new command's event to the application (or drops it), waiting
  * first for blocking calls; returns what the entry point returns. */
 cl_int kiln_api_finish_enqueue(cl_event ev, bool blocking, cl_event *event_out);

@@ -25,6 +25,18 @@ cl_int kiln_api_check_wait_list(cl_context ctx, cl_uint num, const cl_event *lis
    return CL_SUCCESS;
 }
 
+cl_int kiln_api_check_wait_list_context(cl_context ctx, cl_uint num, const cl_event *list,
+                                        const char *func)
+{
+   for (cl_uint i = 0; list && i < num; i++) {
+      cl_event ev = kiln_event_from(list[i]);
+      if (ev && ev->context != ctx)
+         return kiln_api_fail(func, CL_INVALID_CONTEXT,
+                              "event_wait_list[%u] belongs to another context", i);
+   }
+   return CL_SUCCESS;
+}
+
 cl_int kiln_api_finish_enqueue(cl_event ev, bool blocking, cl_event *event_out)
 {
    cl_int status = blocking ? kiln_event_wait(ev) : CL_SUCCESS;
@@ -44,15 +56,18 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
    if (!num_events || !event_list)
       return API_FAIL(CL_INVALID_VALUE, "num_events %u, event_list %p", num_events,
                       (void *)event_list);
+   /* CL_INVALID_CONTEXT is listed before CL_INVALID_EVENT. */
    cl_context ctx = NULL;
    for (cl_uint i = 0; i < num_events; i++) {
       cl_event ev = kiln_event_from(event_list[i]);
-      if (!ev)
-         return API_FAIL(CL_INVALID_EVENT, "event_list[%u] = %p", i, (void *)event_list[i]);
-      if (ctx && ev->context != ctx)
+      if (ev && ctx && ev->context != ctx)
          return API_FAIL(CL_INVALID_CONTEXT, "events of different contexts");
-      ctx = ev->context;
+      if (ev)
+         ctx = ev->context;
    }
+   for (cl_uint i = 0; i < num_events; i++)
+      if (!kiln_event_from(event_list[i]))
+         return API_FAIL(CL_INVALID_EVENT, "event_list[%u] = %p", i, (void *)event_list[i]);
    /* Commands are submitted when enqueued, so no flush is needed before
     * waiting. */
    bool failed = false;

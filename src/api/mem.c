@@ -24,11 +24,12 @@ static bool valid_flags(cl_mem_flags flags)
    return true;
 }
 
+/* A size is invalid only when it exceeds every device's limit (5.2.1). */
 static cl_ulong max_alloc(cl_context ctx)
 {
-   cl_ulong m = ~0ull;
+   cl_ulong m = 0;
    for (cl_uint i = 0; i < ctx->num_devices; i++)
-      if (ctx->devices[i]->caps->max_mem_alloc_size < m)
+      if (ctx->devices[i]->caps->max_mem_alloc_size > m)
          m = ctx->devices[i]->caps->max_mem_alloc_size;
    return m;
 }

@@ -43,18 +43,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_
    if (!num_events || !event_list)
       return API_FAIL(CL_INVALID_VALUE, "num_events %u, event_list %p", num_events,
                       (void *)event_list);
-   for (cl_uint i = 0; i < num_events; i++) {
-      cl_event e = kiln_event_from(event_list[i]);
-      if (!e)
+   cl_int err = kiln_api_check_wait_list_context(q->context, num_events, event_list, __func__);
+   if (err)
+      return err;
+   for (cl_uint i = 0; i < num_events; i++)
+      if (!kiln_event_from(event_list[i]))
          return API_FAIL(CL_INVALID_EVENT, "event_list[%u] = %p", i, (void *)event_list[i]);
-      if (e->context != q->context)
-         return API_FAIL(CL_INVALID_CONTEXT, "event_list[%u] belongs to another context", i);
-   }
    /* Later commands of the queue wait for these events: a barrier whose
     * wait list is event_list. */
    cl_event ev;
-   cl_int err = kiln_enqueue_sync(q, CL_COMMAND_BARRIER, KILN_ORDER_BARRIER,
-                                  (struct kiln_wait_list){num_events, event_list}, &ev);
+   err = kiln_enqueue_sync(q, CL_COMMAND_BARRIER, KILN_ORDER_BARRIER,
+                           (struct kiln_wait_list){num_events, event_list}, &ev);
    if (err)
       return API_FAIL(err, "cannot enqueue");
    return kiln_api_finish_enqueue(ev, false, NULL);

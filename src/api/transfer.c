@@ -12,18 +12,23 @@
 
 /* Checks shared by every transfer: the queue, a memory object of its
  * context, the wait list.  Sets *qp and *mp. */
-static cl_int check_queue_mem(cl_command_queue command_queue, cl_mem memobj,
-                              cl_command_queue *qp, cl_mem *mp, const char *func)
+static cl_int check_queue_mem(cl_command_queue command_queue, cl_mem memobj, cl_uint num_events,
+                              const cl_event *wait_list, cl_command_queue *qp, cl_mem *mp,
+                              const char *func)
 {
    cl_command_queue q = kiln_queue_from(command_queue);
    if (!q)
       return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE, "%p is not a queue",
                            (void *)command_queue);
+   /* 1.1 lists CL_INVALID_CONTEXT second, before the buffer's own errors. */
+   cl_int err = kiln_api_check_wait_list_context(q->context, num_events, wait_list, func);
+   if (err)
+      return err;
    cl_mem m = kiln_mem_from(memobj);
+   if (m && m->context != q->context)
+      return kiln_api_fail(func, CL_INVALID_CONTEXT, "buffer and queue of different contexts");
    if (!m || m->type != CL_MEM_OBJECT_BUFFER)
       return kiln_api_fail(func, CL_INVALID_MEM_OBJECT, "%p is not a buffer", (void *)memobj);
-   if (m->context != q->context)
-      return kiln_api_fail(func, CL_INVALID_CONTEXT, "buffer and queue of different contexts");
    *qp = q;
    *mp = m;
    return CL_SUCCESS;
@@ -49,7 +54,7 @@ static cl_int enqueue_rw(cl_command_queue command_queue, cl_mem buffer, cl_bool 
 {
    cl_command_queue q;
    cl_mem m;
-   cl_int err = check_queue_mem(command_queue, buffer, &q, &m, func);
+   cl_int err = check_queue_mem(command_queue, buffer, num_events, wait_list, &q, &m, func);
    if (err)
       return err;
    if (!ptr || !size || !range_ok(offset, size, m->size))
@@ -130,7 +135,7 @@ static cl_int enqueue_rw_rect(cl_command_queue command_queue, cl_mem buffer, cl_
 {
    cl_command_queue q;
    cl_mem m;
-   cl_int err = check_queue_mem(command_queue, buffer, &q, &m, func);
+   cl_int err = check_queue_mem(command_queue, buffer, num_events, wait_list, &q, &m, func);
    if (err)
       return err;
    struct kiln_rect b, h;
@@ -198,21 +203,23 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_que
 {
    cl_command_queue q;
    cl_mem src, dst;
-   cl_int err = check_queue_mem(command_queue, src_buffer, &q, &src, __func__);
+   cl_int err = check_queue_mem(command_queue, src_buffer, num_events_in_wait_list,
+                                event_wait_list, &q, &src, __func__);
    if (err)
       return err;
-   if ((err = check_queue_mem(command_queue, dst_buffer, &q, &dst, __func__)))
+   if ((err = check_queue_mem(command_queue, dst_buffer, num_events_in_wait_list,
+                              event_wait_list, &q, &dst, __func__)))
       return err;
    if (!size || !range_ok(src_offset, size, src->size) || !range_ok(dst_offset, size, dst->size))
       return API_FAIL(CL_INVALID_VALUE, "src %zu dst %zu size %zu on buffers of %zu and %zu",
                       src_offset, dst_offset, size, src->size, dst->size);
    if ((err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
-                                       __func__)) ||
-       (err = check_sub_alignment(q, src, __func__)) ||
-       (err = check_sub_alignment(q, dst, __func__)))
+                                       __func__)))
       return err;
    if (copy_overlaps(src, src_offset, dst, dst_offset, size))
       return API_FAIL(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+   if ((err = check_sub_alignment(q, src, __func__)) || (err = check_sub_alignment(q, dst, __func__)))
+      return err;
    cl_event ev;
    err = kiln_enqueue_copy_buffer(q, src, dst, src_offset, dst_offset, size,
                                   (struct kiln_wait_list){num_events_in_wait_list,
@@ -231,10 +238,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
 {
    cl_command_queue q;
    cl_mem src, dst;
-   cl_int err = check_queue_mem(command_queue, src_buffer, &q, &src, __func__);
+   cl_int err = check_queue_mem(command_queue, src_buffer, num_events_in_wait_list,
+                                event_wait_list, &q, &src, __func__);
    if (err)
       return err;
-   if ((err = check_queue_mem(command_queue, dst_buffer, &q, &dst, __func__)))
+   if ((err = check_queue_mem(command_queue, dst_buffer, num_events_in_wait_list,
+                              event_wait_list, &q, &dst, __func__)))
       return err;
    struct kiln_rect s, d;
    if (!src_origin || !dst_origin || !region_ok(region))
@@ -248,9 +257,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
    if (src == dst && s.row_pitch != d.row_pitch && s.slice_pitch != d.slice_pitch)
       return API_FAIL(CL_INVALID_VALUE, "same buffer with different row and slice pitches");
    if ((err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
-                                       __func__)) ||
-       (err = check_sub_alignment(q, src, __func__)) ||
-       (err = check_sub_alignment(q, dst, __func__)))
+                                       __func__)))
       return err;
    if (kiln_mem_same_storage(src, dst)) {
       /* Compare in the shared storage: shift each origin by its buffer's
@@ -261,6 +268,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
       if (kiln_rect_overlap(&sa, &da, region))
          return API_FAIL(CL_MEM_COPY_OVERLAP, "source and destination overlap");
    }
+   if ((err = check_sub_alignment(q, src, __func__)) || (err = check_sub_alignment(q, dst, __func__)))
+      return err;
    cl_event ev;
    err = kiln_enqueue_copy_buffer_rect(
       q, src, dst, &s, &d, region,
@@ -279,7 +288,8 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
 {
    cl_command_queue q;
    cl_mem m;
-   cl_int err = check_queue_mem(command_queue, buffer, &q, &m, __func__);
+   cl_int err = check_queue_mem(command_queue, buffer, num_events_in_wait_list, event_wait_list,
+                                &q, &m, __func__);
    if (err) {
       kiln_set_error(errcode_ret, err);
       return NULL;
@@ -325,10 +335,16 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command
    cl_mem m = kiln_mem_from(memobj);
    if (!m)
       return API_FAIL(CL_INVALID_MEM_OBJECT, "%p is not a memory object", (void *)memobj);
-   if (m->context != q->context)
-      return API_FAIL(CL_INVALID_CONTEXT, "memory object and queue of different contexts");
    if (!mapped_ptr || !kiln_mem_is_mapped(m, mapped_ptr))
       return API_FAIL(CL_INVALID_VALUE, "%p is not a mapping of the object", mapped_ptr);
+   /* Here the spec lists CL_INVALID_CONTEXT last. */
+   if ((num_events_in_wait_list && !event_wait_list) || (!num_events_in_wait_list && event_wait_list))
+      return API_FAIL(CL_INVALID_EVENT_WAIT_LIST, "malformed wait list");
+   for (cl_uint i = 0; i < num_events_in_wait_list; i++)
+      if (!kiln_event_from(event_wait_list[i]))
+         return API_FAIL(CL_INVALID_EVENT_WAIT_LIST, "event_wait_list[%u]", i);
+   if (m->context != q->context)
+      return API_FAIL(CL_INVALID_CONTEXT, "memory object and queue of different contexts");
    cl_int err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
                                          __func__);
    if (err)

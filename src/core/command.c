@@ -299,20 +299,29 @@ bool kiln_rect_overlap(const struct kiln_rect *a, const struct kiln_rect *b,
       return intervals_meet(a->origin[0], b->origin[0], region[0]) &&
              intervals_meet(a->origin[1], b->origin[1], region[1]) &&
              intervals_meet(a->origin[2], b->origin[2], region[2]);
-   /* Exact test: does any row of a intersect any row of b?  For each row
-    * of a and each slice of b, the rows of b that can intersect form a
-    * contiguous range found by division. */
+   /* Exact test: does any row of a intersect a row of b?  Rows of one
+    * rectangle never overlap each other (pitches are at least the region),
+    * so for a row of a only a slice or two of b, and a row or two in each,
+    * can meet it: both are found by division. */
+   size_t b0 = rect_offset(b, 0, 0);
+   size_t slice_span = (region[1] - 1) * b->row_pitch + region[0];
+   size_t bsp = b->slice_pitch ? b->slice_pitch : 1, brp = b->row_pitch ? b->row_pitch : 1;
    for (size_t az = 0; az < region[2]; az++)
       for (size_t ay = 0; ay < region[1]; ay++) {
          size_t s = rect_offset(a, ay, az), e = s + region[0];
-         for (size_t bz = 0; bz < region[2]; bz++) {
-            size_t row0 = rect_offset(b, 0, bz);
+         if (e <= b0)
+            continue;
+         /* Slices z of b with b0 + z*bsp < e and b0 + z*bsp + slice_span > s. */
+         size_t zmax = (e - 1 - b0) / bsp;
+         size_t zmin = s + 1 > b0 + slice_span ? (s + 1 - b0 - slice_span + bsp - 1) / bsp : 0;
+         if (zmax >= region[2])
+            zmax = region[2] - 1;
+         for (size_t bz = zmin; bz <= zmax; bz++) {
+            size_t row0 = b0 + bz * b->slice_pitch;
             if (row0 >= e)
                continue;
-            /* Rows y of b with row0 + y*pitch < e and row0 + y*pitch + w > s. */
-            size_t pitch = b->row_pitch ? b->row_pitch : 1;
-            size_t ymin = s + 1 > row0 + region[0] ? (s + 1 - row0 - region[0] + pitch - 1) / pitch : 0;
-            size_t ymax = (e - 1 - row0) / pitch; /* row start <= e-1 */
+            size_t ymin = s + 1 > row0 + region[0] ? (s + 1 - row0 - region[0] + brp - 1) / brp : 0;
+            size_t ymax = (e - 1 - row0) / brp;
             if (ymax >= region[1])
                ymax = region[1] - 1;
             if (ymin <= ymax)
