@@ -122,9 +122,13 @@ def main():
     ap.add_argument('--llvm-nm', required=True)
     ap.add_argument('--resource-dir', required=True)
     ap.add_argument('--library', required=True)
+    ap.add_argument('--kernel-arg', action='append', default=None,
+                    help='a cc1 flag of the kernel compile (repeat; default: KERNEL_FLAGS)')
     ap.add_argument('--all', action='store_true', help='also check every opencl-c.h builtin')
     ap.add_argument('kernels', nargs='*')
     a = ap.parse_args()
+    if a.kernel_arg:
+        KERNEL_FLAGS[:] = a.kernel_arg
 
     failed = False
     with tempfile.TemporaryDirectory() as tmp:

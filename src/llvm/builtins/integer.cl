@@ -10,8 +10,6 @@
 /* Functions whose body is width-generic.  T: the type, U: its unsigned
  * counterpart, B: its width in bits. */
 #define INT_GENERIC(T, U, B, n) \
-  OVL T##n add_sat(T##n x, T##n y) { return __builtin_elementwise_add_sat(x, y); } \
-  OVL T##n sub_sat(T##n x, T##n y) { return __builtin_elementwise_sub_sat(x, y); } \
   /* Halves first so the sum cannot overflow; the dropped low bits add 1 \
    * when both (hadd) or either (rhadd) are set. */ \
   OVL T##n hadd(T##n x, T##n y) { return (x >> 1) + (y >> 1) + (x & y & (T##n)1); } \
@@ -30,6 +28,16 @@
      U##n s = as_##U##n(i) & (U##n)(B - 1); \
      U##n r = (U##n)(u << s) | (U##n)(u >> (((U##n)B - s) & (U##n)(B - 1))); \
      return as_##T##n(r); }
+
+/* llvm.sadd.sat & co. on vectors.  Not for char/short scalars: Clang
+ * promotes scalar arguments of the element-wise builtins to int, where
+ * nothing saturates (see SAT_NARROW). */
+#define SAT_VEC(T, n) \
+  OVL T##n add_sat(T##n x, T##n y) { return __builtin_elementwise_add_sat(x, y); } \
+  OVL T##n sub_sat(T##n x, T##n y) { return __builtin_elementwise_sub_sat(x, y); }
+#define SAT_NARROW(T, LO, HI) \
+  OVL T add_sat(T x, T y) { return (T)__builtin_elementwise_min(__builtin_elementwise_max((int)x + (int)y, LO), HI); } \
+  OVL T sub_sat(T x, T y) { return (T)__builtin_elementwise_min(__builtin_elementwise_max((int)x - (int)y, LO), HI); }
 
 #define INT_SIGNED_ABS(T, U, n) \
   OVL U##n abs(T##n x) { U##n u = as_##U##n(x); return x < (T##n)0 ? (U##n)(-u) : u; }
@@ -72,7 +80,7 @@
   INT_GENERIC(T, U, B, n) INT_WIDEN(T, U, W, B, n) INT_SIGNED_ABS(T, U, n) \
   INT_GENERIC(U, U, B, n) INT_WIDEN(U, U, UW, B, n) INT_UNSIGNED_ABS(U, n) \
   UPSAMPLE(T, U, W, UW, B, n) UPSAMPLE(U, U, UW, UW, B, n)
-#define PER_VWIDTH(T, U, n) INT_BCAST(T, n) INT_BCAST(U, n)
+#define PER_VWIDTH(T, U, n) INT_BCAST(T, n) INT_BCAST(U, n) SAT_VEC(T, n) SAT_VEC(U, n)
 
 #define NARROW(T, U, B, W, UW) \
   PER_WIDTH(T, U, B, W, UW, ) PER_WIDTH(T, U, B, W, UW, 2) \
@@ -84,6 +92,14 @@
 NARROW(char, uchar, 8, short, ushort)
 NARROW(short, ushort, 16, int, uint)
 NARROW(int, uint, 32, long, ulong)
+SAT_NARROW(char, CHAR_MIN, CHAR_MAX)
+SAT_NARROW(uchar, 0, UCHAR_MAX)
+SAT_NARROW(short, SHRT_MIN, SHRT_MAX)
+SAT_NARROW(ushort, 0, USHRT_MAX)
+SAT_VEC(int, )
+SAT_VEC(uint, )
+SAT_VEC(long, )
+SAT_VEC(ulong, )
 
 /* long/ulong: nothing is twice as wide among OpenCL types, but clang
  * accepts __int128 on x86-64; scalar forms use it and vectors split. */

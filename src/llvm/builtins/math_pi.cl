@@ -92,17 +92,21 @@ OVL float rootn(float x, int n)
 }
 
 /* For double, 1.0/n carries a relative error that pow multiplies by
- * |log x| (up to ~745), so the root is refined with one Newton step on
- * r^n = |x|, computed as r * (1 + (|x| * r^-n - 1) / n). */
+ * |log x| (up to ~745), hundreds of ulps.  So x = m * 2^e is split as
+ * y * 2^(q*n) with q = e/n and y = m * 2^(e - q*n) (exact: same significand),
+ * and the root is y^(1/n) * 2^q, where |log y| < n log 2 keeps pow's error
+ * near 1 ulp. */
 OVL double rootn(double x, int n)
 {
    if (n == 0 || (x < 0 && (n & 1) == 0)) return NAN;
-   double ax = __builtin_fabs(x);
-   double r = kiln_libm_pow(ax, 1.0 / (double)n);
-   if (r != 0 && !__builtin_isinf(r) && ax != 1) {
-      double t = ax * kiln_libm_pow(r, -(double)n);
-      if (!__builtin_isinf(t) && t != 0)
-         r = r + r * ((t - 1.0) / (double)n);
+   double ax = __builtin_fabs(x), r;
+   if (ax == 0 || __builtin_isinf(ax) || ax != ax) {
+      r = kiln_libm_pow(ax, 1.0 / (double)n);
+   } else {
+      int e;
+      double m = frexp(ax, &e);
+      int q = e / n;
+      r = ldexp(kiln_libm_pow(ldexp(m, e - q * n), 1.0 / (double)n), q);
    }
    return (n & 1) ? __builtin_copysign(r, x) : r;
 }

@@ -11,8 +11,9 @@ float kiln_libm_modff(float, float *) __asm__("modff");
 double kiln_libm_modf(double, double *) __asm__("modf");
 float kiln_libm_lgammaf_r(float, int *) __asm__("lgammaf_r");
 double kiln_libm_lgamma_r(double, int *) __asm__("lgamma_r");
-float kiln_libm_remquof(float, float, int *) __asm__("remquof");
-double kiln_libm_remquo(double, double, int *) __asm__("remquo");
+LIBM_DECL(double, fmod, double, double);
+LIBM_DECL(double, remainder, double, double);
+LIBM_DECL(float, remainderf, float, float);
 
 OVL float frexp(float x, __private int *e) { return kiln_libm_frexpf(x, e); }
 OVL double frexp(double x, __private int *e) { return kiln_libm_frexp(x, e); }
@@ -20,10 +21,32 @@ OVL float modf(float x, __private float *i) { return kiln_libm_modff(x, i); }
 OVL double modf(double x, __private double *i) { return kiln_libm_modf(x, i); }
 OVL float lgamma_r(float x, __private int *s) { return kiln_libm_lgammaf_r(x, s); }
 OVL double lgamma_r(double x, __private int *s) { return kiln_libm_lgamma_r(x, s); }
-/* glibc returns the whole quotient's low bits with its sign; OpenCL needs
- * at least 7. */
-OVL float remquo(float x, float y, __private int *q) { return kiln_libm_remquof(x, y, q); }
-OVL double remquo(double x, double y, __private int *q) { return kiln_libm_remquo(x, y, q); }
+/* remquo: OpenCL wants the low 7 bits of the quotient (glibc gives 3).
+ * The quotient n (nearest x/y, ties to even) is taken modulo 128 from
+ * x' = fmod(|x|, 128|y|), which keeps its parity and so its rounding:
+ * n mod 128 = (x' - remainder(x', |y|)) / |y|, an integer below 129 that the
+ * division gets exactly (the subtraction's error is far below |y|/2).  When
+ * 128|y| overflows, |x| is already below it. */
+__attribute__((internal_linkage)) int quo7(double x, double y)
+{
+   double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
+   if (x != x || y != y || ay == 0 || __builtin_isinf(ax) || __builtin_isinf(ay))
+      return 0;
+   double m = 128.0 * ay;
+   double xr = __builtin_isinf(m) ? ax : kiln_libm_fmod(ax, m);
+   int n = (int)__builtin_rint((xr - kiln_libm_remainder(xr, ay)) / ay) & 127;
+   return (x < 0) != (y < 0) ? -n : n;
+}
+OVL float remquo(float x, float y, __private int *q)
+{
+   *q = quo7(x, y);                   /* float operands are exact in double */
+   return kiln_libm_remainderf(x, y);
+}
+OVL double remquo(double x, double y, __private int *q)
+{
+   *q = quo7(x, y);
+   return kiln_libm_remainder(x, y);
+}
 
 /* fract(x) = fmin(x - floor(x), largest value below 1).  Derived from modf
  * so that inf gives (+-0, iptr = +-inf) and NaN gives (NaN, NaN) as §7.5
