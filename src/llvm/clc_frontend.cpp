@@ -25,6 +25,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Triple.h>
 
@@ -161,6 +162,8 @@ Args cc1_args(const kiln_build_options &opts, const kiln_clc_target &target)
               "-O2", "-disable-llvm-passes", "-disable-O0-optnone",
               "-ffp-contract=on", "-discard-value-names", "-ferror-limit", "19"});
    add_options(args, opts);
+   if (target.link_bitcode)
+      add(args, {"-mlink-builtin-bitcode", KILN_CLC_LINK_NAME});
    add(args, {"-x", "cl", KILN_CLC_SOURCE_NAME});
    return args;
 }
@@ -175,8 +178,8 @@ char *copy_log(const std::string &log)
 
 // Runs Clang; true when it produced a module. Diagnostics land in `log`.
 bool run_clang(const Args &args, const char *source, size_t source_size,
-               llvm::LLVMContext &context, std::unique_ptr<llvm::Module> &module,
-               llvm::raw_string_ostream &log)
+               const kiln_clc_target &target, llvm::LLVMContext &context,
+               std::unique_ptr<llvm::Module> &module, llvm::raw_string_ostream &log)
 {
    std::vector<const char *> argv;
    for (const std::string &a : args)
@@ -210,6 +213,21 @@ bool run_clang(const Args &args, const char *source, size_t source_size,
    instance->setVerboseOutputStream(log);
    if (!ok)
       return false;
+
+   // The library to link lives in memory: Clang reads it through its file
+   // manager, so an in-memory file system lies over the real one.
+   if (target.link_bitcode) {
+      auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+         llvm::vfs::getRealFileSystem());
+      auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+      memory->addFile(KILN_CLC_LINK_NAME, 0,
+                      llvm::MemoryBuffer::getMemBuffer(
+                         llvm::StringRef(static_cast<const char *>(target.link_bitcode),
+                                         target.link_bitcode_size),
+                         KILN_CLC_LINK_NAME, false));
+      overlay->pushOverlay(memory);
+      instance->createFileManager(overlay);
+   }
 
    clang::PreprocessorOptions &pp = instance->getPreprocessorOpts();
    pp.addRemappedFile(KILN_CLC_SOURCE_NAME, input.get());
@@ -254,7 +272,7 @@ kiln_clc_compile(const char *source, size_t source_size,
                 "triple or LLVM context\n";
    } else {
       kiln_llvm_init_targets();
-      ok = run_clang(cc1_args(*options, *target), source ? source : "", source_size,
+      ok = run_clang(cc1_args(*options, *target), source ? source : "", source_size, *target,
                      *llvm::unwrap(context), result, stream);
       if (!ok && text.empty())
          stream << "kiln: clang failed on " KILN_CLC_SOURCE_NAME

@@ -18,6 +18,8 @@ extern "C" {
 
 /* Diagnostics name the source after this file; Kiln has no file of it. */
 #define KILN_CLC_SOURCE_NAME "input.cl"
+/* Where the library to link appears to Clang (an in-memory file). */
+#define KILN_CLC_LINK_NAME "/kiln-builtins.bc"
 
 /* What a device compiles for. Strings are borrowed for the call. */
 struct kiln_clc_target {
@@ -32,6 +34,11 @@ struct kiln_clc_target {
     * __OPENCL_VERSION__ (§6.9) to the implementation. 0 leaves it undefined. */
    int opencl_version;
    bool image_support;   /* defines __IMAGE_SUPPORT__ (§6.9) */
+   /* Bitcode library whose definitions the program uses (Kiln's builtins):
+    * clang links in only what the program reaches, made internal, as
+    * -mlink-builtin-bitcode does.  NULL for none. */
+   const void *link_bitcode;
+   size_t link_bitcode_size;
 };
 
 enum kiln_clc_status {

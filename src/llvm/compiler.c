@@ -1,5 +1,5 @@
 /* The CPU build pipeline:
- *   OpenCL C --clang--> module --link--> + Kiln's builtins
+ *   OpenCL C --clang, linking what it uses of Kiln's builtins--> module
  *   --> work-group functions (workgroup.c) --> O3 --> ELF object.
  */
 #include "llvm/compiler.h"
@@ -8,7 +8,6 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -164,28 +163,6 @@ static void set_target_attributes(LLVMModuleRef m, const struct kiln_llvm_host *
    }
 }
 
-static bool link_builtins(LLVMContextRef c, LLVMModuleRef m, struct log *log)
-{
-   size_t size;
-   const unsigned char *bc = kiln_builtins_bitcode(&size);
-   LLVMMemoryBufferRef buf =
-      LLVMCreateMemoryBufferWithMemoryRange((const char *)bc, size, "kiln-builtins", 0);
-   LLVMModuleRef lib;
-   if (LLVMParseBitcodeInContext2(c, buf, &lib)) {
-      LLVMDisposeMemoryBuffer(buf);
-      log_append(log, "error: Kiln's builtins library is corrupt\n");
-      return false;
-   }
-   LLVMDisposeMemoryBuffer(buf);
-   LLVMSetTarget(lib, LLVMGetTarget(m));
-   LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
-   if (LLVMLinkModules2(m, lib)) { /* consumes lib */
-      log_append(log, "error: linking Kiln's builtins failed\n");
-      return false;
-   }
-   return true;
-}
-
 static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes,
                        struct log *log)
 {
@@ -302,8 +279,12 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
     * the IR calling convention of wide vectors depends on CPU features, and
     * kernels must call the library's definitions with the signatures they
     * have.  The host's CPU and features are applied after linking. */
+   size_t lib_size;
+   const unsigned char *lib = kiln_builtins_bitcode(&lib_size);
    struct kiln_clc_target t = {
       .triple = KILN_CPU_TRIPLE,
+      .link_bitcode = lib,
+      .link_bitcode_size = lib_size,
       .cl_ext = target->cl_ext,
       .opencl_version = target->opencl_version,
       .image_support = target->image_support,
@@ -339,8 +320,6 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    LLVMDisposeMessage(dl);
    LLVMDisposeTargetData(td);
 
-   if (!link_builtins(c, m, &log))
-      goto done;
    LLVMSetTarget(m, host.triple);
    set_target_attributes(m, &host);
    internalize(m);
