@@ -12,9 +12,11 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kiln/kernel_info.h"
 #include "llvm/build_options.h"
@@ -115,6 +117,38 @@ void kiln_build_output_fini(struct kiln_build_output *out)
       kiln_kernel_info_free(&out->kernels[i]);
    free(out->kernels);
    memset(out, 0, sizeof(*out));
+}
+
+/* KILN_DUMP=<dir>: keep each build's source, IR before and after
+ * optimisation, and object code, as <dir>/kiln-<pid>-<n>.{cl,ll,opt.ll,o}. */
+static const char *dump_dir(void)
+{
+   const char *d = getenv("KILN_DUMP");
+   return d && *d ? d : NULL;
+}
+
+static void dump_path(char *buf, size_t size, unsigned id, const char *ext)
+{
+   snprintf(buf, size, "%s/kiln-%ld-%u.%s", dump_dir(), (long)getpid(), id, ext);
+}
+
+static void dump_bytes(unsigned id, const char *ext, const void *data, size_t size)
+{
+   char path[4096];
+   dump_path(path, sizeof(path), id, ext);
+   FILE *f = fopen(path, "wb");
+   if (!f)
+      return;
+   fwrite(data, 1, size, f);
+   fclose(f);
+}
+
+static void dump_module(unsigned id, const char *ext, LLVMModuleRef m)
+{
+   char path[4096], *msg = NULL;
+   dump_path(path, sizeof(path), id, ext);
+   if (LLVMPrintModuleToFile(m, path, &msg))
+      LLVMDisposeMessage(msg);
 }
 
 static bool is_intrinsic(const char *name)
@@ -248,6 +282,10 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
                                            struct kiln_build_output *out)
 {
    memset(out, 0, sizeof(*out));
+   static atomic_uint builds;
+   unsigned id = atomic_fetch_add(&builds, 1);
+   if (dump_dir())
+      dump_bytes(id, "cl", source, size);
    struct log log = {0};
    log_append(&log, "%s", "");
    enum kiln_build_status status = KILN_BUILD_FAILED;
@@ -327,8 +365,12 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
       goto done;
    if (!build_workgroups(m, tm, out->kernels, out->num_kernels, &log))
       goto done;
+   if (dump_dir())
+      dump_module(id, "ll", m);
    if (!run_passes(m, tm, optimize ? "default<O3>" : "default<O0>,globaldce", &log))
       goto done;
+   if (dump_dir())
+      dump_module(id, "opt.ll", m);
 
    char *msg = NULL;
    LLVMMemoryBufferRef obj;
@@ -338,6 +380,8 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
       goto done;
    }
    out->object_size = LLVMGetBufferSize(obj);
+   if (dump_dir())
+      dump_bytes(id, "o", LLVMGetBufferStart(obj), out->object_size);
    out->object = malloc(out->object_size);
    if (out->object) {
       memcpy(out->object, LLVMGetBufferStart(obj), out->object_size);

@@ -763,6 +763,12 @@ LLVMValueRef kiln_wg_create(LLVMModuleRef m, LLVMValueRef kernel,
    LLVMValueRef fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(w.c), params, 2, 0));
    free(name);
    LLVMSetLinkage(fn, LLVMExternalLinkage);
+   /* Nothing the kernel writes aliases the argument buffer or the launch
+    * context: saying so lets LLVM hoist work-item values out of the loops
+    * and vectorize them. */
+   unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+   for (unsigned p = 1; p <= 2; p++)
+      LLVMAddAttributeAtIndex(fn, p, LLVMCreateEnumAttribute(w.c, noalias, 0));
    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                            LLVMCreateEnumAttribute(w.c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
    /* The kernel's target attributes (CPU, features) carry over. */
