@@ -24,7 +24,8 @@ static cl_int check_sub_buffer_args(cl_command_queue q, cl_kernel k)
    return CL_SUCCESS;
 }
 
-static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_command_type type,
+                              cl_kernel kernel, cl_uint work_dim,
                               const size_t *global_work_offset, const size_t *global_work_size,
                               const size_t *local_work_size, cl_uint num_events,
                               const cl_event *wait_list, cl_event *event, const char *func)
@@ -104,7 +105,7 @@ static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel, 
    if (err || (err = check_sub_buffer_args(q, k)))
       return err;
    cl_event ev;
-   err = kiln_enqueue_ndrange(q, k, work_dim, offset, global, local,
+   err = kiln_enqueue_ndrange(q, type, k, work_dim, offset, global, local,
                               (struct kiln_wait_list){num_events, wait_list}, &ev);
    if (err)
       return kiln_api_fail(func, err, err == CL_OUT_OF_RESOURCES
@@ -119,7 +120,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
    const size_t *local_work_size, cl_uint num_events_in_wait_list,
    const cl_event *event_wait_list, cl_event *event)
 {
-   return enqueue_ndrange(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+   return enqueue_ndrange(command_queue, CL_COMMAND_NDRANGE_KERNEL, kernel, work_dim,
+                          global_work_offset, global_work_size,
                           local_work_size, num_events_in_wait_list, event_wait_list, event,
                           __func__);
 }
@@ -129,7 +131,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl
                                               const cl_event *event_wait_list, cl_event *event)
 {
    static const size_t one = 1;
-   return enqueue_ndrange(command_queue, kernel, 1, NULL, &one, &one, num_events_in_wait_list,
+   return enqueue_ndrange(command_queue, CL_COMMAND_TASK, kernel, 1, NULL, &one, &one,
+                          num_events_in_wait_list,
                           event_wait_list, event, __func__);
 }
 

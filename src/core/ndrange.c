@@ -86,7 +86,8 @@ static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
    return CL_SUCCESS;
 }
 
-cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint work_dim,
+cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
+                            cl_uint work_dim,
                             const size_t offset[3], const size_t global[3],
                             const size_t local[3], struct kiln_wait_list wait, cl_event *out)
 {
@@ -108,8 +109,7 @@ cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint work_dim,
       ndrange_cleanup(&tmp);
       return err;
    }
-   return kiln_enqueue_command(q, CL_COMMAND_NDRANGE_KERNEL, &ndrange_ops, n,
-                               KILN_ORDER_COMMAND, wait, out);
+   return kiln_enqueue_command(q, type, &ndrange_ops, n, KILN_ORDER_COMMAND, wait, out);
 }
 
 static size_t largest_divisor_at_most(size_t n, size_t limit)

@@ -5,9 +5,11 @@
 
 #include "core/command.h"
 
-/* Work sizes already validated and local sizes chosen.  Fails with
+/* type: CL_COMMAND_NDRANGE_KERNEL or CL_COMMAND_TASK.  Work sizes already
+ * validated and local sizes chosen.  Fails with
  * CL_OUT_OF_RESOURCES when the __local memory does not fit the device. */
-cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_kernel k, cl_uint work_dim,
+cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
+                            cl_uint work_dim,
                             const size_t offset[3], const size_t global[3],
                             const size_t local[3], struct kiln_wait_list wait, cl_event *ev);
 

@@ -86,11 +86,34 @@ static char *device_target_id(cl_device_id dev)
    return NULL;
 }
 
+/* Every kernel the program describes must be in its code (a binary can
+ * claim kernels its object lacks). */
+static bool kernels_present(cl_device_id dev, struct kiln_program_build *b, char **error)
+{
+   for (unsigned i = 0; i < b->num_kernels; i++) {
+      char *e = NULL;
+      if (!dev->screen->get_kernel(dev->screen, b->loaded, b->kernels[i].name, &e)) {
+         size_t n = strlen(b->kernels[i].name) + 64;
+         *error = malloc(n);
+         if (*error)
+            snprintf(*error, n, "kernel '%s' is missing from the device code",
+                     b->kernels[i].name);
+         free(e);
+         return false;
+      }
+   }
+   return true;
+}
+
 /* Loads device code into the driver; on failure the log says why. */
 static cl_int build_load(cl_device_id dev, struct kiln_program_build *b)
 {
    char *error = NULL;
    b->loaded = dev->screen->program_create(dev->screen, b->object, b->object_size, &error);
+   if (b->loaded && !kernels_present(dev, b, &error)) {
+      dev->screen->program_destroy(dev->screen, b->loaded);
+      b->loaded = NULL;
+   }
    if (b->loaded)
       return CL_SUCCESS;
    kiln_log(KILN_LOG_COMPILE, "loading device code failed: %s", error ? error : "?");

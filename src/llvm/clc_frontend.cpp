@@ -60,6 +60,11 @@ void add_driver_defaults(Args &args, const llvm::Triple &triple)
       // Kiln finds __local variables and arguments by them, and x86 code
       // generation treats them all as ordinary pointers.
       add(args, {"-mrelocation-model", "pic", "-pic-level", "2", "-ffake-address-space-map"});
+      // Kernels are compiled for a baseline CPU and given the host's
+      // features after linking, consistently for every function, so the
+      // vector ABI clang warns about cannot mismatch: the warning would
+      // only fail correct programs built with -Werror.
+      add(args, {"-Wno-psabi"});
    }
 }
 

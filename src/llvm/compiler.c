@@ -37,25 +37,26 @@ struct log {
 
 static void log_append(struct log *l, const char *fmt, ...)
 {
-   va_list ap;
+   va_list ap, again;
    va_start(ap, fmt);
-   char buf[1024];
-   int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+   va_copy(again, ap);
+   int n = vsnprintf(NULL, 0, fmt, ap);
    va_end(ap);
-   if (n < 0)
-      return;
-   size_t add = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
-   if (l->len + add + 1 > l->cap) {
-      size_t cap = (l->len + add + 1) * 2;
+   if (n >= 0 && l->len + (size_t)n + 1 > l->cap) {
+      size_t cap = (l->len + (size_t)n + 1) * 2;
       char *t = realloc(l->text, cap);
-      if (!t)
-         return;
-      l->text = t;
-      l->cap = cap;
+      if (t) {
+         l->text = t;
+         l->cap = cap;
+      } else {
+         n = -1; /* out of memory: keep what the log has */
+      }
    }
-   memcpy(l->text + l->len, buf, add);
-   l->len += add;
-   l->text[l->len] = 0;
+   if (n >= 0) {
+      vsnprintf(l->text + l->len, (size_t)n + 1, fmt, again);
+      l->len += (size_t)n;
+   }
+   va_end(again);
 }
 
 const char *kiln_llvm_version(void)

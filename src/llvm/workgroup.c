@@ -252,55 +252,69 @@ static unsigned lower_wi_calls(struct wg *w)
 
 /* ---- __local variables -------------------------------------------- */
 
-/* Rewrites constant expressions that use g (GEPs and casts of a __local
- * array) as instructions, so each use can be redirected per function. */
-static void expand_constant_users(struct wg *w, LLVMValueRef g)
+/* The value of constant expression v with g replaced by p, built as
+ * instructions at the builder's position (p is an instruction, so nothing
+ * folds back into a constant).  v itself when g does not occur in it. */
+static LLVMValueRef rebuild_constant(struct wg *w, LLVMValueRef v, LLVMValueRef g, LLVMValueRef p)
 {
-   bool again = true;
-   while (again) {
-      again = false;
-      for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
-         LLVMValueRef ce = LLVMGetUser(u);
-         if (!LLVMIsAConstantExpr(ce))
-            continue;
-         /* Users of ce first, deepest constant expressions first. */
-         expand_constant_users(w, ce);
-         LLVMUseRef cu = LLVMGetFirstUse(ce);
-         while (cu) {
-            LLVMUseRef cnext = LLVMGetNextUse(cu);
-            LLVMValueRef inst = LLVMGetUser(cu);
-            if (LLVMIsAInstruction(inst) && !LLVMIsAPHINode(inst)) {
-               LLVMPositionBuilderBefore(w->b, inst);
-               LLVMOpcode op = LLVMGetConstOpcode(ce);
-               LLVMValueRef repl;
-               if (op == LLVMGetElementPtr) {
-                  unsigned n = LLVMGetNumOperands(ce);
-                  LLVMValueRef ix[16];
-                  for (unsigned k = 1; k < n && k <= 16; k++)
-                     ix[k - 1] = LLVMGetOperand(ce, k);
-                  repl = LLVMBuildGEP2(w->b, LLVMGetGEPSourceElementType(ce),
-                                       LLVMGetOperand(ce, 0), ix, n - 1, "");
-               } else {
-                  repl = LLVMBuildCast(w->b, op, LLVMGetOperand(ce, 0), LLVMTypeOf(ce), "");
-               }
-               for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(inst); k++)
-                  if (LLVMGetOperand(inst, k) == ce)
-                     LLVMSetOperand(inst, k, repl);
-               again = true;
-            }
-            cu = cnext;
-         }
-         if (again)
-            break;
-      }
+   if (v == g)
+      return p;
+   if (!LLVMIsAConstantExpr(v))
+      return v;
+   unsigned n = (unsigned)LLVMGetNumOperands(v);
+   LLVMValueRef ops[16];
+   bool changed = false;
+   if (n > 16)
+      return v;
+   for (unsigned k = 0; k < n; k++) {
+      ops[k] = rebuild_constant(w, LLVMGetOperand(v, k), g, p);
+      changed |= ops[k] != LLVMGetOperand(v, k);
    }
+   if (!changed)
+      return v;
+   LLVMOpcode op = LLVMGetConstOpcode(v);
+   if (op == LLVMGetElementPtr)
+      return LLVMBuildGEP2(w->b, LLVMGetGEPSourceElementType(v), ops[0], ops + 1, n - 1, "");
+   if (n == 1)
+      return LLVMBuildCast(w->b, op, ops[0], LLVMTypeOf(v), "");
+   if (n == 2)
+      return LLVMBuildBinOp(w->b, op, ops[0], ops[1], "");
+   return v;
 }
 
+/* Points every use of g in the work-group function at p, including uses
+ * inside constant expressions (a GEP into a __local array). */
+static void replace_global_uses(struct wg *w, LLVMValueRef g, LLVMValueRef p)
+{
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+         if (i == p)
+            continue;
+         unsigned n = (unsigned)LLVMGetNumOperands(i);
+         for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef op = LLVMGetOperand(i, k);
+            if (op != g && !LLVMIsAConstantExpr(op))
+               continue;
+            /* Operands of a phi are computed at the end of their block. */
+            if (LLVMIsAPHINode(i))
+               LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(i, k)));
+            else
+               LLVMPositionBuilderBefore(w->b, i);
+            LLVMValueRef repl = rebuild_constant(w, op, g, p);
+            if (repl != op)
+               LLVMSetOperand(i, k, repl);
+         }
+      }
+}
+
+/* Whether fn uses v, directly or inside constant expressions. */
 static bool used_in(LLVMValueRef v, LLVMValueRef fn)
 {
    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u);
       if (LLVMIsAInstruction(user) && LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == fn)
+         return true;
+      if (LLVMIsAConstantExpr(user) && used_in(user, fn))
          return true;
    }
    return false;
@@ -314,10 +328,7 @@ static uint64_t place_local_variables(struct wg *w)
    LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(w->setup));
    LLVMValueRef arena = NULL;
    for (LLVMValueRef g = LLVMGetFirstGlobal(w->m); g; g = LLVMGetNextGlobal(g)) {
-      if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3)
-         continue;
-      expand_constant_users(w, g);
-      if (!used_in(g, w->fn))
+      if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3 || !used_in(g, w->fn))
          continue;
       LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(w->setup));
       if (!arena)
@@ -330,17 +341,7 @@ static uint64_t place_local_variables(struct wg *w)
       LLVMValueRef p = LLVMBuildInBoundsGEP2(w->b, w->i8, arena, &off, 1, "");
       p = LLVMBuildAddrSpaceCast(w->b, p, LLVMTypeOf(g), LLVMGetValueName(g));
       size += LLVMABISizeOfType(w->td, LLVMGlobalGetValueType(g));
-      LLVMUseRef u = LLVMGetFirstUse(g);
-      while (u) {
-         LLVMUseRef next = LLVMGetNextUse(u);
-         LLVMValueRef user = LLVMGetUser(u);
-         if (LLVMIsAInstruction(user) &&
-             LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == w->fn)
-            for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(user); k++)
-               if (LLVMGetOperand(user, k) == g)
-                  LLVMSetOperand(user, k, p);
-         u = next;
-      }
+      replace_global_uses(w, g, p);
    }
    return size;
 }
