@@ -1,0 +1,1011 @@
+/* kiln_bench: the same OpenCL kernels on Kiln and on every other OpenCL
+ * platform in the process (PoCL, ...), on each platform's CPU device, side
+ * by side.  See docs/performance.md for how to run it and what it found.
+ *
+ * Benchmarks (bench/kernels.cl, one source for every platform):
+ *   saxpy        y = a*x + y on 64M floats, local size 256 (and NULL)
+ *   sgemm        1024x1024 tiled SGEMM, 16x16 __local tiles, 2 barriers/step
+ *   reduce       sum of 64M floats, grid-stride loads then a __local tree
+ *                (4096 groups of 256), group sums added on the host
+ *   reduce-1pw   the same kernel with one element per work-item
+ *                (n/256 groups): work-group and barrier overhead dominate
+ *   build        cold (first in the process) and warm clBuildProgram, and
+ *                the first launches (PoCL compiles work-group functions
+ *                at the first launch, not at clBuildProgram)
+ *
+ * Each timing is the median of --runs launches after one warm-up, taken
+ * on the host clock around enqueue + clFinish.  Every result is checked
+ * against a host reference; a wrong result marks the row INVALID.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <CL/cl.h>
+
+#include "bench_version.h"
+#include "kernels_cl.h"
+
+#define MAX_PLATFORMS 16
+#define MAX_FILTERS 8
+#define SAXPY_LOCAL 256
+#define TS 16  /* as in kernels.cl */
+#define RL 256 /* as in kernels.cl */
+#define REDUCE_GROUPS 4096
+
+/* ---- options ------------------------------------------------------ */
+
+struct options {
+   const char *filters[MAX_FILTERS];
+   int num_filters;
+   int platform_index; /* --platform-index (child runs), -1 = all */
+   int runs;
+   double scale;
+   bool no_child;
+   bool build_only;
+   const char *argv0;
+};
+
+static void usage(FILE *f, const char *argv0)
+{
+   fprintf(f,
+           "usage: %s [--platform SUBSTR]... [--runs N] [--size SCALE] [--no-child]\n"
+           "\n"
+           "Runs saxpy, tiled SGEMM and a __local tree reduction on the CPU device of\n"
+           "every OpenCL platform (or those whose name or vendor contains SUBSTR,\n"
+           "case-insensitive; repeatable), checks each result against the host and\n"
+           "prints a table with Kiln's throughput relative to each other platform.\n"
+           "\n"
+           "  --runs N       timed runs per benchmark, after one warm-up (default 5);\n"
+           "                 the median is reported\n"
+           "  --size SCALE   problem size factor (default 1): saxpy and reduce use\n"
+           "                 64M*SCALE floats, sgemm n = 1024*cbrt(SCALE) (multiple of 16)\n"
+           "  --no-child     skip the build measurements in fresh processes\n"
+           "                 (including PoCL with POCL_KERNEL_CACHE=0)\n"
+           "  --build-only   only measure the build (used for the child processes)\n"
+           "  --platform-index I  only the I-th platform of clGetPlatformIDs\n",
+           argv0);
+}
+
+static bool parse_options(int argc, char **argv, struct options *o)
+{
+   memset(o, 0, sizeof(*o));
+   o->runs = 5;
+   o->scale = 1.0;
+   o->platform_index = -1;
+   o->argv0 = argv[0];
+   for (int i = 1; i < argc; i++) {
+      const char *a = argv[i];
+      const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+      if (!strcmp(a, "--platform") && v) {
+         if (o->num_filters < MAX_FILTERS)
+            o->filters[o->num_filters++] = v;
+         i++;
+      } else if (!strcmp(a, "--runs") && v) {
+         o->runs = atoi(v);
+         i++;
+      } else if (!strcmp(a, "--size") && v) {
+         o->scale = strtod(v, NULL);
+         i++;
+      } else if (!strcmp(a, "--platform-index") && v) {
+         o->platform_index = atoi(v);
+         i++;
+      } else if (!strcmp(a, "--no-child")) {
+         o->no_child = true;
+      } else if (!strcmp(a, "--build-only")) {
+         o->build_only = true;
+      } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+         usage(stdout, argv[0]);
+         exit(0);
+      } else {
+         fprintf(stderr, "kiln_bench: unknown or incomplete option '%s'\n", a);
+         usage(stderr, argv[0]);
+         return false;
+      }
+   }
+   if (o->runs < 1 || o->runs > 1000 || !(o->scale > 0.0) || o->scale > 64.0) {
+      fprintf(stderr, "kiln_bench: --runs must be 1..1000 and --size in (0, 64]\n");
+      return false;
+   }
+   return true;
+}
+
+/* ---- helpers ------------------------------------------------------- */
+
+static double now_ms(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+   qsort(v, (size_t)n, sizeof(*v), cmp_double);
+   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+   size_t n = strlen(needle);
+   for (; *hay; hay++) {
+      size_t k = 0;
+      while (k < n && hay[k] && tolower((unsigned char)hay[k]) == tolower((unsigned char)needle[k]))
+         k++;
+      if (k == n)
+         return true;
+   }
+   return n == 0;
+}
+
+/* ---- results --------------------------------------------------------- */
+
+enum status { ST_NOT_RUN, ST_OK, ST_INVALID, ST_ERROR };
+
+enum bench_id { B_SAXPY, B_SAXPY_NULL, B_SGEMM, B_REDUCE, B_REDUCE_1PW, B_COUNT };
+
+struct result {
+   enum status status;
+   char note[160];
+   double first_ms, median_ms, min_ms;
+   double work; /* bytes moved or flops per run */
+};
+
+enum kernel_id { K_SAXPY, K_SGEMM, K_REDUCE, K_COUNT };
+static const char *const kernel_names[K_COUNT] = {"saxpy", "sgemm_tiled", "reduce_sum"};
+
+struct build_times {
+   enum status status;
+   char note[160];
+   double cold_ms, warm_ms;
+   double first_launch_ms, second_launch_ms; /* the three kernels on tiny sizes */
+};
+
+struct child_build {
+   const char *label;
+   struct build_times b;
+};
+
+struct platform {
+   int index; /* in clGetPlatformIDs order */
+   cl_platform_id id;
+   char name[128], vendor[128], version[128], short_name[24];
+   char dev_name[128], driver[64];
+   cl_uint compute_units;
+   bool is_kiln, is_pocl;
+   cl_device_id dev;
+   cl_context ctx;
+   cl_command_queue q;
+   cl_program prog;
+   cl_kernel k[K_COUNT];
+   struct build_times build;
+   struct result r[B_COUNT];
+   struct child_build child[2];
+   int num_children;
+};
+
+static void set_error(enum status *st, char *note, size_t size, const char *what, cl_int err)
+{
+   *st = ST_ERROR;
+   snprintf(note, size, "%s failed: %d", what, (int)err);
+}
+
+#define CHECK_R(res, call, what)                                              \
+   do {                                                                       \
+      cl_int err_ = (call);                                                   \
+      if (err_ != CL_SUCCESS) {                                               \
+         set_error(&(res)->status, (res)->note, sizeof((res)->note), what, err_); \
+         goto out;                                                            \
+      }                                                                       \
+   } while (0)
+
+/* ---- host data and references --------------------------------------- */
+
+/* Every input is a small integer stored as float, so every sum the
+ * kernels form is exact in single precision, whatever the order (tree,
+ * vectorized, fused multiply-add): a correct platform matches the host
+ * bit for bit, and the tolerances below only guard against rounding in
+ * the comparison itself. */
+struct host {
+   size_t n;        /* saxpy / reduce elements */
+   int gemm_n;      /* sgemm dimension */
+   float *x, *y0;   /* saxpy inputs; x is also the reduction input */
+   float *out;      /* read-back buffer, n floats */
+   float *a, *b, *c_ref;
+   double sum_ref;  /* sum of x */
+};
+
+static float x_value(size_t i) { return (float)(i % 16); }
+static float y_value(size_t i) { return (float)(i % 5); }
+
+static bool host_init(struct host *h, double scale)
+{
+   size_t n = (size_t)(64.0 * 1024 * 1024 * scale);
+   n = (n + 4095) / 4096 * 4096;
+   if (n < 4096)
+      n = 4096;
+   int g = (int)lround(1024.0 * cbrt(scale) / TS) * TS;
+   if (g < TS)
+      g = TS;
+   h->n = n;
+   h->gemm_n = g;
+   h->x = malloc(n * sizeof(float));
+   h->y0 = malloc(n * sizeof(float));
+   h->out = malloc(n * sizeof(float));
+   size_t gg = (size_t)g * g;
+   h->a = malloc(gg * sizeof(float));
+   h->b = malloc(gg * sizeof(float));
+   h->c_ref = calloc(gg, sizeof(float));
+   if (!h->x || !h->y0 || !h->out || !h->a || !h->b || !h->c_ref)
+      return false;
+   double s = 0;
+   for (size_t i = 0; i < n; i++) {
+      h->x[i] = x_value(i);
+      h->y0[i] = y_value(i);
+      s += h->x[i];
+   }
+   h->sum_ref = s;
+   for (size_t i = 0; i < gg; i++) {
+      h->a[i] = (float)((i * 7 + 3) % 9) - 4.0f;
+      h->b[i] = (float)((i * 5 + 1) % 7) - 3.0f;
+   }
+   /* i-k-j order; exact in float (|sum| <= 12 n < 2^24). */
+   for (int i = 0; i < g; i++)
+      for (int k = 0; k < g; k++) {
+         float aik = h->a[(size_t)i * g + k];
+         const float *brow = h->b + (size_t)k * g;
+         float *crow = h->c_ref + (size_t)i * g;
+         for (int j = 0; j < g; j++)
+            crow[j] += aik * brow[j];
+      }
+   return true;
+}
+
+static void host_fini(struct host *h)
+{
+   free(h->x);
+   free(h->y0);
+   free(h->out);
+   free(h->a);
+   free(h->b);
+   free(h->c_ref);
+}
+
+/* ---- platform setup ---------------------------------------------------- */
+
+static void get_platform_info(struct platform *p)
+{
+   clGetPlatformInfo(p->id, CL_PLATFORM_NAME, sizeof(p->name), p->name, NULL);
+   clGetPlatformInfo(p->id, CL_PLATFORM_VENDOR, sizeof(p->vendor), p->vendor, NULL);
+   clGetPlatformInfo(p->id, CL_PLATFORM_VERSION, sizeof(p->version), p->version, NULL);
+   p->is_kiln = contains_ci(p->name, "kiln");
+   p->is_pocl = contains_ci(p->name, "portable computing language") || contains_ci(p->name, "pocl");
+   if (p->is_kiln)
+      snprintf(p->short_name, sizeof(p->short_name), "Kiln");
+   else if (p->is_pocl)
+      snprintf(p->short_name, sizeof(p->short_name), "PoCL");
+   else
+      snprintf(p->short_name, sizeof(p->short_name), "%.12s", p->name);
+}
+
+static cl_int platform_open(struct platform *p)
+{
+   cl_int err = clGetDeviceIDs(p->id, CL_DEVICE_TYPE_CPU, 1, &p->dev, NULL);
+   if (err)
+      return err;
+   clGetDeviceInfo(p->dev, CL_DEVICE_NAME, sizeof(p->dev_name), p->dev_name, NULL);
+   clGetDeviceInfo(p->dev, CL_DRIVER_VERSION, sizeof(p->driver), p->driver, NULL);
+   clGetDeviceInfo(p->dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(p->compute_units),
+                   &p->compute_units, NULL);
+   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p->id, 0};
+   p->ctx = clCreateContext(props, 1, &p->dev, NULL, NULL, &err);
+   if (err)
+      return err;
+   p->q = clCreateCommandQueue(p->ctx, p->dev, 0, &err);
+   return err;
+}
+
+static void platform_close(struct platform *p)
+{
+   for (int k = 0; k < K_COUNT; k++)
+      if (p->k[k])
+         clReleaseKernel(p->k[k]);
+   if (p->prog)
+      clReleaseProgram(p->prog);
+   if (p->q)
+      clReleaseCommandQueue(p->q);
+   if (p->ctx)
+      clReleaseContext(p->ctx);
+   p->prog = NULL;
+   p->q = NULL;
+   p->ctx = NULL;
+   memset(p->k, 0, sizeof(p->k));
+}
+
+static cl_int build_program(struct platform *p, cl_program *out, double *ms)
+{
+   const char *src = kiln_bench_source;
+   cl_int err;
+   double t0 = now_ms();
+   cl_program prog = clCreateProgramWithSource(p->ctx, 1, &src, NULL, &err);
+   if (err)
+      return err;
+   err = clBuildProgram(prog, 1, &p->dev, "", NULL, NULL);
+   *ms = now_ms() - t0;
+   if (err) {
+      size_t size = 0;
+      clGetProgramBuildInfo(prog, p->dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+      char *log = malloc(size + 1);
+      if (log && !clGetProgramBuildInfo(prog, p->dev, CL_PROGRAM_BUILD_LOG, size, log, NULL)) {
+         log[size] = 0;
+         fprintf(stderr, "kiln_bench: %s: build log:\n%.4000s\n", p->short_name, log);
+      }
+      free(log);
+      clReleaseProgram(prog);
+      return err;
+   }
+   *out = prog;
+   return CL_SUCCESS;
+}
+
+/* Launches the three kernels once each on tiny problems with the local
+ * sizes the benchmarks use, and returns the time for all three. */
+static cl_int tiny_launches(struct platform *p, cl_kernel *k, double *ms)
+{
+   cl_int err;
+   cl_mem a = clCreateBuffer(p->ctx, CL_MEM_READ_WRITE, 4096 * sizeof(float), NULL, &err);
+   if (err)
+      return err;
+   cl_mem b = clCreateBuffer(p->ctx, CL_MEM_READ_WRITE, 4096 * sizeof(float), NULL, &err);
+   if (err) {
+      clReleaseMemObject(a);
+      return err;
+   }
+   cl_mem c = clCreateBuffer(p->ctx, CL_MEM_READ_WRITE, 4096 * sizeof(float), NULL, &err);
+   if (err) {
+      clReleaseMemObject(a);
+      clReleaseMemObject(b);
+      return err;
+   }
+   /* OpenCL 1.1 has no clEnqueueFillBuffer. */
+   static const float zeros[4096];
+   if ((err = clEnqueueWriteBuffer(p->q, a, CL_TRUE, 0, sizeof(zeros), zeros, 0, NULL, NULL)) ||
+       (err = clEnqueueWriteBuffer(p->q, b, CL_TRUE, 0, sizeof(zeros), zeros, 0, NULL, NULL)))
+      goto out;
+   float two = 2.0f;
+   cl_int gn = 32;
+   cl_uint rn = 4096;
+   double t0 = now_ms();
+   size_t g1 = 4096, l1 = SAXPY_LOCAL;
+   if ((err = clSetKernelArg(k[K_SAXPY], 0, sizeof(two), &two)) ||
+       (err = clSetKernelArg(k[K_SAXPY], 1, sizeof(a), &a)) ||
+       (err = clSetKernelArg(k[K_SAXPY], 2, sizeof(b), &b)) ||
+       (err = clEnqueueNDRangeKernel(p->q, k[K_SAXPY], 1, NULL, &g1, &l1, 0, NULL, NULL)) ||
+       (err = clFinish(p->q)))
+      goto out;
+   size_t g2[2] = {32, 32}, l2[2] = {TS, TS};
+   if ((err = clSetKernelArg(k[K_SGEMM], 0, sizeof(gn), &gn)) ||
+       (err = clSetKernelArg(k[K_SGEMM], 1, sizeof(a), &a)) ||
+       (err = clSetKernelArg(k[K_SGEMM], 2, sizeof(b), &b)) ||
+       (err = clSetKernelArg(k[K_SGEMM], 3, sizeof(c), &c)) ||
+       (err = clEnqueueNDRangeKernel(p->q, k[K_SGEMM], 2, NULL, g2, l2, 0, NULL, NULL)) ||
+       (err = clFinish(p->q)))
+      goto out;
+   size_t g3 = 4096, l3 = RL;
+   if ((err = clSetKernelArg(k[K_REDUCE], 0, sizeof(a), &a)) ||
+       (err = clSetKernelArg(k[K_REDUCE], 1, sizeof(c), &c)) ||
+       (err = clSetKernelArg(k[K_REDUCE], 2, sizeof(rn), &rn)) ||
+       (err = clEnqueueNDRangeKernel(p->q, k[K_REDUCE], 1, NULL, &g3, &l3, 0, NULL, NULL)) ||
+       (err = clFinish(p->q)))
+      goto out;
+   *ms = now_ms() - t0;
+out:
+   clReleaseMemObject(a);
+   clReleaseMemObject(b);
+   clReleaseMemObject(c);
+   return err;
+}
+
+/* Cold build (the first of this process on this platform), the kernels'
+ * first and second tiny launches, then a warm rebuild of the same source
+ * (released again: the benchmarks use the first program). */
+static void measure_build(struct platform *p)
+{
+   struct build_times *b = &p->build;
+   cl_int err = build_program(p, &p->prog, &b->cold_ms);
+   if (err) {
+      set_error(&b->status, b->note, sizeof(b->note), "clBuildProgram", err);
+      return;
+   }
+   for (int k = 0; k < K_COUNT; k++) {
+      p->k[k] = clCreateKernel(p->prog, kernel_names[k], &err);
+      if (err) {
+         set_error(&b->status, b->note, sizeof(b->note), "clCreateKernel", err);
+         return;
+      }
+   }
+   if ((err = tiny_launches(p, p->k, &b->first_launch_ms)) ||
+       (err = tiny_launches(p, p->k, &b->second_launch_ms))) {
+      set_error(&b->status, b->note, sizeof(b->note), "first launches", err);
+      return;
+   }
+   cl_program again;
+   if ((err = build_program(p, &again, &b->warm_ms))) {
+      set_error(&b->status, b->note, sizeof(b->note), "second clBuildProgram", err);
+      return;
+   }
+   clReleaseProgram(again);
+   b->status = ST_OK;
+}
+
+/* ---- benchmarks --------------------------------------------------------- */
+
+static cl_int launch_once(struct platform *p, cl_kernel k, cl_uint dim, const size_t *g,
+                          const size_t *l, double *ms)
+{
+   double t0 = now_ms();
+   cl_int err = clEnqueueNDRangeKernel(p->q, k, dim, NULL, g, l, 0, NULL, NULL);
+   if (!err)
+      err = clFinish(p->q);
+   *ms = now_ms() - t0;
+   return err;
+}
+
+static void bench_saxpy(struct platform *p, const struct host *h, int runs, bool null_local,
+                        struct result *r)
+{
+   cl_int err;
+   size_t bytes = h->n * sizeof(float);
+   double *t = calloc((size_t)runs, sizeof(double));
+   cl_mem x = clCreateBuffer(p->ctx, CL_MEM_READ_ONLY, bytes, NULL, &err);
+   cl_mem y = err ? NULL : clCreateBuffer(p->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+   CHECK_R(r, err, "clCreateBuffer");
+   CHECK_R(r, clEnqueueWriteBuffer(p->q, x, CL_TRUE, 0, bytes, h->x, 0, NULL, NULL),
+           "write x");
+   CHECK_R(r, clEnqueueWriteBuffer(p->q, y, CL_TRUE, 0, bytes, h->y0, 0, NULL, NULL),
+           "write y");
+   float a = 2.0f;
+   cl_kernel k = p->k[K_SAXPY];
+   CHECK_R(r, clSetKernelArg(k, 0, sizeof(a), &a), "clSetKernelArg");
+   CHECK_R(r, clSetKernelArg(k, 1, sizeof(x), &x), "clSetKernelArg");
+   CHECK_R(r, clSetKernelArg(k, 2, sizeof(y), &y), "clSetKernelArg");
+   size_t g = h->n, l = SAXPY_LOCAL;
+   CHECK_R(r, launch_once(p, k, 1, &g, null_local ? NULL : &l, &r->first_ms), "saxpy");
+   for (int i = 0; i < runs; i++)
+      CHECK_R(r, launch_once(p, k, 1, &g, null_local ? NULL : &l, &t[i]), "saxpy");
+   r->min_ms = t[0];
+   for (int i = 1; i < runs; i++)
+      r->min_ms = t[i] < r->min_ms ? t[i] : r->min_ms;
+   r->median_ms = median(t, runs);
+   r->work = 3.0 * (double)bytes;
+   CHECK_R(r, clEnqueueReadBuffer(p->q, y, CL_TRUE, 0, bytes, h->out, 0, NULL, NULL), "read y");
+   /* After runs+1 launches, y = y0 + (runs+1)*a*x, exact in float. */
+   r->status = ST_OK;
+   for (size_t i = 0; i < h->n; i++) {
+      float want = h->y0[i] + (float)(runs + 1) * a * h->x[i];
+      if (h->out[i] != want) {
+         r->status = ST_INVALID;
+         snprintf(r->note, sizeof(r->note), "y[%zu] = %g, expected %g", i, h->out[i], want);
+         break;
+      }
+   }
+out:
+   if (x)
+      clReleaseMemObject(x);
+   if (y)
+      clReleaseMemObject(y);
+   free(t);
+}
+
+static void bench_sgemm(struct platform *p, const struct host *h, int runs, struct result *r)
+{
+   cl_int err;
+   int n = h->gemm_n;
+   size_t bytes = (size_t)n * n * sizeof(float);
+   double *t = calloc((size_t)runs, sizeof(double));
+   cl_mem a = clCreateBuffer(p->ctx, CL_MEM_READ_ONLY, bytes, NULL, &err);
+   cl_mem b = err ? NULL : clCreateBuffer(p->ctx, CL_MEM_READ_ONLY, bytes, NULL, &err);
+   cl_mem c = err ? NULL : clCreateBuffer(p->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
+   CHECK_R(r, err, "clCreateBuffer");
+   CHECK_R(r, clEnqueueWriteBuffer(p->q, a, CL_TRUE, 0, bytes, h->a, 0, NULL, NULL), "write A");
+   CHECK_R(r, clEnqueueWriteBuffer(p->q, b, CL_TRUE, 0, bytes, h->b, 0, NULL, NULL), "write B");
+   /* C starts as NaN, so an element the kernel never writes fails. */
+   for (size_t i = 0; i < (size_t)n * n; i++)
+      h->out[i] = NAN;
+   CHECK_R(r, clEnqueueWriteBuffer(p->q, c, CL_TRUE, 0, bytes, h->out, 0, NULL, NULL), "write C");
+   cl_kernel k = p->k[K_SGEMM];
+   cl_int ni = n;
+   CHECK_R(r, clSetKernelArg(k, 0, sizeof(ni), &ni), "clSetKernelArg");
+   CHECK_R(r, clSetKernelArg(k, 1, sizeof(a), &a), "clSetKernelArg");
+   CHECK_R(r, clSetKernelArg(k, 2, sizeof(b), &b), "clSetKernelArg");
+   CHECK_R(r, clSetKernelArg(k, 3, sizeof(c), &c), "clSetKernelArg");
+   size_t g[2] = {(size_t)n, (size_t)n}, l[2] = {TS, TS};
+   CHECK_R(r, launch_once(p, k, 2, g, l, &r->first_ms), "sgemm");
+   for (int i = 0; i < runs; i++)
+      CHECK_R(r, launch_once(p, k, 2, g, l, &t[i]), "sgemm");
+   r->min_ms = t[0];
+   for (int i = 1; i < runs; i++)
+      r->min_ms = t[i] < r->min_ms ? t[i] : r->min_ms;
+   r->median_ms = median(t, runs);
+   r->work = 2.0 * n * (double)n * n;
+   CHECK_R(r, clEnqueueReadBuffer(p->q, c, CL_TRUE, 0, bytes, h->out, 0, NULL, NULL), "read C");
+   r->status = ST_OK;
+   for (size_t i = 0; i < (size_t)n * n; i++) {
+      float want = h->c_ref[i], got = h->out[i];
+      if (!(fabsf(got - want) <= 1e-5f * fabsf(want) + 1e-3f)) {
+         r->status = ST_INVALID;
+         snprintf(r->note, sizeof(r->note), "C[%zu][%zu] = %g, expected %g", i / (size_t)n,
+                  i % (size_t)n, got, want);
+         break;
+      }
+   }
+out:
+   if (a)
+      clReleaseMemObject(a);
+   if (b)
+      clReleaseMemObject(b);
+   if (c)
+      clReleaseMemObject(c);
+   free(t);
+}
+
+/* One run: the kernel, reading the group sums back, adding them on the
+ * host (all inside the timing: that is the whole reduction). */
+static cl_int reduce_once(struct platform *p, cl_kernel k, cl_mem partial, size_t groups,
+                          float *host_partial, double *sum, double *ms)
+{
+   size_t g = groups * RL, l = RL;
+   double t0 = now_ms();
+   cl_int err = clEnqueueNDRangeKernel(p->q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+   if (!err)
+      err = clEnqueueReadBuffer(p->q, partial, CL_TRUE, 0, groups * sizeof(float), host_partial,
+                                0, NULL, NULL);
+   double s = 0;
+   for (size_t i = 0; i < groups; i++)
+      s += host_partial[i];
+   *ms = now_ms() - t0;
+   *sum = s;
+   return err;
+}
+
+static void bench_reduce(struct platform *p, const struct host *h, int runs, bool one_per_item,
+                         struct result *r)
+{
+   cl_int err;
+   size_t bytes = h->n * sizeof(float);
+   size_t groups = one_per_item ? h->n / RL : REDUCE_GROUPS;
+   if (groups * RL > h->n)
+      groups = h->n / RL;
+   double *t = calloc((size_t)runs, sizeof(double));
+   float *hp = calloc(groups, sizeof(float));
+   cl_mem in = clCreateBuffer(p->ctx, CL_MEM_READ_ONLY, bytes, NULL, &err);
+   cl_mem part = err ? NULL
+                     : clCreateBuffer(p->ctx, CL_MEM_WRITE_ONLY, groups * sizeof(float), NULL,
+                                      &err);
+   CHECK_R(r, err, "clCreateBuffer");
+   CHECK_R(r, clEnqueueWriteBuffer(p->q, in, CL_TRUE, 0, bytes, h->x, 0, NULL, NULL), "write");
+   cl_kernel k = p->k[K_REDUCE];
+   cl_uint n = (cl_uint)h->n;
+   CHECK_R(r, clSetKernelArg(k, 0, sizeof(in), &in), "clSetKernelArg");
+   CHECK_R(r, clSetKernelArg(k, 1, sizeof(part), &part), "clSetKernelArg");
+   CHECK_R(r, clSetKernelArg(k, 2, sizeof(n), &n), "clSetKernelArg");
+   double sum;
+   r->status = ST_OK;
+   for (int i = -1; i < runs; i++) {
+      double ms;
+      CHECK_R(r, reduce_once(p, k, part, groups, hp, &sum, &ms), "reduce");
+      if (i < 0)
+         r->first_ms = ms;
+      else
+         t[i] = ms;
+      /* Every run is checked: a group sum is exact, so any difference is
+       * an error (a race on __local memory shows up as a wrong run). */
+      if (r->status == ST_OK && !(fabs(sum - h->sum_ref) <= 1e-7 * h->sum_ref)) {
+         r->status = ST_INVALID;
+         snprintf(r->note, sizeof(r->note), "run %d: sum %.1f, expected %.1f", i + 1, sum,
+                  h->sum_ref);
+      }
+   }
+   r->min_ms = t[0];
+   for (int i = 1; i < runs; i++)
+      r->min_ms = t[i] < r->min_ms ? t[i] : r->min_ms;
+   r->median_ms = median(t, runs);
+   r->work = (double)bytes;
+out:
+   if (in)
+      clReleaseMemObject(in);
+   if (part)
+      clReleaseMemObject(part);
+   free(t);
+   free(hp);
+}
+
+static void run_benchmarks(struct platform *p, const struct host *h, int runs)
+{
+   if (p->build.status != ST_OK) {
+      for (int b = 0; b < B_COUNT; b++) {
+         p->r[b].status = ST_ERROR;
+         snprintf(p->r[b].note, sizeof(p->r[b].note), "no program (%s)", p->build.note);
+      }
+      return;
+   }
+   size_t wg = 0;
+   clGetKernelWorkGroupInfo(p->k[K_SGEMM], p->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg,
+                            NULL);
+   fprintf(stderr, "kiln_bench: %s: saxpy...\n", p->short_name);
+   bench_saxpy(p, h, runs, false, &p->r[B_SAXPY]);
+   bench_saxpy(p, h, runs, true, &p->r[B_SAXPY_NULL]);
+   fprintf(stderr, "kiln_bench: %s: sgemm...\n", p->short_name);
+   if (wg < TS * TS) {
+      p->r[B_SGEMM].status = ST_ERROR;
+      snprintf(p->r[B_SGEMM].note, sizeof(p->r[B_SGEMM].note),
+               "CL_KERNEL_WORK_GROUP_SIZE %zu < %d", wg, TS * TS);
+   } else {
+      bench_sgemm(p, h, runs, &p->r[B_SGEMM]);
+   }
+   fprintf(stderr, "kiln_bench: %s: reduce...\n", p->short_name);
+   bench_reduce(p, h, runs, false, &p->r[B_REDUCE]);
+   bench_reduce(p, h, runs, true, &p->r[B_REDUCE_1PW]);
+}
+
+/* ---- child processes for the build measurements ------------------------ */
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+   (void)st;
+   (void)flag;
+   (void)ftw;
+   return remove(path);
+}
+
+/* Runs this program again with --build-only for one platform, with the
+ * variables in env ("NAME=value" strings) set, and reads its times. */
+static void run_child(const struct options *o, const struct platform *p, const char *const *env,
+                      struct build_times *b)
+{
+   (void)o;
+   b->status = ST_ERROR;
+   int fd[2];
+   if (pipe(fd)) {
+      snprintf(b->note, sizeof(b->note), "pipe: %s", strerror(errno));
+      return;
+   }
+   fflush(NULL);
+   pid_t pid = fork();
+   if (pid < 0) {
+      snprintf(b->note, sizeof(b->note), "fork: %s", strerror(errno));
+      close(fd[0]);
+      close(fd[1]);
+      return;
+   }
+   if (pid == 0) {
+      dup2(fd[1], STDOUT_FILENO);
+      close(fd[0]);
+      close(fd[1]);
+      for (; env && *env; env++)
+         putenv((char *)*env);
+      char idx[16];
+      snprintf(idx, sizeof(idx), "%d", p->index);
+      char *args[] = {(char *)"kiln_bench", (char *)"--build-only", (char *)"--platform-index",
+                      idx, NULL};
+      execv("/proc/self/exe", args);
+      _exit(127);
+   }
+   close(fd[1]);
+   char buf[512] = "";
+   size_t len = 0;
+   ssize_t got;
+   while ((got = read(fd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+      len += (size_t)got;
+   buf[len] = 0;
+   close(fd[0]);
+   int wst;
+   waitpid(pid, &wst, 0);
+   const char *line = strstr(buf, "BUILD ");
+   if (line && sscanf(line, "BUILD %lf %lf %lf %lf", &b->cold_ms, &b->first_launch_ms,
+                      &b->second_launch_ms, &b->warm_ms) == 4) {
+      b->status = ST_OK;
+   } else {
+      snprintf(b->note, sizeof(b->note), "child failed (status %d): %.100s", wst, buf);
+   }
+}
+
+static void measure_children(const struct options *o, struct platform *p)
+{
+   if (p->is_pocl) {
+      static const char *const no_cache[] = {"POCL_KERNEL_CACHE=0", NULL};
+      p->child[0].label = "fresh process, POCL_KERNEL_CACHE=0";
+      run_child(o, p, no_cache, &p->child[0].b);
+      char dir[] = "/tmp/kiln_bench_pocl_XXXXXX";
+      if (mkdtemp(dir)) {
+         static char cache_dir[64];
+         snprintf(cache_dir, sizeof(cache_dir), "POCL_CACHE_DIR=%s", dir);
+         const char *empty_cache[] = {"POCL_KERNEL_CACHE=1", cache_dir, NULL};
+         p->child[1].label = "fresh process, empty kernel cache";
+         run_child(o, p, empty_cache, &p->child[1].b);
+         nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+         p->num_children = 2;
+      } else {
+         p->num_children = 1;
+      }
+   } else {
+      p->child[0].label = "fresh process";
+      run_child(o, p, NULL, &p->child[0].b);
+      p->num_children = 1;
+   }
+}
+
+/* ---- report --------------------------------------------------------------- */
+
+static void cpu_model(char *out, size_t size)
+{
+   snprintf(out, size, "unknown CPU");
+   FILE *f = fopen("/proc/cpuinfo", "r");
+   if (!f)
+      return;
+   char line[256];
+   while (fgets(line, sizeof(line), f)) {
+      if (!strncmp(line, "model name", 10)) {
+         char *v = strchr(line, ':');
+         if (v) {
+            v++;
+            while (*v == ' ')
+               v++;
+            v[strcspn(v, "\n")] = 0;
+            snprintf(out, size, "%s", v);
+         }
+         break;
+      }
+   }
+   fclose(f);
+}
+
+static const char *status_text(const struct result *r)
+{
+   switch (r->status) {
+   case ST_OK: return "ok";
+   case ST_INVALID: return "INVALID";
+   case ST_ERROR: return "ERROR";
+   default: return "not run";
+   }
+}
+
+static void print_report(const struct options *o, const struct host *h, struct platform *ps,
+                         int np)
+{
+   char cpu[128], date[64];
+   cpu_model(cpu, sizeof(cpu));
+   time_t now = time(NULL);
+   strftime(date, sizeof(date), "%Y-%m-%d %H:%M %Z", localtime(&now));
+   printf("\n# kiln_bench %s, %s\n", KILN_BENCH_VCS, date);
+   printf("host: %s, %ld online cores; runs=%d (median after 1 warm-up), size=%g\n", cpu,
+          sysconf(_SC_NPROCESSORS_ONLN), o->runs, o->scale);
+   for (int i = 0; i < np; i++)
+      printf("platform %d: %s | %s | device %s, %u compute units, driver %s\n", ps[i].index,
+             ps[i].name, ps[i].version, ps[i].dev_name, ps[i].compute_units, ps[i].driver);
+   const char *pocl_cache = getenv("POCL_KERNEL_CACHE");
+   printf("POCL_KERNEL_CACHE in this process: %s\n",
+          pocl_cache ? pocl_cache : "unset (PoCL's default: on)");
+
+   int kiln = -1;
+   for (int i = 0; i < np; i++)
+      if (ps[i].is_kiln && kiln < 0)
+         kiln = i;
+
+   static const char *const names[B_COUNT] = {
+      "saxpy (local 256)", "saxpy (local NULL)", "sgemm 16x16 tiles", "reduce (4096 groups)",
+      "reduce (1 elem/item)"};
+   char sizes[B_COUNT][48];
+   snprintf(sizes[B_SAXPY], 48, "%zuM floats", h->n >> 20);
+   snprintf(sizes[B_SAXPY_NULL], 48, "%zuM floats", h->n >> 20);
+   snprintf(sizes[B_SGEMM], 48, "%dx%d", h->gemm_n, h->gemm_n);
+   snprintf(sizes[B_REDUCE], 48, "%zuM floats", h->n >> 20);
+   snprintf(sizes[B_REDUCE_1PW], 48, "%zuM floats, %zu groups", h->n >> 20, h->n / RL);
+   if (h->n < (1u << 20))
+      for (int b = 0; b < B_COUNT; b++)
+         if (b != B_SGEMM) {
+            char tmp[48];
+            snprintf(tmp, sizeof(tmp), "%zuK floats%s", h->n >> 10,
+                     b == B_REDUCE_1PW ? ", n/256 groups" : "");
+            memcpy(sizes[b], tmp, sizeof(tmp));
+         }
+
+   printf("\n| benchmark | size | unit |");
+   for (int i = 0; i < np; i++)
+      printf(" %s ms (first) | %s |", ps[i].short_name, ps[i].short_name);
+   for (int i = 0; i < np; i++)
+      if (kiln >= 0 && i != kiln)
+         printf(" Kiln/%s |", ps[i].short_name);
+   printf("\n|---|---|---|");
+   for (int i = 0; i < np; i++)
+      printf("---:|---:|");
+   for (int i = 0; i < np; i++)
+      if (kiln >= 0 && i != kiln)
+         printf("---:|");
+   printf("\n");
+   for (int b = 0; b < B_COUNT; b++) {
+      bool gflops = b == B_SGEMM;
+      printf("| %s | %s | %s |", names[b], sizes[b], gflops ? "GFLOP/s" : "GB/s");
+      for (int i = 0; i < np; i++) {
+         const struct result *r = &ps[i].r[b];
+         if (r->status == ST_OK || r->status == ST_INVALID)
+            printf(" %.2f (%.1f) | %.2f%s |", r->median_ms, r->first_ms,
+                   r->work / (r->median_ms * 1e6), r->status == ST_INVALID ? " INVALID" : "");
+         else
+            printf(" %s | - |", status_text(r));
+      }
+      for (int i = 0; i < np; i++) {
+         if (kiln < 0 || i == kiln)
+            continue;
+         const struct result *rk = &ps[kiln].r[b], *ro = &ps[i].r[b];
+         if (rk->status == ST_OK && ro->status == ST_OK)
+            printf(" %.2f |", ro->median_ms / rk->median_ms);
+         else
+            printf(" - |");
+      }
+      printf("\n");
+   }
+   printf("\nThroughput: saxpy counts 12 bytes/element (read x, y; write y), reduce 4;\n"
+          "sgemm 2n^3 flops. Kiln/X > 1: Kiln is faster. \"first\" is the warm-up run.\n");
+
+   printf("\n| build (same source, 3 kernels) |");
+   for (int i = 0; i < np; i++)
+      printf(" %s ms |", ps[i].short_name);
+   printf("\n|---|");
+   for (int i = 0; i < np; i++)
+      printf("---:|");
+   printf("\n");
+   static const char *const rows[4] = {"cold clBuildProgram (first in process)",
+                                       "first launch of the 3 kernels (tiny sizes)",
+                                       "second launch of the 3 kernels",
+                                       "warm clBuildProgram (2nd, same source)"};
+   for (int row = 0; row < 4; row++) {
+      printf("| %s |", rows[row]);
+      for (int i = 0; i < np; i++) {
+         const struct build_times *b = &ps[i].build;
+         double v = row == 0 ? b->cold_ms
+                    : row == 1 ? b->first_launch_ms
+                    : row == 2 ? b->second_launch_ms
+                               : b->warm_ms;
+         if (b->status == ST_OK)
+            printf(" %.1f |", v);
+         else
+            printf(" ERROR |");
+      }
+      printf("\n");
+   }
+   for (int i = 0; i < np; i++)
+      for (int c = 0; c < ps[i].num_children; c++) {
+         const struct build_times *b = &ps[i].child[c].b;
+         if (b->status == ST_OK)
+            printf("%s, %s: cold build %.1f ms, first launches %.1f ms (second %.1f), "
+                   "warm build %.1f ms\n",
+                   ps[i].short_name, ps[i].child[c].label, b->cold_ms, b->first_launch_ms,
+                   b->second_launch_ms, b->warm_ms);
+         else
+            printf("%s, %s: ERROR %s\n", ps[i].short_name, ps[i].child[c].label, b->note);
+      }
+
+   bool notes = false;
+   for (int i = 0; i < np; i++) {
+      if (ps[i].build.status == ST_ERROR) {
+         printf("%s%s build: %s\n", notes ? "" : "\nnotes:\n", ps[i].short_name,
+                ps[i].build.note);
+         notes = true;
+      }
+      for (int b = 0; b < B_COUNT; b++)
+         if (ps[i].r[b].status == ST_INVALID || ps[i].r[b].status == ST_ERROR) {
+            printf("%s%s %s: %s: %s\n", notes ? "" : "\nnotes:\n", ps[i].short_name, names[b],
+                   status_text(&ps[i].r[b]), ps[i].r[b].note);
+            notes = true;
+         }
+   }
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+   struct options o;
+   if (!parse_options(argc, argv, &o))
+      return 2;
+   setvbuf(stdout, NULL, _IOLBF, 0);
+
+   cl_platform_id ids[MAX_PLATFORMS];
+   cl_uint n_ids = 0;
+   cl_int err = clGetPlatformIDs(MAX_PLATFORMS, ids, &n_ids);
+   if (err || n_ids == 0) {
+      fprintf(stderr, "kiln_bench: no OpenCL platform (clGetPlatformIDs: %d); "
+                      "set OCL_ICD_VENDORS?\n", (int)err);
+      return 1;
+   }
+   if (n_ids > MAX_PLATFORMS)
+      n_ids = MAX_PLATFORMS;
+
+   struct platform *ps = calloc(n_ids, sizeof(*ps));
+   int np = 0;
+   for (cl_uint i = 0; i < n_ids; i++) {
+      struct platform p = {.index = (int)i, .id = ids[i]};
+      get_platform_info(&p);
+      if (o.platform_index >= 0 && (int)i != o.platform_index)
+         continue;
+      bool want = o.num_filters == 0;
+      for (int f = 0; f < o.num_filters; f++)
+         want |= contains_ci(p.name, o.filters[f]) || contains_ci(p.vendor, o.filters[f]);
+      if (want)
+         ps[np++] = p;
+   }
+   if (!np) {
+      fprintf(stderr, "kiln_bench: no platform matches\n");
+      return 1;
+   }
+   /* Kiln first: its cold build is then the first compile in the process. */
+   for (int i = 1; i < np; i++)
+      if (ps[i].is_kiln && !ps[0].is_kiln) {
+         struct platform t = ps[0];
+         ps[0] = ps[i];
+         ps[i] = t;
+      }
+
+   if (o.build_only) {
+      struct platform *p = &ps[0];
+      err = platform_open(p);
+      if (!err)
+         measure_build(p);
+      if (err || p->build.status != ST_OK) {
+         fprintf(stderr, "kiln_bench: %s: %s\n", p->short_name, p->build.note);
+         return 1;
+      }
+      printf("BUILD %.3f %.3f %.3f %.3f\n", p->build.cold_ms, p->build.first_launch_ms,
+             p->build.second_launch_ms, p->build.warm_ms);
+      platform_close(p);
+      return 0;
+   }
+
+   struct host h;
+   fprintf(stderr, "kiln_bench: preparing host data and references...\n");
+   if (!host_init(&h, o.scale)) {
+      fprintf(stderr, "kiln_bench: out of host memory\n");
+      return 1;
+   }
+   int failures = 0;
+   for (int i = 0; i < np; i++) {
+      struct platform *p = &ps[i];
+      fprintf(stderr, "kiln_bench: %s (%s)\n", p->short_name, p->name);
+      err = platform_open(p);
+      if (err) {
+         set_error(&p->build.status, p->build.note, sizeof(p->build.note),
+                   "CPU device/context/queue", err);
+      } else {
+         measure_build(p);
+      }
+      run_benchmarks(p, &h, o.runs);
+      platform_close(p);
+      for (int b = 0; b < B_COUNT; b++)
+         failures += p->r[b].status != ST_OK;
+   }
+   if (!o.no_child)
+      for (int i = 0; i < np; i++) {
+         fprintf(stderr, "kiln_bench: %s: build in fresh processes...\n", ps[i].short_name);
+         measure_children(&o, &ps[i]);
+      }
+   print_report(&o, &h, ps, np);
+   host_fini(&h);
+   free(ps);
+   return failures ? 3 : 0;
+}
