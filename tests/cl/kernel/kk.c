@@ -141,3 +141,33 @@ int64_t kk_ulps(float got, float want)
    int64_t d = ordered(got) - ordered(want);
    return d < 0 ? -d : d;
 }
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+int kk_child(const char *name, int timeout_s)
+{
+   char t[16];
+   snprintf(t, sizeof(t), "%d", timeout_s);
+   /* The child's kt_setup arms its watchdog from this. */
+   char *old = getenv("KT_WATCHDOG_S");
+   char *saved = old ? strdup(old) : NULL;
+   setenv("KT_WATCHDOG_S", t, 1);
+   char *argv[] = {"/proc/self/exe", "--child", (char *)name, NULL};
+   pid_t pid;
+   int rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ);
+   if (saved) {
+      setenv("KT_WATCHDOG_S", saved, 1);
+      free(saved);
+   } else {
+      unsetenv("KT_WATCHDOG_S");
+   }
+   REQUIRE(rc == 0, " posix_spawn: %d", rc);
+   int ws = 0;
+   REQUIRE(waitpid(pid, &ws, 0) == pid);
+   if (WIFSIGNALED(ws))
+      return 128 + WTERMSIG(ws);
+   return WEXITSTATUS(ws);
+}

@@ -64,4 +64,15 @@ void kk_read(const struct kt_env *env, cl_mem m, size_t size, void *host);
  * the other not). */
 int64_t kk_ulps(float got, float want);
 
+/* Runs this test program again as `<self> --child <name>` with a watchdog
+ * of timeout_s seconds, for cases that may hang or crash Kiln.  Returns the
+ * child's exit status (2: its watchdog expired), or 128 + the signal that
+ * killed it.  KK_CHILD_MAIN dispatches such a call in main(). */
+int kk_child(const char *name, int timeout_s);
+#define KK_CHILD_MAIN(argc, argv, fn)                                          \
+   do {                                                                        \
+      if ((argc) == 3 && !strcmp((argv)[1], "--child"))                        \
+         return fn((argv)[2]);                                                 \
+   } while (0)
+
 #endif
