@@ -219,6 +219,26 @@ static const char *source =
    "  for (int j = 0; j < h; j++) total += buf[j * w + lx];\n"
    "  out[gi] = total;\n"
    "}\n"
+   /* A kernel may call another kernel (§6.7.1): the callee's barrier and
+    * work-item functions act for the caller's work-items. */
+   "__kernel void inner(__global int *o, __local int *t)\n"
+   "{\n"
+   "  int l = get_local_id(0);\n"
+   "  t[l] = get_global_id(0) * 2;\n"
+   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  o[get_global_id(0)] = t[(l + 1) % get_local_size(0)];\n"
+   "}\n"
+   "__kernel void outer(__global int *o, __local int *t)\n"
+   "{ inner(o, t); o[get_global_id(0)] += 1; }\n"
+   /* Returning early after the last barrier (the usual bounds check). */
+   "__kernel void early(__global int *o, __local int *t, int n)\n"
+   "{\n"
+   "  int l = get_local_id(0);\n"
+   "  t[l] = l * 5;\n"
+   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  if (get_global_id(0) >= n) return;\n"
+   "  o[get_global_id(0)] = t[get_local_size(0) - 1 - l];\n"
+   "}\n"
    /* Communication through global memory inside a group. */
    "__kernel void global_fence(__global int *scratch, __global int *out)\n"
    "{\n"
@@ -678,6 +698,57 @@ static void local_constant_index(void)
    }
 }
 
+static void calls_and_returns(const struct kt_env *env)
+{
+   enum { N = 384 };
+   cl_int out[N];
+   cl_kernel k = kk_kernel(prog, "outer");
+   cl_mem m = kk_buffer_in(env, sizeof(out), NULL);
+   KK_ARG(k, 0, m);
+   static const size_t ls[] = {1, 8, 96, 384};
+   for (size_t t = 0; t < 4; t++) {
+      size_t n = N, l = ls[t];
+      KK_LOCAL(k, 1, l * sizeof(cl_int));
+      KK_RUN(env, k, 1, NULL, &n, &l);
+      kk_read(env, m, sizeof(out), out);
+      for (int i = 0; i < N; i++) {
+         int base = i - i % (int)l;
+         int want = (base + (i - base + 1) % (int)l) * 2 + 1;
+         if (out[i] != want) {
+            KT_FAIL("kernel calling a kernel with a barrier, group %zu: item %d = %d, expected %d",
+                    l, i, out[i], want);
+            break;
+         }
+      }
+   }
+   CHECK_OK(clReleaseKernel(k));
+
+   k = kk_kernel(prog, "early");
+   KK_ARG(k, 0, m);
+   for (size_t t = 0; t < 4; t++) {
+      size_t n = N, l = ls[t];
+      cl_int limit = N - 37;
+      for (int i = 0; i < N; i++)
+         out[i] = -99;
+      REQUIRE_OK(clEnqueueWriteBuffer(env->queue, m, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+      KK_LOCAL(k, 1, l * sizeof(cl_int));
+      KK_ARG(k, 2, limit);
+      KK_RUN(env, k, 1, NULL, &n, &l);
+      kk_read(env, m, sizeof(out), out);
+      for (int i = 0; i < N; i++) {
+         int li = i % (int)l;
+         int want = i < limit ? ((int)l - 1 - li) * 5 : -99;
+         if (out[i] != want) {
+            KT_FAIL("return after the last barrier, group %zu: item %d = %d, expected %d", l, i,
+                    out[i], want);
+            break;
+         }
+      }
+   }
+   CHECK_OK(clReleaseMemObject(m));
+   CHECK_OK(clReleaseKernel(k));
+}
+
 int main(int argc, char **argv)
 {
    KK_CHILD_MAIN(argc, argv, child);
@@ -691,6 +762,7 @@ int main(int argc, char **argv)
    mixed_local(&env);
    two_d(&env);
    global_fence(&env);
+   calls_and_returns(&env);
    local_constant_index();
    CHECK_OK(clReleaseProgram(prog));
    kt_teardown(&env);

@@ -8,34 +8,32 @@
 
 #include "kk.h"
 
+/* Each block k of dst (64 elements) receives one vstore of one vload. */
 #define MOVES_SRC                                                                         \
-   "#define B(n, off, mis, S, D) vstore##n(vload##n(off, (S) + mis), off, (D) + mis);\n"   \
-   "#define ONE(n, S, D, PRE, POST) \\\n"                                                 \
-   "  PRE B(n, 0, 0, S, D) POST PRE B(n, 1, 0, S, D) POST PRE B(n, 2, 0, S, D) POST \\\n"  \
-   "  PRE B(n, 0, 1, S, D) POST PRE B(n, 1, 1, S, D) POST PRE B(n, 2, 1, S, D) POST\n"     \
-   "#define ALL(S, D, PRE, POST) ONE(2, S, D, PRE, POST) ONE(3, S, D, PRE, POST) \\\n"     \
-   "  ONE(4, S, D, PRE, POST) ONE(8, S, D, PRE, POST) ONE(16, S, D, PRE, POST)\n"          \
-   "#define NOTHING\n"                                                                     \
-   "#define NEXT_G d = dst + 64 * k++;\n"                                                  \
-   "#define LOCAL_PRE for (int j = 0; j < 64; j++) ld[j] = dst[64 * k + j];\n"             \
-   "#define LOCAL_POST for (int j = 0; j < 64; j++) dst[64 * k + j] = ld[j]; k++;\n"       \
-   "#define PRIV_PRE for (int j = 0; j < 64; j++) pd[j] = dst[64 * k + j];\n"              \
-   "#define PRIV_POST for (int j = 0; j < 64; j++) dst[64 * k + j] = pd[j]; k++;\n"        \
+   "#define B(n, off, mis, S, D) \\\n"                                                    \
+   "  vstore##n(vload##n(off, (S) + mis), off, (D) + 64 * k + mis); k++;\n"               \
+   "#define ONE(n, S, D) B(n, 0, 0, S, D) B(n, 1, 0, S, D) B(n, 2, 0, S, D) \\\n"        \
+   "  B(n, 0, 1, S, D) B(n, 1, 1, S, D) B(n, 2, 1, S, D)\n"                               \
+   "#define ALL(S, D) ONE(2, S, D) ONE(3, S, D) ONE(4, S, D) ONE(8, S, D) ONE(16, S, D)\n" \
    "#define MOVES(T) \\\n"                                                                \
    "__kernel void mv_global_##T(__global const T *src, __constant T *csrc, \\\n"          \
    "                            __global T *dst, __local T *ls, __local T *ld) \\\n"      \
-   "{ int k = 0; __global T *d; ALL(src, d, NEXT_G, NOTHING) } \\\n"                      \
+   "{ int k = 0; ALL(src, dst) } \\\n"                                                    \
    "__kernel void mv_constant_##T(__global const T *src, __constant T *csrc, \\\n"        \
    "                              __global T *dst, __local T *ls, __local T *ld) \\\n"    \
-   "{ int k = 0; __global T *d; ALL(csrc, d, NEXT_G, NOTHING) } \\\n"                     \
+   "{ int k = 0; ALL(csrc, dst) } \\\n"                                                   \
    "__kernel void mv_local_##T(__global const T *src, __constant T *csrc, \\\n"           \
    "                           __global T *dst, __local T *ls, __local T *ld) \\\n"       \
    "{ int k = 0; for (int j = 0; j < 64; j++) ls[j] = src[j]; \\\n"                       \
-   "  ALL(ls, ld, LOCAL_PRE, LOCAL_POST) } \\\n"                                          \
+   "  for (int j = 0; j < 30 * 64; j++) ld[j] = dst[j]; \\\n"                             \
+   "  ALL(ls, ld) \\\n"                                                                   \
+   "  for (int j = 0; j < 30 * 64; j++) dst[j] = ld[j]; } \\\n"                           \
    "__kernel void mv_private_##T(__global const T *src, __constant T *csrc, \\\n"         \
    "                             __global T *dst, __local T *ls, __local T *ld) \\\n"     \
-   "{ int k = 0; T ps[64], pd[64]; for (int j = 0; j < 64; j++) ps[j] = src[j]; \\\n"     \
-   "  ALL(ps, pd, PRIV_PRE, PRIV_POST) }\n"                                               \
+   "{ int k = 0; T ps[64], pd[30 * 64]; for (int j = 0; j < 64; j++) ps[j] = src[j]; \\\n" \
+   "  for (int j = 0; j < 30 * 64; j++) pd[j] = dst[j]; \\\n"                             \
+   "  ALL(ps, pd) \\\n"                                                                   \
+   "  for (int j = 0; j < 30 * 64; j++) dst[j] = pd[j]; }\n"                              \
    "MOVES(char) MOVES(short) MOVES(int) MOVES(long) MOVES(float)\n"
 
 #define CV(name, S, D, fn)                                                                \
@@ -154,17 +152,11 @@ static void moves(const struct kt_env *env, cl_program p)
          KK_ARG(k, 1, msrc);
          KK_ARG(k, 2, mdst);
          KK_LOCAL(k, 3, BLK * es);
-         KK_LOCAL(k, 4, BLK * es);
+         KK_LOCAL(k, 4, BLOCKS * BLK * es);
          size_t one = 1;
          KK_RUN(env, k, 1, NULL, &one, &one);
          kk_read(env, mdst, BLOCKS * BLK * es, dst);
-         int blk = 0;
-         for (int ni = 0; ni < 5; ni++)
-            for (int mis = 0; mis < 2; mis++)
-               for (int off = 0; off < 3; off++) {
-                  /* Block order in the kernel: n, then (off, mis) as listed. */
-                  (void)mis;
-               }
+         int blk = 0; /* the kernel's order: n, then (off, mis) as in ONE() */
          for (int ni = 0; ni < 5; ni++) {
             static const int order[6][2] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}};
             for (int o = 0; o < 6; o++, blk++) {

@@ -71,7 +71,20 @@ static const char *source =
    "  for (int j = 0; j < nb; j++) sb += b[j];\n"
    "  o[2 * get_global_id(0)] = sa; o[2 * get_global_id(0) + 1] = sb;\n"
    "}\n"
-   "__kernel void one_int(__global int *o, int v) { o[get_global_id(0)] = v; }\n";
+   "__kernel void one_int(__global int *o, int v) { o[get_global_id(0)] = v; }\n"
+   /* 248 bytes of arguments besides the buffer (the minimum
+    * CL_DEVICE_MAX_PARAMETER_SIZE is 256 with it). */
+   "#define A6(p) int p##0, int p##1, int p##2, int p##3, int p##4, int p##5\n"
+   "__kernel void many(__global int *o, A6(a), A6(b), A6(c), A6(d), A6(e),\n"
+   "                   float16 f, float16 g)\n"
+   "{\n"
+   "  o[0] = a0 + a1 * 2 + a2 * 3 + a3 * 4 + a4 * 5 + a5 * 6;\n"
+   "  o[1] = b0 + b1 * 2 + b2 * 3 + b3 * 4 + b4 * 5 + b5 * 6;\n"
+   "  o[2] = c0 + c1 * 2 + c2 * 3 + c3 * 4 + c4 * 5 + c5 * 6;\n"
+   "  o[3] = d0 + d1 * 2 + d2 * 3 + d3 * 4 + d4 * 5 + d5 * 6;\n"
+   "  o[4] = e0 + e1 * 2 + e2 * 3 + e3 * 4 + e4 * 5 + e5 * 6;\n"
+   "  o[5] = (int)(f.s0 + f.sf * 10.0f); o[6] = (int)(g.s0 + g.sf * 10.0f);\n"
+   "}\n";
 
 static cl_program prog;
 
@@ -555,6 +568,41 @@ static void missing_and_capture(const struct kt_env *env)
    CHECK_OK(clReleaseKernel(k));
 }
 
+static void many_args(const struct kt_env *env)
+{
+   size_t maxp = 0;
+   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof(maxp), &maxp, NULL));
+   CHECK(maxp >= 256, " CL_DEVICE_MAX_PARAMETER_SIZE %zu < 256", maxp);
+   cl_kernel k = kk_kernel(prog, "many");
+   cl_uint nargs = 0;
+   CHECK_OK(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL));
+   CHECK(nargs == 33, " %u args", nargs);
+   cl_int o[7];
+   cl_mem m = kk_buffer_in(env, sizeof(o), NULL);
+   KK_ARG(k, 0, m);
+   for (cl_uint i = 0; i < 30; i++) {
+      cl_int v = (cl_int)(i * 100 + 1);
+      KK_ARG(k, 1 + i, v);
+   }
+   cl_float16 f, g;
+   for (int i = 0; i < 16; i++)
+      f.s[i] = (float)i, g.s[i] = (float)(100 + i);
+   KK_ARG(k, 31, f);
+   KK_ARG(k, 32, g);
+   size_t one = 1;
+   KK_RUN(env, k, 1, NULL, &one, NULL);
+   kk_read(env, m, sizeof(o), o);
+   for (int r = 0; r < 5; r++) {
+      int want = 0;
+      for (int j = 0; j < 6; j++)
+         want += ((r * 6 + j) * 100 + 1) * (j + 1);
+      CHECK(o[r] == want, " many args: row %d = %d, expected %d", r, o[r], want);
+   }
+   CHECK(o[5] == 150 && o[6] == 100 + 1150, " many args: float16 %d %d", o[5], o[6]);
+   CHECK_OK(clReleaseMemObject(m));
+   CHECK_OK(clReleaseKernel(k));
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -567,6 +615,7 @@ int main(void)
    buffers(&env);
    locals(&env);
    missing_and_capture(&env);
+   many_args(&env);
    CHECK_OK(clReleaseProgram(prog));
    kt_teardown(&env);
    return kt_result();

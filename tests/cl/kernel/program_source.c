@@ -2,6 +2,8 @@
  * with and without lengths, builds with and without a notification
  * callback, build failures and their logs, clGetProgramInfo,
  * clGetProgramBuildInfo, rebuilding, clUnloadCompiler. */
+#include <pthread.h>
+
 #include "kk.h"
 
 static int run_fill(const struct kt_env *env, cl_program p, const char *name, cl_int *out, size_t n)
@@ -405,6 +407,76 @@ static void unload_compiler(const struct kt_env *env)
    CHECK_OK(clReleaseProgram(p));
 }
 
+/* Builds on several application threads at once (§A.2: clBuildProgram
+ * is thread-safe on different programs), each then run and checked; and
+ * two threads building the same program, where the loser may get
+ * CL_INVALID_OPERATION but never a crash or a broken program. */
+struct builder {
+   const struct kt_env *env;
+   int id;
+   cl_program shared;
+   cl_int result;
+   cl_int shared_result;
+};
+
+static void *build_thread(void *arg)
+{
+   struct builder *b = arg;
+   char src[512];
+   snprintf(src, sizeof(src),
+            "__constant int k%d = %d;\n"
+            "int f%d(int x) { return x * %d + k%d; }\n"
+            "__kernel void fill(__global int *o) { o[get_global_id(0)] = f%d(get_global_id(0)); }\n",
+            b->id, b->id * 7, b->id, b->id + 2, b->id, b->id);
+   for (int round = 0; round < 3; round++) {
+      cl_program p;
+      cl_int err = kk_try_build(b->env, src, round == 1 ? "-cl-opt-disable" : NULL, &p);
+      if (err != CL_SUCCESS) {
+         b->result = err;
+         if (p)
+            clReleaseProgram(p);
+         return NULL;
+      }
+      cl_int out[32];
+      run_fill(b->env, p, "fill", out, 32);
+      for (int i = 0; i < 32; i++)
+         if (out[i] != i * (b->id + 2) + b->id * 7)
+            b->result = -1000 - i;
+      clReleaseProgram(p);
+   }
+   b->shared_result = clBuildProgram(b->shared, 0, NULL, NULL, NULL, NULL);
+   return NULL;
+}
+
+static void concurrent_builds(const struct kt_env *env)
+{
+   enum { T = 4 };
+   const char *src = "__kernel void fill(__global int *o) { o[get_global_id(0)] = 31; }";
+   cl_program shared = clCreateProgramWithSource(env->context, 1, &src, NULL, NULL);
+   REQUIRE(shared);
+   struct builder b[T];
+   pthread_t th[T];
+   for (int i = 0; i < T; i++) {
+      b[i] = (struct builder){env, i + 1, shared, CL_SUCCESS, 12345};
+      REQUIRE(!pthread_create(&th[i], NULL, build_thread, &b[i]));
+   }
+   int built = 0;
+   for (int i = 0; i < T; i++) {
+      pthread_join(th[i], NULL);
+      CHECK(b[i].result == CL_SUCCESS, " concurrent build %d: %s", b[i].id,
+            b[i].result <= -1000 ? "wrong results" : kt_err_name(b[i].result));
+      CHECK(b[i].shared_result == CL_SUCCESS || b[i].shared_result == CL_INVALID_OPERATION,
+            " building one program on %d threads: %s", T, kt_err_name(b[i].shared_result));
+      built += b[i].shared_result == CL_SUCCESS;
+   }
+   CHECK(built >= 1, " no thread built the shared program");
+   CHECK(kk_build_status(shared, env->device) == CL_BUILD_SUCCESS);
+   cl_int out[8];
+   run_fill(env, shared, "fill", out, 8);
+   CHECK(out[7] == 31);
+   CHECK_OK(clReleaseProgram(shared));
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -419,6 +491,7 @@ int main(void)
    program_info(&env);
    rebuild(&env);
    unload_compiler(&env);
+   concurrent_builds(&env);
    kt_teardown(&env);
    return kt_result();
 }
