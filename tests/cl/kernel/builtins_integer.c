@@ -511,7 +511,7 @@ static void selects(const struct kt_env *env, cl_program p)
                (unsigned)B[i], (unsigned)c[i], (unsigned)r[4], (unsigned)bs);
          CHECK(r[5] == (int)msb, " any(%d) = %d: scalar any tests the MSB", c[i], r[5]);
          CHECK(r[6] == (int)msb, " all(%d) = %d: scalar all tests the MSB", c[i], r[6]);
-         bool lmsb = (((int64_t)c[i] << 32) < 0);
+         bool lmsb = (int64_t)((uint64_t)(uint32_t)c[i] << 32) < 0;
          CHECK(r[7] == (lmsb ? B[i] : A[i]), " select(long2, long2, c=0x%x<<32) = %d", (unsigned)c[i],
                r[7]);
       }

@@ -156,6 +156,8 @@ int kk_child(const char *name, int timeout_s)
    char *saved = old ? strdup(old) : NULL;
    setenv("KT_WATCHDOG_S", t, 1);
    char *argv[] = {"/proc/self/exe", "--child", (char *)name, NULL};
+   printf("running case '%s' in a child process (watchdog %d s)\n", name, timeout_s);
+   fflush(stdout);
    pid_t pid;
    int rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ);
    if (saved) {
