@@ -1,0 +1,175 @@
+#include "kk.h"
+
+#include <stdarg.h>
+
+void kk_known_bug_at(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+   char msg[512];
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(msg, sizeof(msg), fmt, ap);
+   va_end(ap);
+   const char *why = msg;
+   while (*why == ' ')
+      why++;
+   flockfile(stderr);
+   fprintf(stderr, "KNOWN BUG %s:%d: '%s' failed%s%s\n", file, line, cond, *why ? ": " : "",
+           why);
+   funlockfile(stderr);
+}
+
+void kk_known_fixed_at(const char *file, int line, const char *cond)
+{
+   fprintf(stderr, "KNOWN BUG FIXED? %s:%d: '%s' now holds; remove the KNOWN_BUG marker\n",
+           file, line, cond);
+}
+
+char *kk_build_log(cl_program p, cl_device_id dev)
+{
+   size_t n = 0;
+   cl_int err = clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+   char *log = calloc(n + 1, 1);
+   REQUIRE(log);
+   if (err == CL_SUCCESS && n)
+      err = clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+   if (err != CL_SUCCESS)
+      KT_FAIL("clGetProgramBuildInfo(LOG) returned %s", kt_err_name(err));
+   return log;
+}
+
+char *kk_build_options(cl_program p, cl_device_id dev)
+{
+   size_t n = 0;
+   cl_int err = clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_OPTIONS, 0, NULL, &n);
+   char *s = calloc(n + 1, 1);
+   REQUIRE(s);
+   if (err == CL_SUCCESS && n)
+      err = clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_OPTIONS, n, s, NULL);
+   if (err != CL_SUCCESS)
+      KT_FAIL("clGetProgramBuildInfo(OPTIONS) returned %s", kt_err_name(err));
+   return s;
+}
+
+cl_build_status kk_build_status(cl_program p, cl_device_id dev)
+{
+   cl_build_status st = 12345;
+   cl_int err = clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL);
+   if (err != CL_SUCCESS)
+      KT_FAIL("clGetProgramBuildInfo(STATUS) returned %s", kt_err_name(err));
+   return st;
+}
+
+cl_int kk_try_build(const struct kt_env *env, const char *src, const char *options,
+                    cl_program *out)
+{
+   cl_int err;
+   cl_program p = clCreateProgramWithSource(env->context, 1, &src, NULL, &err);
+   *out = p;
+   if (!p || err != CL_SUCCESS) {
+      KT_FAIL("clCreateProgramWithSource returned %s", kt_err_name(err));
+      return err;
+   }
+   return clBuildProgram(p, 1, &env->device, options, NULL, NULL);
+}
+
+cl_program kk_build_at(const char *file, int line, const struct kt_env *env, const char *src,
+                       const char *options)
+{
+   cl_program p;
+   cl_int err = kk_try_build(env, src, options, &p);
+   if (err != CL_SUCCESS) {
+      char *log = p ? kk_build_log(p, env->device) : strdup("");
+      kt_die_at(file, line, "clBuildProgram(\"%s\") returned %s; log:\n%s",
+                options ? options : "", kt_err_name(err), log);
+   }
+   return p;
+}
+
+cl_kernel kk_kernel_at(const char *file, int line, cl_program p, const char *name)
+{
+   cl_int err;
+   cl_kernel k = clCreateKernel(p, name, &err);
+   if (!k || err != CL_SUCCESS)
+      kt_die_at(file, line, "clCreateKernel(%s) returned %s", name, kt_err_name(err));
+   return k;
+}
+
+cl_int kk_run(const struct kt_env *env, cl_kernel k, cl_uint dim, const size_t *offset,
+              const size_t *global, const size_t *local)
+{
+   cl_event ev = NULL;
+   cl_int err = clEnqueueNDRangeKernel(env->queue, k, dim, offset, global, local, 0, NULL, &ev);
+   if (err != CL_SUCCESS)
+      return err;
+   REQUIRE_OK(clWaitForEvents(1, &ev));
+   cl_int st = kt_status(ev);
+   CHECK(st == CL_COMPLETE, " kernel ended with %s", kt_err_name(st));
+   CHECK_OK(clReleaseEvent(ev));
+   return CL_SUCCESS;
+}
+
+cl_mem kk_buffer_in(const struct kt_env *env, size_t size, const void *host)
+{
+   cl_mem m = kt_buffer(env->context, CL_MEM_READ_WRITE, size, NULL);
+   if (host) {
+      REQUIRE_OK(clEnqueueWriteBuffer(env->queue, m, CL_TRUE, 0, size, host, 0, NULL, NULL));
+   } else {
+      void *z = calloc(1, size);
+      REQUIRE(z);
+      REQUIRE_OK(clEnqueueWriteBuffer(env->queue, m, CL_TRUE, 0, size, z, 0, NULL, NULL));
+      free(z);
+   }
+   return m;
+}
+
+void kk_read(const struct kt_env *env, cl_mem m, size_t size, void *host)
+{
+   REQUIRE_OK(clEnqueueReadBuffer(env->queue, m, CL_TRUE, 0, size, host, 0, NULL, NULL));
+}
+
+static int64_t ordered(float f)
+{
+   int32_t i;
+   memcpy(&i, &f, sizeof(i));
+   return i < 0 ? (int64_t)INT32_MIN - i : i;
+}
+
+int64_t kk_ulps(float got, float want)
+{
+   if (isnan(got) || isnan(want))
+      return isnan(got) && isnan(want) ? 0 : INT64_MAX;
+   int64_t d = ordered(got) - ordered(want);
+   return d < 0 ? -d : d;
+}
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+int kk_child(const char *name, int timeout_s)
+{
+   char t[16];
+   snprintf(t, sizeof(t), "%d", timeout_s);
+   /* The child's kt_setup arms its watchdog from this. */
+   char *old = getenv("KT_WATCHDOG_S");
+   char *saved = old ? strdup(old) : NULL;
+   setenv("KT_WATCHDOG_S", t, 1);
+   char *argv[] = {"/proc/self/exe", "--child", (char *)name, NULL};
+   printf("running case '%s' in a child process (watchdog %d s)\n", name, timeout_s);
+   fflush(stdout);
+   pid_t pid;
+   int rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ);
+   if (saved) {
+      setenv("KT_WATCHDOG_S", saved, 1);
+      free(saved);
+   } else {
+      unsetenv("KT_WATCHDOG_S");
+   }
+   REQUIRE(rc == 0, " posix_spawn: %d", rc);
+   int ws = 0;
+   REQUIRE(waitpid(pid, &ws, 0) == pid);
+   if (WIFSIGNALED(ws))
+      return 128 + WTERMSIG(ws);
+   return WEXITSTATUS(ws);
+}
