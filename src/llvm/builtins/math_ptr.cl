@@ -56,6 +56,9 @@ OVL double remquo(double x, double y, __private int *q)
   { \
      T i; \
      T f = modf(x, &i); \
+     /* x - floor(x) is +0 for negative integers, where modf gives -0. */ \
+     if (f == 0 && x < 0 && !isinf(x)) \
+        f = 0; \
      if (f < 0) { \
         f = 1 + f; \
         i -= 1; \

@@ -260,7 +260,7 @@ static void work_group_info(const struct kt_env *env)
 
    cl_ulong pm = wg_ulong(priv, env->device, CL_KERNEL_PRIVATE_MEM_SIZE);
    /* Kiln never computes it (kiln_kernel_info.private_mem_size stays 0). */
-   KNOWN_BUG(pm >= 512 * sizeof(float),
+   CHECK(pm >= 512 * sizeof(float),
              "PRIVATE_MEM_SIZE %llu for a kernel with a dynamically indexed float[512]",
              (unsigned long long)pm);
    cl_ulong pm0 = wg_ulong(plain, env->device, CL_KERNEL_PRIVATE_MEM_SIZE);

@@ -366,7 +366,7 @@ static void task(const struct kt_env *env)
    CHECK_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL));
    /* src/api/enqueue.c: clEnqueueTask goes through enqueue_ndrange, which
     * always records CL_COMMAND_NDRANGE_KERNEL. */
-   KNOWN_BUG(type == CL_COMMAND_TASK, "clEnqueueTask's event has command type 0x%x, expected "
+   CHECK(type == CL_COMMAND_TASK, "clEnqueueTask's event has command type 0x%x, expected "
              "CL_COMMAND_TASK (0x%x)", type, CL_COMMAND_TASK);
    CHECK_OK(clReleaseEvent(ev));
    kk_read(env, m, sizeof(out), out);
