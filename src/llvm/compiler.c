@@ -218,7 +218,8 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
 /* Work-group functions for every kernel; kernels become internal so the
  * optimiser drops them once inlined. */
 static bool build_workgroups(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                             struct kiln_kernel_info *kernels, unsigned n, struct log *log)
+                             struct kiln_kernel_info *kernels, unsigned n, struct log *log,
+                             unsigned dump_id)
 {
    LLVMValueRef *kfn = calloc(n ? n : 1, sizeof(*kfn)), *wg = calloc(n ? n : 1, sizeof(*wg));
    bool ok = kfn && wg;
@@ -229,16 +230,24 @@ static bool build_workgroups(LLVMModuleRef m, LLVMTargetMachineRef tm,
    kiln_wg_mark_inlining(m);
    for (i = 0; ok && i < n; i++)
       ok = (wg[i] = kiln_wg_create(m, kfn[i], &kernels[i])) != NULL;
-   ok = ok && run_passes(m, tm, "always-inline", log);
+   /* SROA turns the kernels' variables (argument copies, loop counters)
+    * into values, which barriers then carry only where they must. */
+   ok = ok && run_passes(m, tm, "always-inline,function(sroa,early-cse)", log);
    bool barriers = false;
    for (i = 0; ok && i < n; i++)
-      barriers |= kiln_wg_has_barrier(wg[i]);
+      if (kiln_wg_has_barrier(wg[i])) {
+         barriers = true;
+         kiln_wg_rematerialize(wg[i]);
+         kiln_wg_isolate_barriers(wg[i]);
+      }
    /* Barriers need every value that crosses a block in memory, where
     * workgroup.c can give each work-item its own copy. */
    if (ok && barriers)
       ok = run_passes(m, tm, "function(reg2mem)", log);
    for (i = 0; ok && i < n; i++) {
       if (!kiln_wg_finish(m, wg[i], &kernels[i])) {
+         if (dump_dir())
+            dump_module(dump_id, "failed.ll", m);
          log_append(log, "error: kernel '%s': cannot arrange its barriers for the CPU device\n",
                     kernels[i].name);
          ok = false;
@@ -364,7 +373,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    internalize(m);
    if (!run_passes(m, tm, "globaldce", &log) || !check_undefined(m, &log))
       goto done;
-   if (!build_workgroups(m, tm, out->kernels, out->num_kernels, &log))
+   if (!build_workgroups(m, tm, out->kernels, out->num_kernels, &log, id))
       goto done;
    if (dump_dir())
       dump_module(id, "ll", m);

@@ -500,6 +500,8 @@ struct regions {
 
 /* Splits blocks so that each barrier call ends a block whose branch to the
  * next block crosses the barrier; the call itself is removed. */
+/* Records the barriers: kiln_wg_isolate_barriers left each call last in
+ * its block, before a branch to where work-items resume; the calls go. */
 static bool split_at_barriers(struct wg *w, struct regions *r, unsigned max)
 {
    r->before = calloc(max, sizeof(*r->before));
@@ -507,31 +509,84 @@ static bool split_at_barriers(struct wg *w, struct regions *r, unsigned max)
    if (!r->before || !r->after)
       return false;
    for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(w->setup); bb; bb = LLVMGetNextBasicBlock(bb)) {
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-         if (!is_call(i) || wi_kind(i) != WI_BARRIER)
-            continue;
-         LLVMBasicBlockRef nb = LLVMGetNextBasicBlock(bb);
-         LLVMBasicBlockRef rest =
-            nb ? LLVMInsertBasicBlockInContext(w->c, nb, "after.barrier")
-               : LLVMAppendBasicBlockInContext(w->c, w->fn, "after.barrier");
-         LLVMPositionBuilderAtEnd(w->b, rest);
-         LLVMValueRef move = LLVMGetNextInstruction(i);
-         while (move) {
-            LLVMValueRef mnext = LLVMGetNextInstruction(move);
-            LLVMInstructionRemoveFromParent(move);
-            LLVMInsertIntoBuilder(w->b, move);
-            move = mnext;
-         }
-         LLVMInstructionEraseFromParent(i);
-         LLVMPositionBuilderAtEnd(w->b, bb);
-         LLVMBuildBr(w->b, rest);
-         r->before[r->n] = bb;
-         r->after[r->n] = rest;
-         r->n++;
-         break; /* the rest of bb moved on: continue there */
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+      LLVMValueRef call = NULL;
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+         if (is_call(i) && wi_kind(i) == WI_BARRIER)
+            call = i;
+      if (!call)
+         continue;
+      /* reg2mem may have put loads and stores of phi values between the
+       * barrier and the branch: accesses to a work-item's own variables,
+       * which can as well happen before the barrier. */
+      for (LLVMValueRef i = LLVMGetNextInstruction(call); i != term; i = LLVMGetNextInstruction(i)) {
+         bool store = LLVMIsAStoreInst(i) && LLVMIsAAllocaInst(LLVMGetOperand(i, 1));
+         bool load = LLVMIsALoadInst(i) && LLVMIsAAllocaInst(LLVMGetOperand(i, 0));
+         if (!store && !load)
+            return false;
       }
+      if (r->n == max || LLVMGetNumSuccessors(term) != 1)
+         return false;
+      LLVMInstructionEraseFromParent(call);
+      r->before[r->n] = bb;
+      r->after[r->n] = LLVMGetSuccessor(term, 0);
+      r->n++;
    }
+   /* Any barrier left elsewhere means the function was not prepared. */
+   for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(w->setup); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+         if (is_call(i) && wi_kind(i) == WI_BARRIER)
+            return false;
    return true;
+}
+
+/* Moves the start of bb up to and including `upto` into a new block that
+ * takes over bb's predecessors.  Moving the head (not the tail) keeps
+ * every phi valid: bb's phis move with their predecessors, and bb's
+ * successors still see bb. */
+static void split_head(LLVMValueRef fn, LLVMBasicBlockRef bb, LLVMValueRef upto)
+{
+   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+   LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(c, bb, "barrier");
+   for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p; p = LLVMGetNextBasicBlock(p)) {
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(p);
+      for (unsigned s = 0; p != head && term && s < LLVMGetNumSuccessors(term); s++)
+         if (LLVMGetSuccessor(term, s) == bb)
+            LLVMSetSuccessor(term, s, head);
+   }
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+   LLVMPositionBuilderAtEnd(b, head);
+   LLVMValueRef i = LLVMGetFirstInstruction(bb);
+   for (;;) {
+      LLVMValueRef next = LLVMGetNextInstruction(i);
+      LLVMInstructionRemoveFromParent(i);
+      LLVMInsertIntoBuilder(b, i);
+      if (i == upto)
+         break;
+      i = next;
+   }
+   LLVMBuildBr(b, bb);
+   LLVMDisposeBuilder(b);
+}
+
+void kiln_wg_isolate_barriers(LLVMValueRef fn)
+{
+   bool again = true;
+   while (again) {
+      again = false;
+      for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(LLVMGetFirstBasicBlock(fn)); bb && !again;
+           bb = LLVMGetNextBasicBlock(bb))
+         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (!is_call(i) || wi_kind(i) != WI_BARRIER)
+               continue;
+            LLVMValueRef next = LLVMGetNextInstruction(i);
+            if (LLVMIsABranchInst(next) && !LLVMIsConditional(next))
+               continue; /* already last before a plain branch */
+            split_head(fn, bb, i);
+            again = true;
+            break;
+         }
+   }
 }
 
 static int barrier_ending(const struct regions *r, LLVMBasicBlockRef bb)
@@ -727,6 +782,88 @@ static void build_single_region(struct wg *w)
 }
 
 /* ---- entry points --------------------------------------------------- */
+
+/* Can v be recomputed anywhere in the body from what it is made of: a
+ * pure expression of work-item values and values common to the group
+ * (constants, arguments, anything computed in setup)? */
+static bool rematerializable(LLVMValueRef v, LLVMBasicBlockRef setup, int depth)
+{
+   if (!LLVMIsAInstruction(v))
+      return true; /* constants, arguments */
+   if (LLVMGetInstructionParent(v) == setup)
+      return true;
+   if (depth > 6)
+      return false;
+   if (is_call(v)) {
+      enum wi_fn k = wi_kind(v);
+      return k <= WI_WORK_DIM && rematerializable(LLVMGetOperand(v, 0), setup, depth + 1);
+   }
+   switch (LLVMGetInstructionOpcode(v)) {
+   case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr:
+   case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMTrunc: case LLVMZExt: case LLVMSExt:
+   case LLVMICmp: case LLVMSelect: case LLVMGetElementPtr: case LLVMAddrSpaceCast:
+   case LLVMBitCast: case LLVMPtrToInt: case LLVMIntToPtr:
+      break;
+   default:
+      return false;
+   }
+   for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(v); k++)
+      if (!rematerializable(LLVMGetOperand(v, k), setup, depth + 1))
+         return false;
+   return true;
+}
+
+/* A copy of expression v at the builder's position (operands copied too,
+ * down to values from setup). */
+static LLVMValueRef recompute(LLVMBuilderRef b, LLVMValueRef v, LLVMBasicBlockRef setup)
+{
+   if (!LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) == setup)
+      return v;
+   LLVMValueRef c = LLVMInstructionClone(v);
+   for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(v); k++) {
+      LLVMValueRef op = LLVMGetOperand(v, k);
+      if (LLVMIsAInstruction(op))
+         LLVMSetOperand(c, k, recompute(b, op, setup));
+   }
+   LLVMInsertIntoBuilder(b, c);
+   return c;
+}
+
+void kiln_wg_rematerialize(LLVMValueRef fn)
+{
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(fn)));
+   LLVMBasicBlockRef setup = LLVMGetFirstBasicBlock(fn);
+   for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(setup); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+         if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind || !rematerializable(i, setup, 0))
+            continue;
+         LLVMUseRef u = LLVMGetFirstUse(i);
+         while (u) {
+            LLVMUseRef next = LLVMGetNextUse(u);
+            LLVMValueRef user = LLVMGetUser(u);
+            LLVMBasicBlockRef at = LLVMGetInstructionParent(user);
+            if (LLVMIsAPHINode(user)) {
+               /* The incoming block of this operand computes it. */
+               for (unsigned op = 0; op < LLVMCountIncoming(user); op++)
+                  if (LLVMGetOperand(user, op) == i) {
+                     at = LLVMGetIncomingBlock(user, op);
+                     LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(at));
+                     break;
+                  }
+            } else {
+               LLVMPositionBuilderBefore(b, user);
+            }
+            if (at != bb) {
+               LLVMValueRef again = recompute(b, i, setup);
+               for (unsigned op = 0; op < (unsigned)LLVMGetNumOperands(user); op++)
+                  if (LLVMGetOperand(user, op) == i)
+                     LLVMSetOperand(user, op, again);
+            }
+            u = next;
+         }
+      }
+   LLVMDisposeBuilder(b);
+}
 
 bool kiln_wg_has_barrier(LLVMValueRef fn)
 {

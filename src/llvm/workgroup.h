@@ -36,6 +36,17 @@ bool kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *i
  * replaces, which no library defines. */
 bool kiln_wg_is_work_item_function(const char *name);
 
+/* Before reg2mem on a function with barriers: recomputes work-item values
+ * (get_local_id, get_global_id, ...) and pure expressions of them in every
+ * block that uses them, so they are not carried across barriers in
+ * per-work-item slots. */
+void kiln_wg_rematerialize(LLVMValueRef fn);
+
+/* Before reg2mem on a function with barriers: leaves every barrier call
+ * last in its block, before an unconditional branch, so values crossing
+ * a barrier cross blocks and reg2mem puts them in memory. */
+void kiln_wg_isolate_barriers(LLVMValueRef fn);
+
 /* Whether fn (after inlining) calls barrier(). */
 bool kiln_wg_has_barrier(LLVMValueRef fn);
 
