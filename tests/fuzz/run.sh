@@ -1,0 +1,72 @@
+#!/bin/bash
+# Builds Kiln's libFuzzer targets (clang-19, ASan+UBSan, libFuzzer) in their
+# own build directory and fuzzes each for a bounded time.  Offline: needs
+# only clang-19 and libclang-rt-19-dev (libFuzzer) besides Kiln's own
+# build dependencies.
+#
+# Usage: tests/fuzz/run.sh [TARGET...]      (default: every target)
+#   TARGET: binary, build_options, set_kernel_arg
+# Environment:
+#   FUZZ_TIME   seconds per target (default 60)
+#   FUZZ_BUILD  build directory (default <repo>/build-fuzz)
+#   FUZZ_ARGS   more libFuzzer flags, e.g. "-fork=4" or "-runs=1000"
+#   KILN_FUZZ_KNOWN  comma-separated known bugs to step over while they
+#               are open (names in tests/fuzz/regressions/README.md)
+#
+# The committed seeds (tests/fuzz/corpus/TARGET) are read, never written:
+# what the fuzzer finds goes to FUZZ_BUILD/corpus/TARGET, and crashing
+# inputs to FUZZ_BUILD/artifacts/TARGET/.  Exits non-zero if any target
+# crashed or failed a check; to replay one input:
+#   FUZZ_BUILD/tests/fuzz/fuzz_TARGET CRASH_FILE
+# and add it (minimized: fuzz_TARGET -minimize_crash=1 -runs=10000 FILE)
+# under tests/fuzz/regressions/TARGET/, which `meson test` replays.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${FUZZ_BUILD:-$root/build-fuzz}
+seconds=${FUZZ_TIME:-60}
+all=(binary build_options set_kernel_arg)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+for t in "${targets[@]}"; do
+   [[ " ${all[*]} " == *" $t "* ]] || { echo "fuzz: unknown target '$t' (${all[*]})" >&2; exit 2; }
+done
+
+CC=${CC_FUZZ:-clang-19}
+CXX=${CXX_FUZZ:-clang++-19}
+command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (apt-get install clang-19)" >&2; exit 1; }
+rt=$("$CC" -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a
+[ -f "$rt" ] || { echo "fuzz: libFuzzer missing ($rt): apt-get install libclang-rt-19-dev" >&2; exit 1; }
+
+if [ ! -f "$build/build.ninja" ]; then
+   CC=$CC CXX=$CXX meson setup "$build" "$root" -Dfuzz=true \
+      -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
+fi
+ninja -C "$build" "${targets[@]/#/tests/fuzz/fuzz_}"
+
+# halt_on_error: UBSan findings are crashes too.  The fuzzers create
+# contexts and threads once and keep them: no leak check at exit.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+# Only the CPU device: the fuzzers must not depend on (or hang in) a GPU.
+export KILN_DEVICES=${KILN_DEVICES:-cpu}
+
+failed=()
+for t in "${targets[@]}"; do
+   corpus=$build/corpus/$t
+   artifacts=$build/artifacts/$t
+   mkdir -p "$corpus" "$artifacts"
+   echo "== fuzz_$t for ${seconds}s"
+   # shellcheck disable=SC2086
+   if ! "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=60 \
+         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+         ${FUZZ_ARGS:-} "$corpus" "$root/tests/fuzz/corpus/$t"; then
+      failed+=("$t")
+      echo "fuzz: fuzz_$t failed; inputs in $artifacts/" >&2
+   fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+   echo "fuzz: failures in: ${failed[*]}" >&2
+   exit 1
+fi
+echo "fuzz: no crash in ${targets[*]}"
