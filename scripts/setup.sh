@@ -11,7 +11,7 @@ kiln_packages=(
    meson ninja-build pkg-config gcc g++
    opencl-headers ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo
    llvm-19-dev libclang-19-dev clang-19 libclc-19
-   libdrm-dev libcmocka-dev
+   libdrm-dev libcmocka-dev libclang-rt-19-dev
    "$@"
 )
 

@@ -14,15 +14,19 @@
  * model does not run on another), KILN_VERSION, OPTIONS (build options),
  * OBJECT (device code), KERNELS (kernel descriptions, see
  * src/core/binary.c for their encoding), BITCODE (the program as LLVM
- * bitcode before device code generation).  Strings carry no NUL.  A
- * reader rejects unknown versions, missing TARGET/OBJECT/KERNELS, any size
- * that runs past the end, and a TARGET that is not the device's.
+ * bitcode before device code generation), and last CHECKSUM: the 64-bit
+ * FNV-1a hash of every byte before that section's header.  Strings carry
+ * no NUL.  A reader rejects unknown versions, a missing or wrong
+ * CHECKSUM, missing TARGET/OBJECT/KERNELS, any size that runs past the
+ * end, and a TARGET that is not the device's.  The checksum matters: the
+ * object is machine code run in the process, and a corrupted one must be
+ * refused before it reaches the JIT linker.
  */
 #ifndef KILN_BINARY_FORMAT_H
 #define KILN_BINARY_FORMAT_H
 
 #define KILN_BINARY_MAGIC "KILNBIN"
-#define KILN_BINARY_VERSION 1u
+#define KILN_BINARY_VERSION 2u
 
 enum kiln_binary_section {
    KILN_SECTION_TARGET = 1,
@@ -31,6 +35,7 @@ enum kiln_binary_section {
    KILN_SECTION_OBJECT = 4,
    KILN_SECTION_KERNELS = 5,
    KILN_SECTION_BITCODE = 6,
+   KILN_SECTION_CHECKSUM = 7,
 };
 
 #endif

@@ -18,6 +18,16 @@
 #include "kiln/binary_format.h"
 #include "kiln/kernel_info.h"
 
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+   uint64_t h = 0xcbf29ce484222325ull;
+   for (size_t i = 0; i < n; i++) {
+      h ^= p[i];
+      h *= 0x100000001b3ull;
+   }
+   return h;
+}
+
 /* ---- writing ---- */
 
 struct writer {
@@ -98,7 +108,7 @@ static size_t write_all(struct writer *w, const struct kiln_binary_contents *c)
 {
    put(w, KILN_BINARY_MAGIC, 8);
    put32(w, KILN_BINARY_VERSION);
-   put32(w, c->bitcode ? 6 : 5);
+   put32(w, c->bitcode ? 7 : 6);
    section(w, KILN_SECTION_TARGET, c->target, strlen(c->target));
    section(w, KILN_SECTION_KILN_VERSION, KILN_VERSION, strlen(KILN_VERSION));
    section(w, KILN_SECTION_OPTIONS, c->options ? c->options : "",
@@ -114,6 +124,11 @@ static size_t write_all(struct writer *w, const struct kiln_binary_contents *c)
    pad8(w);
    if (c->bitcode)
       section(w, KILN_SECTION_BITCODE, c->bitcode, c->bitcode_size);
+   uint64_t sum = w->out ? fnv1a(w->out, w->pos) : 0;
+   put32(w, KILN_SECTION_CHECKSUM);
+   put32(w, 0);
+   put64(w, 8);
+   put64(w, sum);
    return w->pos;
 }
 
@@ -193,6 +208,14 @@ static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigne
       for (int d = 0; d < 3; d++)
          k[i].work_group_size_hint[d] = get64(r);
       k[i].vec_type_hint = get_string(r);
+      /* A required work-group size is all zeros (none) or all positive. */
+      bool any = false, all = true;
+      for (int d = 0; d < 3; d++) {
+         any |= k[i].reqd_work_group_size[d] != 0;
+         all &= k[i].reqd_work_group_size[d] != 0;
+      }
+      if (any && !all)
+         r->bad = true;
       k[i].local_mem_size = get64(r);
       k[i].private_mem_size = get64(r);
       if (r->bad || k[i].num_args > r->left / 36)
@@ -210,8 +233,10 @@ static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigne
          arg->type_qualifier = get64(r);
          arg->type_name = get_string(r);
          arg->name = get_string(r);
-         /* Arguments must fit the buffer the kernel reads. */
-         if (arg->kind > KILN_ARG_IMAGE3D || (uint64_t)arg->offset + arg->size > k[i].args_size)
+         /* Arguments must fit the buffer the kernel reads, and pointer
+          * slots hold 8 bytes (Kiln writes addresses and offsets there). */
+         if (arg->kind > KILN_ARG_IMAGE3D || (uint64_t)arg->offset + arg->size > k[i].args_size ||
+             (arg->kind != KILN_ARG_VALUE && arg->kind != KILN_ARG_SAMPLER && arg->size != 8))
             r->bad = true;
       }
    }
@@ -256,8 +281,9 @@ bool kiln_binary_read(const unsigned char *data, size_t size, struct kiln_binary
    if (get32(&r) != KILN_BINARY_VERSION)
       return false;
    uint32_t n = get32(&r);
-   bool have_kernels = false;
+   bool have_kernels = false, have_sum = false;
    for (uint32_t s = 0; s < n && !r.bad; s++) {
+      size_t header_at = size - r.left;
       uint32_t type = get32(&r);
       get32(&r);
       uint64_t len = get64(&r);
@@ -288,13 +314,18 @@ bool kiln_binary_read(const unsigned char *data, size_t size, struct kiln_binary
          c->bitcode = copy_bytes(sec.p, (size_t)len);
          c->bitcode_size = (size_t)len;
          r.bad |= !c->bitcode;
+      } else if (type == KILN_SECTION_CHECKSUM && len == 8) {
+         struct reader sum = {sec.p, 8, false};
+         /* Checked before the sections are trusted any further. */
+         have_sum = get64(&sum) == fnv1a(data, header_at) && s + 1 == n;
+         r.bad |= !have_sum;
       } else if (type == KILN_SECTION_KERNELS && !have_kernels) {
          have_kernels = get_kernels(&sec, &c->kernels, &c->num_kernels);
          r.bad |= !have_kernels;
       }
       /* Other sections (KILN_VERSION, newer ones) are skipped. */
    }
-   if (r.bad || !c->target || !c->object || !c->object_size || !have_kernels) {
+   if (r.bad || !have_sum || !c->target || !c->object || !c->object_size || !have_kernels) {
       kiln_binary_contents_fini(c);
       return false;
    }

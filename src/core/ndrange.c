@@ -70,6 +70,10 @@ static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
          break;
       }
       case KILN_ARG_LOCAL:
+         /* Each size is checked before it is added: huge sizes must not
+          * wrap the total around to something small. */
+         if (a->local_size > dev->caps->local_mem_size)
+            return CL_OUT_OF_RESOURCES;
          memcpy(slot, &local, sizeof(local));
          local += (a->local_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
          break;

@@ -140,7 +140,8 @@ static size_t registry_find(const void *p)
       return SIZE_MAX;
    size_t s = slot_of(p, registry_cap);
    while (registry[s]) {
-      if (registry[s] == p)
+      /* A handle equal to the tombstone's value must not match one. */
+      if (registry[s] == p && registry[s] != TOMBSTONE)
          return s;
       s = (s + 1) & (registry_cap - 1);
    }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "llvm/elf_check.h"
 #include "llvm/target.h"
 
 struct kiln_jit {
@@ -36,6 +37,10 @@ static int allow_process_symbol(void *ctx, LLVMOrcSymbolStringPoolEntryRef sym)
 
 struct kiln_jit *kiln_jit_load(const void *object, size_t size, char **error)
 {
+   if (!kiln_elf_check(object, size)) {
+      *error = strdup("the program's object code is malformed");
+      return NULL;
+   }
    kiln_llvm_init_targets();
    struct kiln_jit *j = calloc(1, sizeof(*j));
    if (!j) {

@@ -188,9 +188,12 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
 
       LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
       uint32_t size, align;
+      bool image2d = a->type_name && strstr(a->type_name, "image2d_t");
+      bool image3d = a->type_name && strstr(a->type_name, "image3d_t");
       switch (md_int(as[i])) {
       case 1:
-         a->kind = KILN_ARG_GLOBAL;
+         /* Image objects are global-memory handles to clang. */
+         a->kind = image2d ? KILN_ARG_IMAGE2D : image3d ? KILN_ARG_IMAGE3D : KILN_ARG_GLOBAL;
          a->address_qualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
          size = align = 8;
          break;

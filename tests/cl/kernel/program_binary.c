@@ -290,8 +290,10 @@ static void malformed(const struct kt_env *env, const unsigned char *bin, size_t
       expect_invalid(env, b, size, what);
    }
    memcpy(b, bin, size);
-   wr32(b + 8, 2);
-   expect_invalid(env, b, size, "version 2");
+   wr32(b + 8, 1);
+   expect_invalid(env, b, size, "version 1 (before checksums)");
+   wr32(b + 8, 3);
+   expect_invalid(env, b, size, "version 3");
    wr32(b + 8, 0);
    expect_invalid(env, b, size, "version 0");
    wr32(b + 8, 0xffffffffu);
