@@ -118,6 +118,9 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
          return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: __local size 0", arg_index);
       break;
    case KILN_ARG_SAMPLER:
+      if (arg_size != sizeof(cl_sampler))
+         return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: a sampler takes sizeof(cl_sampler)",
+                         arg_index);
       return API_FAIL(CL_INVALID_SAMPLER, "arg %u: samplers are not supported yet", arg_index);
    case KILN_ARG_IMAGE2D:
    case KILN_ARG_IMAGE3D:
