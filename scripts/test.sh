@@ -17,7 +17,7 @@ sanitized() {
 }
 echo "== ASan+UBSan"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-   sanitized "$KILN_ROOT/build-asan" address,undefined --suite unit --suite cl
+   sanitized "$KILN_ROOT/build-asan" address,undefined --suite unit --suite cl --suite stress
 echo "== TSan"
 TSAN_OPTIONS=halt_on_error=1 sanitized "$KILN_ROOT/build-tsan" thread --suite stress
 
