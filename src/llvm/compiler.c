@@ -76,10 +76,9 @@ bool kiln_llvm_options_valid(const char *options, char **log)
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status st =
       kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
-   if (st == KILN_BUILD_OPTIONS_OK) {
-      kiln_build_options_fini(&opts);
+   kiln_build_options_fini(&opts); /* whatever the result */
+   if (st == KILN_BUILD_OPTIONS_OK)
       return true;
-   }
    if (log) {
       size_t n = strlen(reason) + 64;
       *log = malloc(n);
@@ -305,6 +304,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    enum kiln_build_options_status ost =
       kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
    if (ost != KILN_BUILD_OPTIONS_OK) {
+      kiln_build_options_fini(&opts);
       log_append(&log, "error: invalid build options: %s\n", reason);
       out->log = log.text;
       return ost == KILN_BUILD_OPTIONS_INVALID ? KILN_BUILD_INVALID_OPTIONS
