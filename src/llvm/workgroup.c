@@ -10,6 +10,8 @@
 #include "kiln/kernel_info.h"
 #include "llvm/value_map.h"
 #include "llvm/wg_liveness.h"
+#include "llvm/wg_loop_split.h"
+#include "llvm/wg_uniform.h"
 
 /* Work-item functions and barriers, as Clang mangles them. */
 enum wi_fn {
@@ -466,7 +468,8 @@ static void privatize_alloca(struct wg *w, LLVMValueRef a)
 
 /* Gives every work-item its own copy of each private variable that must
  * survive a barrier while the other work-items run (wg_liveness.h). */
-static void privatize_allocas(struct wg *w, const struct kiln_wg_cfg *cfg)
+static void privatize_allocas(struct wg *w, const struct kiln_wg_cfg *cfg,
+                              const struct kiln_value_map *shared)
 {
    /* Collect first: privatizing adds allocas of its own to setup. */
    unsigned n = 0, cap = 0;
@@ -475,6 +478,8 @@ static void privatize_allocas(struct wg *w, const struct kiln_wg_cfg *cfg)
       if (!LLVMIsAAllocaInst(i) || i == w->lid || i == w->next || setup_only(w, i))
          continue;
       if (cfg && !kiln_wg_needs_slot(cfg, i))
+         continue;
+      if (shared && kiln_value_map_get(shared, i))
          continue;
       if (n == cap) {
          cap = cap ? cap * 2 : 32;
@@ -601,7 +606,7 @@ static int barrier_ending(const struct regions *r, LLVMBasicBlockRef bb)
  * new work-item loop nest; returns the nest's entry. */
 static LLVMBasicBlockRef clone_region(struct wg *w, const struct regions *r,
                                       LLVMBasicBlockRef start, LLVMBasicBlockRef dispatch,
-                                      LLVMBasicBlockRef *old_blocks, unsigned num_old)
+                                      LLVMBasicBlockRef *old_blocks, unsigned num_old, bool once)
 {
    struct kiln_value_map map;
    kiln_value_map_init(&map);
@@ -645,7 +650,16 @@ static LLVMBasicBlockRef clone_region(struct wg *w, const struct regions *r,
       }
    LLVMBasicBlockRef entry = LLVMValueAsBasicBlock(
       kiln_value_map_get(&map, LLVMBasicBlockAsValue(start)));
-   nest = build_loop_nest(w, entry, done, &latch);
+   if (once) {
+      /* The same for every work-item (it reads no work-item value): the
+       * group runs it once. */
+      latch = LLVMAppendBasicBlockInContext(w->c, w->fn, "once.end");
+      LLVMPositionBuilderAtEnd(w->b, latch);
+      LLVMBuildBr(w->b, done);
+      nest = entry;
+   } else {
+      nest = build_loop_nest(w, entry, done, &latch);
+   }
 
    /* Copy instructions; a block ending at barrier j records j, a return
     * records -1, and either ends the work-item. */
@@ -689,6 +703,122 @@ out:
    return nest;
 }
 
+/* ---- regions the group runs once ------------------------------------ */
+
+static bool in_region(const struct kiln_wg_cfg *cfg, unsigned r, unsigned b)
+{
+   return cfg->reach[r][b / 64] >> (b % 64) & 1;
+}
+
+/* Whether region r does the same for every work-item: uniform values and
+ * branches, and no effect but stores to uniform private variables. */
+static bool region_uniform(const struct kiln_wg_cfg *cfg, unsigned r,
+                           const struct kiln_wg_uniform *u)
+{
+   for (unsigned b = 0; b < cfg->num_blocks; b++) {
+      if (!in_region(cfg, r, b))
+         continue;
+      if (!kiln_wg_uniform_block(u, cfg->blocks[b]))
+         return false;
+      for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->blocks[b]); i; i = LLVMGetNextInstruction(i)) {
+         if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind) {
+            if (!kiln_wg_uniform_value(u, i))
+               return false;
+            continue;
+         }
+         switch (LLVMGetInstructionOpcode(i)) {
+         case LLVMStore:
+            if (LLVMGetVolatile(i) || !kiln_wg_uniform_alloca(u, LLVMGetOperand(i, 1)))
+               return false;
+            break;
+         case LLVMBr:
+            if (LLVMIsConditional(i) && !kiln_wg_uniform_value(u, LLVMGetCondition(i)))
+               return false;
+            break;
+         case LLVMSwitch:
+            if (!kiln_wg_uniform_value(u, LLVMGetOperand(i, 0)))
+               return false;
+            break;
+         case LLVMRet:
+         case LLVMUnreachable:
+            break;
+         case LLVMCall:
+            if (!is_intrinsic_call(i, "llvm.lifetime.") && !is_intrinsic_call(i, "llvm.dbg."))
+               return false;
+            break;
+         default:
+            return false;
+         }
+      }
+   }
+   return true;
+}
+
+/* Chooses the regions to run once and the uniform private variables that
+ * keep one slot for the group (into `shared`).  A shared slot is wrong in
+ * a region every work-item runs if the region both reads and writes it
+ * (work-item 1 would read what work-item 0 wrote); such a variable gets
+ * a slot per work-item, and then no once-region may touch it. */
+static void plan_uniform(struct wg *w, const struct kiln_wg_cfg *cfg,
+                         const struct kiln_wg_uniform *u, bool *once,
+                         struct kiln_value_map *shared)
+{
+   unsigned nr = cfg->num_regions, nc = 0;
+   for (unsigned r = 0; r < nr; r++)
+      once[r] = region_uniform(cfg, r, u);
+   for (LLVMValueRef a = LLVMGetFirstInstruction(w->setup); a; a = LLVMGetNextInstruction(a))
+      nc += LLVMIsAAllocaInst(a) != NULL;
+   LLVMValueRef *cand = malloc((nc ? nc : 1) * sizeof(*cand));
+   unsigned char *use = calloc((size_t)(nc ? nc : 1) * nr, 1); /* 1 load, 2 store */
+   bool *keep = malloc(nc ? nc : 1);
+   if (!cand || !use || !keep) {
+      memset(once, 0, nr * sizeof(bool));
+      free(cand), free(use), free(keep);
+      return;
+   }
+   nc = 0;
+   for (LLVMValueRef a = LLVMGetFirstInstruction(w->setup); a; a = LLVMGetNextInstruction(a)) {
+      if (!LLVMIsAAllocaInst(a) || a == w->lid || a == w->next || setup_only(w, a) ||
+          !kiln_wg_uniform_alloca(u, a) || !kiln_wg_needs_slot(cfg, a))
+         continue;
+      for (LLVMUseRef x = LLVMGetFirstUse(a); x; x = LLVMGetNextUse(x)) {
+         LLVMValueRef user = LLVMGetUser(x);
+         unsigned char kind = LLVMIsALoadInst(user) ? 1 : LLVMIsAStoreInst(user) ? 2 : 0;
+         LLVMValueRef bi = kiln_value_map_get(&cfg->index, LLVMBasicBlockAsValue(LLVMGetInstructionParent(user)));
+         if (!kind || !bi)
+            continue;
+         for (unsigned r = 0; r < nr; r++)
+            if (in_region(cfg, r, (unsigned)((uintptr_t)bi - 1)))
+               use[(size_t)nc * nr + r] |= kind;
+      }
+      keep[nc] = true;
+      cand[nc++] = a;
+   }
+   bool changed = true;
+   while (changed) {
+      changed = false;
+      for (unsigned c = 0; c < nc; c++)
+         for (unsigned r = 0; r < nr && keep[c]; r++)
+            if (!once[r] && use[(size_t)c * nr + r] == 3)
+               keep[c] = false, changed = true;
+      for (unsigned r = 0; r < nr; r++)
+         for (unsigned c = 0; c < nc && once[r]; c++)
+            if (!keep[c] && use[(size_t)c * nr + r])
+               once[r] = false, changed = true;
+   }
+   for (unsigned c = 0; c < nc; c++)
+      if (keep[c] && !kiln_value_map_put(shared, cand[c], cand[c])) {
+         /* Out of memory: the slot per work-item is always right. */
+         memset(once, 0, nr * sizeof(bool));
+         kiln_value_map_fini(shared);
+         kiln_value_map_init(shared);
+         break;
+      }
+   free(cand);
+   free(use);
+   free(keep);
+}
+
 /* Replaces the body (every block but setup) by one work-item loop nest per
  * region and a dispatcher that follows the barrier the work-items reached. */
 static bool build_regions(struct wg *w, unsigned num_barriers)
@@ -723,7 +853,17 @@ static bool build_regions(struct wg *w, unsigned num_barriers)
       starts[j + 1] = r.after[j];
    struct kiln_wg_cfg cfg;
    bool analysed = kiln_wg_cfg_init(&cfg, old, num_old, cut, starts, r.n + 1);
-   privatize_allocas(w, analysed ? &cfg : NULL);
+   bool *once = calloc(r.n + 1, sizeof(bool));
+   struct kiln_value_map shared;
+   kiln_value_map_init(&shared);
+   if (analysed && once) {
+      struct kiln_wg_uniform u;
+      if (kiln_wg_uniform_init(&u, w->fn, w->lid))
+         plan_uniform(w, &cfg, &u, once, &shared);
+      kiln_wg_uniform_fini(&u);
+   }
+   privatize_allocas(w, analysed ? &cfg : NULL, &shared);
+   kiln_value_map_fini(&shared);
    kiln_wg_cfg_fini(&cfg);
    free(cut);
 
@@ -732,9 +872,10 @@ static bool build_regions(struct wg *w, unsigned num_barriers)
    LLVMPositionBuilderAtEnd(w->b, exit);
    LLVMBuildRetVoid(w->b);
 
-   entry[0] = clone_region(w, &r, w->body, dispatch, old, num_old);
+   entry[0] = clone_region(w, &r, w->body, dispatch, old, num_old, once && once[0]);
    for (unsigned j = 0; j < r.n; j++)
-      entry[j + 1] = clone_region(w, &r, r.after[j], dispatch, old, num_old);
+      entry[j + 1] = clone_region(w, &r, r.after[j], dispatch, old, num_old, once && once[j + 1]);
+   free(once);
    for (unsigned j = 0; j <= r.n; j++)
       ok &= entry[j] != NULL;
 
@@ -988,6 +1129,7 @@ bool kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *i
    if (!barriers) {
       build_single_region(&w);
    } else {
+      barriers += kiln_wg_split_uniform_loops(fn, w.lid, LLVMGetNamedFunction(m, wi_names[WI_BARRIER]));
       ok = build_regions(&w, barriers);
    }
    LLVMDisposeBuilder(w.b);
