@@ -69,11 +69,19 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
       if (first >= job->total)
          break;
       uint64_t last = first + job->chunk < job->total ? first + job->chunk : job->total;
+      /* Divide once per chunk, then step the id like an odometer. */
+      ctx.group_id[0] = first % job->groups[0];
+      ctx.group_id[1] = (first / job->groups[0]) % job->groups[1];
+      ctx.group_id[2] = first / (job->groups[0] * job->groups[1]);
       for (uint64_t g = first; g < last; g++) {
-         ctx.group_id[0] = g % job->groups[0];
-         ctx.group_id[1] = (g / job->groups[0]) % job->groups[1];
-         ctx.group_id[2] = g / (job->groups[0] * job->groups[1]);
          job->fn(info->args, &ctx);
+         if (++ctx.group_id[0] == job->groups[0]) {
+            ctx.group_id[0] = 0;
+            if (++ctx.group_id[1] == job->groups[1]) {
+               ctx.group_id[1] = 0;
+               ctx.group_id[2]++;
+            }
+         }
       }
    }
 }
