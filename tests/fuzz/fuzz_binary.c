@@ -68,7 +68,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
    cl_int err = -1;
    queue = clCreateCommandQueue(ctx, dev, 0, &err);
    FUZZ_CHECK(queue && !err, "clCreateCommandQueue: %d", err);
-   target_id = kiln_llvm_cpu_target_id();
+   target_id = kiln_llvm_cpu_target_id(false);
    FUZZ_CHECK(target_id, "no target id");
    if (fuzz_known("jitlink"))
       build_good_object();
