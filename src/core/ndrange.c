@@ -63,13 +63,18 @@ static void report_bounds(const struct ndrange *n)
    const char *verb = v->flags & KILN_BOUNDS_ATOMIC ? "accessed atomically"
                       : v->flags & KILN_BOUNDS_WRITE ? "wrote"
                                                      : "read";
-   char what[512];
+   char what[1024];
    if (v->what >= 0 && (uint32_t)v->what < info->num_args) {
       const struct kiln_arg_info *a = &info->args[v->what];
-      snprintf(what, sizeof(what), "byte offset %lld of argument %d '%s' (%s, %llu bytes%s)",
-               (long long)v->offset, v->what, a->name ? a->name : "", space_name(space),
+      char name[256] = "";
+      if (a->name && *a->name)
+         snprintf(name, sizeof(name), " '%s'", a->name);
+      snprintf(what, sizeof(what), "byte offset %lld of argument %d%s (%s, %llu bytes%s)",
+               (long long)v->offset, v->what, name, space_name(space),
                (unsigned long long)v->limit,
-               v->flags & KILN_BOUNDS_SEARCHED ? "; the nearest object to an address of unknown origin" : "");
+               v->flags & KILN_BOUNDS_SEARCHED
+                  ? "; the nearest object to an address of unknown origin"
+                  : "");
    } else if (v->what == KILN_BOUNDS_VARIABLE) {
       /* Clang names a kernel's static __local variables <kernel>.<name>. */
       const char *name = v->name ? v->name : "?";

@@ -39,6 +39,9 @@ static const char *source =
    /* Either argument: the check cannot know which at compile time. */
    "__kernel void pick(__global int *a, __global int *b, int which)\n"
    "{ __global int *p = which ? a : b; int i = get_global_id(0); p[i] = i; }\n"
+   /* A pointer walked in a loop: still traced to its argument. */
+   "__kernel void walk(__global int *p, int n)\n"
+   "{ if (get_global_id(0) == 0) for (__global int *q = p; q <= p + n; q++) *q = 1; }\n"
    /* Every kind of access, all in bounds. */
    "typedef struct { int a; float b; long c; } rec;\n"
    "__kernel void fine(__global const float *in, __global float *out, __constant float *k,\n"
@@ -54,6 +57,8 @@ static const char *source =
    "  atomic_inc(count);\n"
    "  recs[g] = src[g];\n"
    "  if (g % 4 == 0) vstore4(vload4(g / 4, in) * 2.0f, g / 4, out + 4096);\n"
+   "  __global const float *two[2] = {in, out};\n"
+   "  if (two[g & 1][g] < 0.0f) count[1] = 1;\n"
    "}\n";
 
 #define N 1024
@@ -256,6 +261,30 @@ static void constant_variable(const struct kt_env *env, cl_program p)
    clReleaseKernel(k);
 }
 
+static void pointer_loop(const struct kt_env *env, cl_program p)
+{
+   cl_kernel k = kk_kernel(p, "walk");
+   unsigned char whole[N * 4 + GUARD], after[N * 4 + GUARD];
+   kt_fill(whole, sizeof(whole), 5);
+   cl_mem parent = kk_buffer_in(env, sizeof(whole), whole);
+   cl_buffer_region r = {0, N * 4};
+   cl_int err;
+   cl_mem mp = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+   REQUIRE_OK(err);
+   int n = N;
+   KK_ARG(k, 0, mp);
+   KK_ARG(k, 1, n);
+   char *text = launch_failing(env, k, 1, 1);
+   CHECK_HAS(text, "kernel 'walk' wrote 4 bytes at byte offset 4096 of argument 0 'p' "
+                   "(__global, 4096 bytes) in work-item (0,0,0)");
+   free(text);
+   kk_read(env, parent, sizeof(after), after);
+   CHECK(kt_same(after + N * 4, whole + N * 4, GUARD, "the guard after 'p'"));
+   clReleaseMemObject(mp);
+   clReleaseMemObject(parent);
+   clReleaseKernel(k);
+}
+
 /* The pointer is one of two arguments: checked by searching the launch's
  * buffers, reported against the one it ran off. */
 static void unknown_origin(const struct kt_env *env, cl_program p)
@@ -306,11 +335,11 @@ static void correct(const struct kt_env *env, cl_program p)
       src[i] = (rec){i, (float)i * 0.5f, (cl_long)i << 33};
    }
    float kv[4] = {1.0f, 2.0f, 3.0f, 4.0f};
-   cl_int zero = 0;
+   cl_int zero[2] = {0, 0};
    cl_mem m_in = kk_buffer_in(env, G * sizeof(float), in);
    cl_mem m_out = kk_buffer_in(env, 2 * G * sizeof(float), NULL);
    cl_mem m_k = kk_buffer_in(env, sizeof(kv), kv);
-   cl_mem m_count = kk_buffer_in(env, sizeof(zero), &zero);
+   cl_mem m_count = kk_buffer_in(env, sizeof(zero), zero);
    cl_mem m_recs = kk_buffer_in(env, G * sizeof(rec), NULL);
    cl_mem m_src = kk_buffer_in(env, G * sizeof(rec), src);
    KK_ARG(k, 0, m_in);
@@ -323,8 +352,8 @@ static void correct(const struct kt_env *env, cl_program p)
    run_ok(env, k, G, L);
    kk_read(env, m_out, 2 * G * sizeof(float), out);
    kk_read(env, m_recs, G * sizeof(rec), recs);
-   cl_int count = 0;
-   kk_read(env, m_count, sizeof(count), &count);
+   cl_int count[2] = {0, 0};
+   kk_read(env, m_count, sizeof(count), count);
    static const int primes[8] = {2, 3, 5, 7, 11, 13, 17, 19};
    int bad = 0;
    for (int g = 0; g < G && bad < 5; g++) {
@@ -343,7 +372,8 @@ static void correct(const struct kt_env *env, cl_program p)
          bad++;
       }
    }
-   CHECK(count == G, " atomic_inc counted %d, expected %d", count, G);
+   CHECK(count[0] == G, " atomic_inc counted %d, expected %d", count[0], G);
+   CHECK(count[1] == 0, " a pointer from a private array read a negative value");
    cl_mem all[] = {m_in, m_out, m_k, m_count, m_recs, m_src};
    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
       clReleaseMemObject(all[i]);
@@ -480,6 +510,7 @@ int main(int argc, char **argv)
    } else {
       CHECK(has_checks(p), " the code has no bounds checks");
       global_write(&env, p);
+      pointer_loop(&env, p);
       constant_read(&env, p);
       local_arg(&env, p);
       local_variable(&env, p);
@@ -488,6 +519,12 @@ int main(int argc, char **argv)
       correct(&env, p);
       checked_binary(&env, p);
       unchecked_binary(&env);
+      /* Unoptimised code is checked the same way. */
+      cl_program o = kk_build(&env, source, "-cl-opt-disable");
+      global_write(&env, o);
+      local_arg(&env, o);
+      correct(&env, o);
+      clReleaseProgram(o);
    }
    clReleaseProgram(p);
    kt_teardown(&env);
