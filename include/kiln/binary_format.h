@@ -11,7 +11,10 @@
  *                data, then zero padding to a multiple of 8
  *
  * Sections: TARGET (the device's target id, a string: code for one CPU
- * model does not run on another), KILN_VERSION, OPTIONS (build options),
+ * model does not run on another; code built with KILN_CHECK=bounds has
+ * ":check=bounds" appended, as it needs launches that bring a bounds
+ * table, and a process with checks must not run unchecked code),
+ * KILN_VERSION, OPTIONS (build options as the application gave them),
  * OBJECT (device code), KERNELS (kernel descriptions, see
  * src/core/binary.c for their encoding), BITCODE (the program as LLVM
  * bitcode before device code generation), and last CHECKSUM: the 64-bit

@@ -8,6 +8,21 @@
  * arguments at the offsets recorded in the kernel's metadata: global and
  * constant buffers as pointers, __local arguments as byte offsets into
  * ctx->local_mem, everything else by value.
+ *
+ * Code built with KILN_CHECK=bounds (src/llvm/bounds_check.c) also reads
+ * ctx->bounds and calls two functions of the CPU driver's run-time
+ * (src/pipe/cpu/cpu_bounds.c), which the JIT defines for each program:
+ *     void __kiln_bounds_fail(const struct kiln_wg_ctx *ctx, int32_t what,
+ *                             int64_t offset, uint64_t size, uint64_t limit,
+ *                             uint32_t flags, const char *name,
+ *                             uint64_t lid0, uint64_t lid1, uint64_t lid2)
+ *        records an out-of-bounds access (include/kiln/bounds.h has the
+ *        meaning of the values) and leaves the work-group function: it
+ *        never returns.
+ *     int32_t __kiln_bounds_find(const struct kiln_wg_ctx *ctx, uint64_t addr,
+ *                                uint64_t size, uint32_t flags)
+ *        1 when [addr, addr + size) lies inside one object of the launch
+ *        that the address space in flags can reach, else 0.
  */
 #ifndef KILN_CPU_ABI_H
 #define KILN_CPU_ABI_H
@@ -15,6 +30,14 @@
 #include <stdint.h>
 
 #define KILN_WG_PREFIX "__kiln_wg_"
+#define KILN_BOUNDS_FAIL_FN "__kiln_bounds_fail"
+#define KILN_BOUNDS_FIND_FN "__kiln_bounds_find"
+/* A call the work-group pass replaces by the function's ctx parameter, for
+ * code that needs the launch context before the work-group function
+ * exists (bounds checks). */
+#define KILN_WG_CTX_FN "__kiln_wg_ctx"
+
+struct kiln_bounds;
 
 struct kiln_wg_ctx {
    uint64_t global_offset[3];  /* offset 0 */
@@ -25,6 +48,7 @@ struct kiln_wg_ctx {
    char *local_mem;            /* 120: this work-group's __local arena */
    uint32_t work_dim;          /* 128 */
    uint32_t pad;
+   struct kiln_bounds *bounds; /* 136: KILN_CHECK=bounds, else NULL */
 };
 
 /* Field indices as the LLVM struct type sees them (workgroup.c). */
@@ -36,6 +60,8 @@ enum kiln_wg_ctx_field {
    KILN_CTX_GROUP_ID,
    KILN_CTX_LOCAL_MEM,
    KILN_CTX_WORK_DIM,
+   KILN_CTX_PAD,
+   KILN_CTX_BOUNDS,
 };
 
 typedef void (*kiln_wg_fn)(const void *args, const struct kiln_wg_ctx *ctx);

@@ -1,5 +1,7 @@
 #include "core/ndrange.h"
 
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,7 +9,10 @@
 #include "core/event.h"
 #include "core/kernel.h"
 #include "core/mem.h"
+#include "kiln/bounds.h"
 #include "kiln/kernel_info.h"
+#include "util/check.h"
+#include "util/log.h"
 
 #define LOCAL_ALIGN 128
 
@@ -17,6 +22,8 @@ struct ndrange {
    unsigned char *args;
    cl_mem *mems; /* buffers the arguments point into, held */
    unsigned num_mems;
+   struct kiln_bounds *bounds; /* KILN_CHECK=bounds */
+   struct kiln_bounds_arg *bounds_args;
 };
 
 static void ndrange_cleanup(cl_event ev)
@@ -28,16 +35,118 @@ static void ndrange_cleanup(cl_event ev)
       kiln_object_unref(&n->mems[i]->obj);
    free(n->mems);
    free(n->args);
+   free(n->bounds);
+   free(n->bounds_args);
    kiln_object_unref(&n->kernel->obj);
    free(n);
    ev->payload = NULL;
+}
+
+/* The status of a launch stopped by an out-of-bounds access: what vendor
+ * drivers give a kernel that faulted (NVIDIA, AMD), so applications treat
+ * it like the failure it is elsewhere. */
+#define BOUNDS_STATUS CL_OUT_OF_RESOURCES
+
+static const char *space_name(unsigned space)
+{
+   return space == 1 ? "__global" : space == 2 ? "__constant" : space == 3 ? "__local" : "?";
+}
+
+/* One line on the log (stderr unless KILN_LOG), e.g.
+ *   kiln: bounds: kernel 'copy' wrote 4 bytes at byte offset 4096 of argument 1 'out'
+ *   (__global, 4096 bytes) in work-item (1024,0,0) of work-group (16,0,0); ... */
+static void report_bounds(const struct ndrange *n)
+{
+   const struct kiln_kernel_info *info = n->kernel->info;
+   const struct kiln_bounds_violation *v = &n->bounds->first;
+   unsigned space = (v->flags >> KILN_BOUNDS_AS_SHIFT) & 0xffu;
+   const char *verb = v->flags & KILN_BOUNDS_ATOMIC ? "accessed atomically"
+                      : v->flags & KILN_BOUNDS_WRITE ? "wrote"
+                                                     : "read";
+   char what[1024];
+   if (v->what >= 0 && (uint32_t)v->what < info->num_args) {
+      const struct kiln_arg_info *a = &info->args[v->what];
+      char name[256] = "";
+      if (a->name && *a->name)
+         snprintf(name, sizeof(name), " '%s'", a->name);
+      snprintf(what, sizeof(what), "byte offset %lld of argument %d%s (%s, %llu bytes%s)",
+               (long long)v->offset, v->what, name, space_name(space),
+               (unsigned long long)v->limit,
+               v->flags & KILN_BOUNDS_SEARCHED
+                  ? "; the nearest object to an address of unknown origin"
+                  : "");
+   } else if (v->what == KILN_BOUNDS_VARIABLE) {
+      /* Clang names a kernel's static __local variables <kernel>.<name>. */
+      const char *name = v->name ? v->name : "?";
+      size_t klen = strlen(info->name);
+      if (!strncmp(name, info->name, klen) && name[klen] == '.')
+         name += klen + 1;
+      snprintf(what, sizeof(what), "byte offset %lld of %s variable '%s' (%llu bytes)",
+               (long long)v->offset, space_name(space), name, (unsigned long long)v->limit);
+   } else {
+      snprintf(what, sizeof(what), "address 0x%llx, which is in no %s object of the launch",
+               (unsigned long long)v->offset, space_name(space));
+   }
+   unsigned others = atomic_load(&n->bounds->violations) - 1;
+   char more[64] = "";
+   if (others)
+      snprintf(more, sizeof(more), " (and %u more at the same time)", others);
+   kiln_log(KILN_LOG_BOUNDS,
+            "kernel '%s' %s %llu bytes at %s in work-item (%llu,%llu,%llu) of work-group "
+            "(%llu,%llu,%llu)%s; the launch stopped there and its event fails with "
+            "CL_OUT_OF_RESOURCES",
+            info->name, verb, (unsigned long long)v->size, what,
+            (unsigned long long)v->global_id[0], (unsigned long long)v->global_id[1],
+            (unsigned long long)v->global_id[2], (unsigned long long)v->group_id[0],
+            (unsigned long long)v->group_id[1], (unsigned long long)v->group_id[2], more);
 }
 
 static cl_int ndrange_run(cl_event ev)
 {
    struct ndrange *n = ev->payload;
    struct pipe_context *p = ev->queue->device->pipe;
-   return p->launch_grid(p, &n->grid);
+   cl_int err = p->launch_grid(p, &n->grid);
+   if (!err && n->bounds && atomic_load(&n->bounds->violations)) {
+      report_bounds(n);
+      err = BOUNDS_STATUS;
+   }
+   return err;
+}
+
+/* KILN_CHECK=bounds: where each argument's object lies and how big it is
+ * (include/kiln/bounds.h); filled from the packed arguments. */
+static cl_int make_bounds(struct ndrange *n, const struct kiln_kernel_info *info, cl_kernel k,
+                          uint64_t local_total)
+{
+   n->bounds = calloc(1, sizeof(*n->bounds));
+   n->bounds_args = calloc(info->num_args ? info->num_args : 1, sizeof(*n->bounds_args));
+   if (!n->bounds || !n->bounds_args)
+      return CL_OUT_OF_HOST_MEMORY;
+   for (uint32_t i = 0; i < info->num_args; i++) {
+      const struct kiln_arg_info *ai = &info->args[i];
+      struct kiln_bounds_arg *b = &n->bounds_args[i];
+      switch (ai->kind) {
+      case KILN_ARG_GLOBAL:
+      case KILN_ARG_CONSTANT:
+         memcpy(&b->base, n->args + ai->offset, sizeof(b->base));
+         b->size = k->args[i].mem ? k->args[i].mem->size : 0;
+         b->space = ai->kind == KILN_ARG_GLOBAL ? 1 : 2;
+         break;
+      case KILN_ARG_LOCAL:
+         memcpy(&b->base, n->args + ai->offset, sizeof(b->base));
+         b->size = k->args[i].local_size;
+         b->space = 3;
+         break;
+      default:
+         break;
+      }
+   }
+   n->bounds->args = n->bounds_args;
+   n->bounds->num_args = info->num_args;
+   n->bounds->local_total = local_total;
+   atomic_init(&n->bounds->violations, 0);
+   n->grid.bounds = n->bounds;
+   return CL_SUCCESS;
 }
 
 static const struct kiln_command_ops ndrange_ops = {ndrange_run, ndrange_cleanup};
@@ -87,6 +196,10 @@ static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
    n->grid.local_mem_size = local;
    n->grid.args = n->args;
    n->grid.args_size = info->args_size;
+   /* Checked code exists only in processes with KILN_CHECK=bounds (it is
+    * part of the target id, so no binary brings it in otherwise). */
+   if (kiln_check_bounds())
+      return make_bounds(n, info, k, local);
    return CL_SUCCESS;
 }
 

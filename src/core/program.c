@@ -9,6 +9,7 @@
 #include "core/device.h"
 #include "kiln/kernel_info.h"
 #include "llvm/compiler.h"
+#include "util/check.h"
 #include "util/log.h"
 
 static void build_clear(cl_device_id dev, struct kiln_program_build *b)
@@ -78,12 +79,34 @@ cl_int kiln_program_create_source(cl_context ctx, char *source, size_t size, cl_
    return CL_SUCCESS;
 }
 
-/* The id of the code dev runs, to match against binaries. */
-static char *device_target_id(cl_device_id dev)
+/* The id of the code dev runs (with or without bounds checks), to match
+ * against binaries. */
+static char *target_id_checked(cl_device_id dev, bool bounds_check)
 {
    if (dev->caps->ir == PIPE_IR_HOST_CPU)
-      return kiln_llvm_cpu_target_id();
+      return kiln_llvm_cpu_target_id(bounds_check);
    return NULL;
+}
+
+static char *device_target_id(cl_device_id dev)
+{
+   return target_id_checked(dev, kiln_check_bounds());
+}
+
+/* A binary refused only because KILN_CHECK=bounds differs between the
+ * process that built it and this one deserves a word: the application
+ * may not fall back to building from source. */
+static void explain_check_mismatch(cl_device_id dev, const char *target)
+{
+   bool checks = kiln_check_bounds();
+   char *other = target_id_checked(dev, !checks);
+   if (other && !strcmp(other, target))
+      kiln_log(KILN_LOG_WARN,
+               checks ? "KILN_CHECK=bounds: a program binary built without bounds checks is "
+                        "refused (CL_INVALID_BINARY); build the program from source"
+                      : "a program binary built with KILN_CHECK=bounds is refused "
+                        "(CL_INVALID_BINARY) without it");
+   free(other);
 }
 
 /* Every kernel the program describes must be in its code (a binary can
@@ -160,6 +183,7 @@ cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id 
          } else {
             kiln_log(KILN_LOG_COMPILE, "binary for '%s' offered to a device running '%s'",
                      c.target, want ? want : "?");
+            explain_check_mismatch(devices[i], c.target);
          }
          kiln_binary_contents_fini(&c);
       }
@@ -222,6 +246,7 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       .opencl_version = 110,
       .image_support = dev->caps->image_support,
       .cl_ext = dev->caps->clang_extensions,
+      .bounds_check = kiln_check_bounds(),
    };
    struct kiln_build_output out;
    enum kiln_build_status st =
@@ -229,6 +254,10 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    fresh.log = out.log;
    out.log = NULL;
    cl_int err = CL_SUCCESS;
+   if (st == KILN_BUILD_OK && target.bounds_check)
+      kiln_log(KILN_LOG_COMPILE,
+               "KILN_CHECK=bounds: %u accesses checked, %u of them by searching the launch's "
+               "buffers", out.bounds_checked, out.bounds_searched);
    if (st == KILN_BUILD_OK) {
       fresh.object = out.object;
       fresh.object_size = out.object_size;

@@ -20,6 +20,7 @@
 
 #include "kiln/kernel_info.h"
 #include "llvm/build_options.h"
+#include "llvm/bounds_check.h"
 #include "llvm/builtins.h"
 
 /* The triple the builtins library is built for (src/llvm/builtins). */
@@ -88,21 +89,28 @@ bool kiln_llvm_options_valid(const char *options, char **log)
    return false;
 }
 
-static char *target_id(const struct kiln_llvm_host *host)
+/* Bounds checks are part of the target: checked code reads a bounds table
+ * unchecked launches do not provide, and a binary built without checks
+ * must not run unchecked in a process that asked for them. */
+#define CHECK_SUFFIX ":check=bounds"
+
+static char *target_id(const struct kiln_llvm_host *host, bool bounds_check)
 {
-   size_t n = strlen(host->triple) + strlen(host->cpu) + strlen(host->features) + 8;
+   size_t n = strlen(host->triple) + strlen(host->cpu) + strlen(host->features) + 8 +
+              strlen(CHECK_SUFFIX);
    char *id = malloc(n);
    if (id)
-      snprintf(id, n, "cpu:%s:%s:%s", host->triple, host->cpu, host->features);
+      snprintf(id, n, "cpu:%s:%s:%s%s", host->triple, host->cpu, host->features,
+               bounds_check ? CHECK_SUFFIX : "");
    return id;
 }
 
-char *kiln_llvm_cpu_target_id(void)
+char *kiln_llvm_cpu_target_id(bool bounds_check)
 {
    struct kiln_llvm_host host = {0};
    if (!kiln_llvm_host_query(&host))
       return NULL;
-   char *id = target_id(&host);
+   char *id = target_id(&host, bounds_check);
    kiln_llvm_host_fini(&host);
    return id;
 }
@@ -347,7 +355,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    }
 
    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
-   out->target_id = target_id(&host);
+   out->target_id = target_id(&host, target->bounds_check);
    out->bitcode_size = bc ? LLVMGetBufferSize(bc) : 0;
    out->bitcode = bc ? malloc(out->bitcode_size) : NULL;
    if (out->bitcode)
@@ -373,6 +381,20 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    internalize(m);
    if (!run_passes(m, tm, "globaldce", &log) || !check_undefined(m, &log))
       goto done;
+   if (target->bounds_check) {
+      /* Accesses through pointer parameters move into the kernels, where
+       * SROA shows which argument each pointer comes from. */
+      kiln_bounds_mark_inlining(m);
+      struct kiln_bounds_stats stats;
+      if (!run_passes(m, tm, "always-inline,globaldce,function(sroa)", &log))
+         goto done;
+      if (!kiln_bounds_instrument(m, out->kernels, out->num_kernels, &stats)) {
+         status = KILN_BUILD_OUT_OF_MEMORY;
+         goto done;
+      }
+      out->bounds_checked = stats.checked;
+      out->bounds_searched = stats.searched;
+   }
    if (!build_workgroups(m, tm, out->kernels, out->num_kernels, &log, id))
       goto done;
    if (dump_dir())

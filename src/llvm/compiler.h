@@ -20,6 +20,7 @@ struct kiln_compile_target {
    int opencl_version;   /* 110 */
    bool image_support;
    const char *cl_ext;   /* clang -cl-ext list of the device's extensions */
+   bool bounds_check;    /* KILN_CHECK=bounds: instrument every access */
 };
 
 struct kiln_build_output {
@@ -31,6 +32,8 @@ struct kiln_build_output {
    size_t object_size;
    struct kiln_kernel_info *kernels;
    unsigned num_kernels;
+   unsigned bounds_checked;  /* bounds_check: accesses given a check */
+   unsigned bounds_searched; /* of those, checked by searching every object */
 };
 
 /* Builds source for the host CPU.  Thread-safe. */
@@ -44,10 +47,11 @@ bool kiln_llvm_options_valid(const char *options, char **log);
 
 void kiln_build_output_fini(struct kiln_build_output *out);
 
-/* Identifies the code this machine's CPU runs: "cpu:<triple>:<cpu>:<features>"
- * (malloc'd; NULL when out of memory).  Binaries built for another id are
- * refused. */
-char *kiln_llvm_cpu_target_id(void);
+/* Identifies the code this machine's CPU runs: "cpu:<triple>:<cpu>:<features>",
+ * followed by ":check=bounds" for code built with bounds checks, which
+ * expects a bounds table with every launch (malloc'd; NULL when out of
+ * memory).  Binaries built for another id are refused. */
+char *kiln_llvm_cpu_target_id(bool bounds_check);
 
 /* "LLVM 19.1.7" (for the compile cache key and logs). */
 const char *kiln_llvm_version(void);

@@ -35,7 +35,34 @@ static int allow_process_symbol(void *ctx, LLVMOrcSymbolStringPoolEntryRef sym)
    return strncmp(name, "_Z", 2) != 0 && strncmp(name, "clGet", 5) != 0;
 }
 
-struct kiln_jit *kiln_jit_load(const void *object, size_t size, char **error)
+/* Defines the driver's run-time functions in the program's JITDylib. */
+static LLVMErrorRef define_symbols(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd,
+                                   const struct kiln_jit_symbol *symbols, unsigned n)
+{
+   if (!n)
+      return NULL;
+   LLVMOrcCSymbolMapPairs pairs = calloc(n, sizeof(*pairs));
+   if (!pairs)
+      return LLVMCreateStringError("out of host memory");
+   for (unsigned i = 0; i < n; i++) {
+      pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, symbols[i].name);
+      pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)symbols[i].address;
+      pairs[i].Sym.Flags.GenericFlags =
+         LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+      pairs[i].Sym.Flags.TargetFlags = 0;
+   }
+   /* Takes over the names. */
+   LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, n);
+   free(pairs);
+   LLVMErrorRef err = LLVMOrcJITDylibDefine(jd, mu);
+   if (err)
+      LLVMOrcDisposeMaterializationUnit(mu);
+   return err;
+}
+
+struct kiln_jit *kiln_jit_load(const void *object, size_t size,
+                               const struct kiln_jit_symbol *symbols, unsigned num_symbols,
+                               char **error)
 {
    if (!kiln_elf_check(object, size)) {
       *error = strdup("the program's object code is malformed");
@@ -59,6 +86,9 @@ struct kiln_jit *kiln_jit_load(const void *object, size_t size, char **error)
       &gen, LLVMOrcLLJITGetGlobalPrefix(j->jit), allow_process_symbol, NULL);
    if (!err) {
       LLVMOrcJITDylibAddGenerator(main, gen);
+      err = define_symbols(j->jit, main, symbols, num_symbols);
+   }
+   if (!err) {
       LLVMMemoryBufferRef buf =
          LLVMCreateMemoryBufferWithMemoryRangeCopy(object, size, "kiln-program");
       err = LLVMOrcLLJITAddObjectFile(j->jit, main, buf);

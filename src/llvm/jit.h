@@ -6,9 +6,19 @@
 
 struct kiln_jit;
 
-/* Links the object (from kiln_llvm_build) into memory; NULL with *error
- * (malloc'd) if it cannot. */
-struct kiln_jit *kiln_jit_load(const void *object, size_t size, char **error);
+/* A function of this process the loaded code may call by name (the
+ * driver's run-time support: Kiln exports nothing but the OpenCL API, so
+ * the process symbol search cannot find it). */
+struct kiln_jit_symbol {
+   const char *name;
+   void (*address)(void);
+};
+
+/* Links the object (from kiln_llvm_build) into memory, with the given
+ * symbols defined for it; NULL with *error (malloc'd) if it cannot. */
+struct kiln_jit *kiln_jit_load(const void *object, size_t size,
+                               const struct kiln_jit_symbol *symbols, unsigned num_symbols,
+                               char **error);
 /* Address of a symbol of the loaded object. */
 void *kiln_jit_lookup(struct kiln_jit *jit, const char *name, char **error);
 void kiln_jit_destroy(struct kiln_jit *jit);

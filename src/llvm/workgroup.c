@@ -23,6 +23,7 @@ enum wi_fn {
    WI_NUM_GROUPS,
    WI_GLOBAL_OFFSET,
    WI_WORK_DIM,
+   WI_CTX, /* KILN_WG_CTX_FN */
    WI_BARRIER,
    WI_MEM_FENCE,
    WI_READ_MEM_FENCE,
@@ -34,7 +35,7 @@ enum wi_fn {
 static const char *const wi_names[WI_COUNT] = {
    "_Z13get_global_idj",  "_Z12get_local_idj",   "_Z12get_group_idj",
    "_Z15get_global_sizej", "_Z14get_local_sizej", "_Z14get_num_groupsj",
-   "_Z17get_global_offsetj", "_Z12get_work_dimv", "_Z7barrierj",
+   "_Z17get_global_offsetj", "_Z12get_work_dimv", KILN_WG_CTX_FN,      "_Z7barrierj",
    "_Z9mem_fencej",       "_Z14read_mem_fencej", "_Z15write_mem_fencej",
 };
 
@@ -139,8 +140,9 @@ static LLVMTypeRef ctx_struct_type(LLVMContextRef c)
    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
    LLVMTypeRef a3 = LLVMArrayType2(i64, 3);
    LLVMTypeRef fields[] = {a3, a3, a3, a3, a3, LLVMPointerTypeInContext(c, 0),
-                           LLVMInt32TypeInContext(c), LLVMInt32TypeInContext(c)};
-   return LLVMStructTypeInContext(c, fields, 8, 0);
+                           LLVMInt32TypeInContext(c), LLVMInt32TypeInContext(c),
+                           LLVMPointerTypeInContext(c, 0)};
+   return LLVMStructTypeInContext(c, fields, 9, 0);
 }
 
 /* Pointer to ctx->field[idx] (idx NULL for scalar fields). */
@@ -172,6 +174,10 @@ static LLVMValueRef lid_ptr(struct wg *w, LLVMValueRef idx)
 /* Replaces one work-item function call (builder placed before it). */
 static void lower_wi_call(struct wg *w, LLVMValueRef call, enum wi_fn kind)
 {
+   if (kind == WI_CTX) {
+      LLVMReplaceAllUsesWith(call, w->wctx);
+      return;
+   }
    if (kind == WI_WORK_DIM) {
       LLVMValueRef v = LLVMBuildLoad2(w->b, w->i32, ctx_field(w, KILN_CTX_WORK_DIM, NULL), "");
       LLVMReplaceAllUsesWith(call, v);
@@ -937,7 +943,7 @@ static bool rematerializable(LLVMValueRef v, LLVMBasicBlockRef setup, int depth)
       return false;
    if (is_call(v)) {
       enum wi_fn k = wi_kind(v);
-      return k <= WI_WORK_DIM && rematerializable(LLVMGetOperand(v, 0), setup, depth + 1);
+      return k <= WI_CTX && rematerializable(LLVMGetOperand(v, 0), setup, depth + 1);
    }
    switch (LLVMGetInstructionOpcode(v)) {
    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr:

@@ -74,6 +74,7 @@ struct pipe_resource {
 };
 
 struct pipe_context;
+struct kiln_bounds;
 
 /* One NDRange launch of a kernel of a loaded program. */
 struct pipe_grid_info {
@@ -85,6 +86,10 @@ struct pipe_grid_info {
    const void *args;        /* argument buffer laid out as the kernel's metadata says */
    size_t args_size;
    size_t local_mem_size;   /* __local bytes each work-group needs */
+   /* KILN_CHECK=bounds (include/kiln/bounds.h): the launch's bounds table,
+    * where the driver records the first out-of-bounds access; NULL when
+    * the kernel was built without checks. */
+   struct kiln_bounds *bounds;
 };
 
 struct pipe_screen {
@@ -143,7 +148,9 @@ struct pipe_context {
                         size_t size, const void *pattern, size_t pattern_size);
    /* Runs every work-group of the grid; returns CL_SUCCESS or an error
     * (CL_OUT_OF_RESOURCES when the work-groups cannot be given their
-    * __local memory). */
+    * __local memory).  With info->bounds, an access that fails its check
+    * is recorded there and ends the launch early; that alone is no error
+    * here (core reports it). */
    int (*launch_grid)(struct pipe_context *ctx, const struct pipe_grid_info *info);
    /* Makes all previous work visible to the host and other contexts. */
    void (*flush)(struct pipe_context *ctx);

@@ -18,13 +18,13 @@ static const struct {
    {"api", KILN_LOG_API},         {"queue", KILN_LOG_QUEUE},
    {"mem", KILN_LOG_MEM},         {"compile", KILN_LOG_COMPILE},
    {"pipe", KILN_LOG_PIPE},       {"warn", KILN_LOG_WARN},
-   {"all", ~0u},
+   {"bounds", KILN_LOG_BOUNDS},   {"all", ~0u},
 };
 
 static void log_init(void)
 {
    const char *env = getenv("KILN_DEBUG");
-   log_topics = KILN_LOG_WARN;
+   log_topics = KILN_LOG_WARN | KILN_LOG_BOUNDS;
    if (env) {
       char buf[256];
       snprintf(buf, sizeof(buf), "%s", env);

@@ -12,6 +12,7 @@ enum kiln_log_topic {
    KILN_LOG_COMPILE = 1u << 3, /* program builds */
    KILN_LOG_PIPE = 1u << 4,    /* pipe drivers and winsys */
    KILN_LOG_WARN = 1u << 5,    /* always-on warnings (unsupported features) */
+   KILN_LOG_BOUNDS = 1u << 6,  /* always on: KILN_CHECK=bounds reports */
 };
 
 /* True when the topic was asked for in KILN_DEBUG. */

@@ -19,6 +19,7 @@
 #include "fuzz_program.h"
 #include "kiln/kernel_info.h"
 #include "llvm/compiler.h"
+#include "util/check.h"
 
 static cl_device_id dev;
 static cl_context ctx;
@@ -68,7 +69,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
    cl_int err = -1;
    queue = clCreateCommandQueue(ctx, dev, 0, &err);
    FUZZ_CHECK(queue && !err, "clCreateCommandQueue: %d", err);
-   target_id = kiln_llvm_cpu_target_id();
+   /* The id this process accepts: KILN_CHECK=bounds is part of it. */
+   target_id = kiln_llvm_cpu_target_id(kiln_check_bounds());
    FUZZ_CHECK(target_id, "no target id");
    if (fuzz_known("jitlink"))
       build_good_object();

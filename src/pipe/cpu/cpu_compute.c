@@ -9,6 +9,7 @@
 
 #include "kiln/cpu_abi.h"
 #include "llvm/jit.h"
+#include "pipe/cpu/cpu_bounds.h"
 #include "pipe/cpu/cpu_screen.h"
 #include "pipe/cpu/cpu_tpool.h"
 
@@ -16,7 +17,7 @@ static void *cpu_program_create(struct pipe_screen *screen, const void *code, si
                                 char **error)
 {
    (void)screen;
-   return kiln_jit_load(code, size, error);
+   return kiln_jit_load(code, size, cpu_bounds_symbols, cpu_bounds_num_symbols, error);
 }
 
 static void cpu_program_destroy(struct pipe_screen *screen, void *program)

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kiln/bounds.h"
 #include "kiln/cpu_abi.h"
+#include "pipe/cpu/cpu_bounds.h"
 #include "winsys/sw/sw_winsys.h"
 
 #define WORKER_STACK_SIZE (64u << 20)
@@ -64,6 +66,7 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
       ctx.local_size[d] = info->local_size[d];
       ctx.num_groups[d] = job->groups[d];
    }
+   ctx.bounds = info->bounds;
    for (;;) {
       uint64_t first = atomic_fetch_add(&job->next, job->chunk);
       if (first >= job->total)
@@ -74,7 +77,15 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
       ctx.group_id[1] = (first / job->groups[0]) % job->groups[1];
       ctx.group_id[2] = first / (job->groups[0] * job->groups[1]);
       for (uint64_t g = first; g < last; g++) {
-         job->fn(info->args, &ctx);
+         if (!ctx.bounds) {
+            job->fn(info->args, &ctx);
+         } else if (!cpu_bounds_run_group(job->fn, info->args, &ctx) ||
+                    atomic_load_explicit(&ctx.bounds->violations, memory_order_relaxed)) {
+            /* An access failed its check (here or on another worker): the
+             * launch stops; groups already running finish. */
+            atomic_store(&job->next, job->total);
+            return;
+         }
          if (++ctx.group_id[0] == job->groups[0]) {
             ctx.group_id[0] = 0;
             if (++ctx.group_id[1] == job->groups[1]) {
