@@ -1,15 +1,30 @@
 #include "winsys/sw/sw_winsys.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
+
+/* Buffers this large go on transparent huge pages where the kernel
+ * offers them on request (THP "madvise" mode, the usual default): kernels
+ * stream through them, and 2 MiB pages take the TLB misses out of that. */
+#define HUGE_PAGE (2u << 20)
+#define HUGE_MIN (4u * HUGE_PAGE)
 
 void *sw_winsys_alloc(size_t size, size_t alignment)
 {
    void *p = NULL;
    if (alignment < sizeof(void *))
       alignment = sizeof(void *);
+   bool huge = size >= HUGE_MIN && alignment <= HUGE_PAGE;
+   if (huge)
+      alignment = HUGE_PAGE;
    if (posix_memalign(&p, alignment, size ? size : 1))
       return NULL;
+#ifdef MADV_HUGEPAGE
+   if (huge)
+      madvise(p, size & ~(size_t)(HUGE_PAGE - 1), MADV_HUGEPAGE); /* a hint: errors are harmless */
+#endif
    return p;
 }
 
