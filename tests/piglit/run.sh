@@ -10,12 +10,12 @@
 #             ./build); its etc/OpenCL/vendors/kiln.icd is what the loader sees.
 # -o DIR      piglit's results directory (default BUILD_DIR/piglit; replaced).
 # -j N        tests run at once (default: CPU count + 1: a test is mostly one
-#             thread compiling kernels, and waits on Kiln's workers the rest)
-# -t SECONDS  per-test timeout (default 60; the slowest test passes in ~10 s
+#             thread parsing its test file and compiling kernels)
+# -t SECONDS  per-test timeout (default 60; the slowest test passes in 3.5-7 s
 #             on 2 loaded cores)
 # -T SECONDS  limit for the whole run (default 2400); when it is reached the
 #             tests that did not finish are reported missing, so the gate fails
-# -c          compare RESULTS_DIR again, without running piglit
+# -c          compare the results directory again, without running piglit
 # -w FILE     also write the results as a new expected file (see compare.py)
 # Arguments after `--` go to `piglit run`: with -t/-x filters, tests left
 # out of the run are not counted as missing.
@@ -36,6 +36,15 @@ compare_only=0
 write=
 
 usage() { sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+# Split at `--` first: getopts would swallow it.
+args=() piglit_args=() rest=0
+for a in "$@"; do
+   if [ $rest = 1 ]; then piglit_args+=("$a")
+   elif [ "$a" = -- ]; then rest=1
+   else args+=("$a")
+   fi
+done
+set -- ${args[@]+"${args[@]}"}
 while getopts o:j:t:T:cw:h opt; do
    case $opt in
    o) results=$OPTARG ;;
@@ -48,20 +57,19 @@ while getopts o:j:t:T:cw:h opt; do
    esac
 done
 shift $((OPTIND - 1))
-build=${KILN_BUILD:-$root/build}
-if [ $# -gt 0 ] && [ "$1" != -- ]; then build=$1; shift; fi
-[ "${1:-}" = -- ] && shift
+[ $# -le 1 ] || usage
+build=${1:-${KILN_BUILD:-$root/build}}
+die() { echo "piglit gate: $*" >&2; exit 2; }
+[ -d "$build" ] || die "no build directory $build"
 build=$(cd "$build" && pwd)
 results=${results:-$build/piglit}
-
-die() { echo "piglit gate: $*" >&2; exit 2; }
 [ -x "$py" ] || die "$py not found"
 [ -f "$piglit" ] || die "$piglit not found (apt-get install piglit)"
 icd=$build/etc/OpenCL/vendors/kiln.icd
 [ -f "$icd" ] || die "no $icd: build Kiln first (ninja -C $build)"
 
 compare_args=()
-[ $# -gt 0 ] && compare_args+=(--allow-missing)
+[ ${#piglit_args[@]} -gt 0 ] && compare_args+=(--allow-missing)
 
 if [ $compare_only = 0 ]; then
    # A vendors directory holding Kiln's .icd alone: ocl-icd and the Khronos
@@ -93,7 +101,7 @@ if [ $compare_only = 0 ]; then
    rc=0
    "${loader_env[@]}" timeout -k 120 "$limit" \
       "$py" "$piglit" run -o -l dummy -c -j "$jobs" --timeout "$timeout" \
-      "$@" cl "$results" || rc=$?
+      ${piglit_args[@]+"${piglit_args[@]}"} cl "$results" || rc=$?
    echo "piglit gate: piglit run took $(( $(date +%s) - start )) s (exit status $rc)"
    [ $rc = 124 ] && echo "piglit gate: the run passed its ${limit}s limit; unfinished tests count as missing" >&2
 fi
