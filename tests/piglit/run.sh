@@ -95,15 +95,36 @@ if [ $compare_only = 0 ]; then
    start=$(date +%s)
    # -c: piglit's CL tests are not marked concurrent, but each is its own
    # process with its own context, so they can run side by side.
-   # The whole run is bounded too: a driver that hangs every test must not
-   # hold CI for hours (-k: piglit waits for a test's timeout before it
-   # exits on SIGTERM).
+   # The whole run is bounded too, so that a driver that hangs every test
+   # cannot hold CI for hours. piglit starts each test in its own session,
+   # so the watchdog stops piglit, then kills its tests by their PIDs.
+   "${loader_env[@]}" "$py" "$piglit" run -o -l dummy -c -j "$jobs" \
+      --timeout "$timeout" ${piglit_args[@]+"${piglit_args[@]}"} cl "$results" &
+   pid=$!
+   stop_piglit() {
+      kill -STOP "$pid" 2>/dev/null || return 0
+      local child
+      for child in $(cat /proc/"$pid"/task/*/children 2>/dev/null); do
+         kill -KILL "$child" 2>/dev/null || true
+      done
+      kill -KILL "$pid" 2>/dev/null || true
+   }
+   trap 'stop_piglit; exit 130' INT TERM
+   expired=0
+   while kill -0 "$pid" 2>/dev/null; do
+      if [ $(( $(date +%s) - start )) -ge "$limit" ]; then
+         expired=1
+         stop_piglit
+         break
+      fi
+      sleep 1
+   done
    rc=0
-   "${loader_env[@]}" timeout -k 120 "$limit" \
-      "$py" "$piglit" run -o -l dummy -c -j "$jobs" --timeout "$timeout" \
-      ${piglit_args[@]+"${piglit_args[@]}"} cl "$results" || rc=$?
+   wait "$pid" || rc=$?
    echo "piglit gate: piglit run took $(( $(date +%s) - start )) s (exit status $rc)"
-   [ $rc = 124 ] && echo "piglit gate: the run passed its ${limit}s limit; unfinished tests count as missing" >&2
+   if [ $expired = 1 ]; then
+      echo "piglit gate: the run passed its ${limit}s limit and was stopped; unfinished tests count as missing" >&2
+   fi
 fi
 
 if [ -n "$write" ]; then
