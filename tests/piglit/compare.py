@@ -244,9 +244,16 @@ def write_expected(path, exp, res, header):
             if r.status != 'pass':
                 reason = old[1] if old[0] == r.status and old[1] else TODO
                 n_todo += reason == TODO
-            if SUB_SEP in test or REASON_SEP in test:
-                raise Error('test name %r contains %r or %r' %
-                            (test, SUB_SEP, REASON_SEP))
+            for name in [test] + list(r.subtests):
+                if SUB_SEP in name or REASON_SEP in name or \
+                        name != name.strip():
+                    raise Error('cannot write the name %r (contains %r or '
+                                '%r, or spaces at an end)' %
+                                (name, SUB_SEP, REASON_SEP))
+            for st in [r.status] + list(r.subtests.values()):
+                if st not in STATUSES:
+                    raise Error('%s: status %r cannot be expected' %
+                                (test, st))
             f.write(('%-7s %s%s' % (r.status, test, reason and
                                     REASON_SEP + reason)).rstrip() + '\n')
             if r.subtests and set(r.subtests.values()) != {r.status}:
@@ -297,6 +304,10 @@ def main():
         return 2
 
     if a.write:
+        if not complete:
+            print('compare.py: %s is an interrupted run; not writing %s' %
+                  (a.results, a.write), file=sys.stderr)
+            return 2
         try:
             todo = write_expected(a.write, exp, res, header_of(a.expected))
         except Error as e:
