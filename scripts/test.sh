@@ -1,10 +1,15 @@
 #!/bin/bash
 # README command 2: set up, build, and run every test suite.
 set -euo pipefail
-source "$(dirname "$0")/setup.sh" valgrind
+source "$(dirname "$0")/setup.sh" valgrind piglit
 
 echo "== unit and end-to-end tests"
 meson test -C "$KILN_BUILD" --print-errorlogs
+
+# The peer suite: piglit's whole OpenCL profile against this build, compared
+# with tests/piglit/expected.txt; any test doing worse than expected fails.
+echo "== piglit OpenCL profile"
+bash "$KILN_ROOT/tests/piglit/run.sh" "$KILN_BUILD"
 
 # Sanitizer builds of the same tests: ASan+UBSan for everything, TSan for
 # the multi-threaded stress tests.
