@@ -6,9 +6,7 @@
 #   build-carry/k/k.tar.xz     libKilnOpenCL.so.1 (stripped)
 #   build-carry/p/p.tar.xz     Debian 12's PoCL 3.1 with libLLVM-15 and
 #                              libclang-cpp15; libxml2/libz3 replaced by stubs
-#   build-carry/common/        kiln_bench, ocl-icd's libOpenCL.so.1, run.sh,
-#                              clang 19's opencl-c-base.h (Kiln reads it at
-#                              build time from /usr/lib/llvm-19/lib/clang/19)
+#   build-carry/common/        kiln_bench, ocl-icd's libOpenCL.so.1, run.sh
 # usage: bench/device/pack.sh BUILDDIR
 # then, on the device machine (run tool, carry ["build-carry"]):
 #   bash build-carry/common/run.sh --runs 9
@@ -49,6 +47,5 @@ tar cf - -C "$T" pcarry | xz -9 -T0 > "$OUT/p/p.tar.xz"
 
 cp "$B/bench/kiln_bench" "$OUT/common/" && strip "$OUT/common/kiln_bench"
 cp -L "$L/libOpenCL.so.1" "$OUT/common/"
-cp /usr/lib/llvm-19/lib/clang/19/include/opencl-c-base.h "$OUT/common/"
 cp "$HERE/run.sh" "$OUT/common/"
 du -sh "$OUT"/*

@@ -6,11 +6,6 @@
 set -u
 C=$(cd "$(dirname "$0")" && pwd)
 R=$(cd "$C/.." && pwd)
-# Kiln's front end reads opencl-c-base.h from clang 19's resource directory.
-H=/usr/lib/llvm-19/lib/clang/19/include
-if [ ! -f $H/opencl-c-base.h ] && [ -f "$C/opencl-c-base.h" ]; then
-   mkdir -p $H && cp "$C/opencl-c-base.h" $H/
-fi
 echo "== machine"
 nproc; lscpu | grep -E "Model name|^CPU\(s\)|Thread\(s\) per|Socket\(s\)|NUMA node\(s\)|L3|Flags" | cut -c1-200
 head -2 /etc/os-release; ldd --version | head -1; which ld gcc cc; ls /usr/lib/gcc/x86_64-linux-gnu/ 2>&1; free -g | head -2

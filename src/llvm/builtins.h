@@ -16,7 +16,13 @@
  * freed; 16-byte aligned. */
 const unsigned char *kiln_builtins_bitcode(size_t *size);
 
-/* "sha256:<64 hex digits>" of that bitcode, fixed at build time. */
+/* Clang's opencl-c-base.h as Kiln was built with it (the header
+ * -finclude-default-header reads), so that a build needs no clang files
+ * installed; *size receives its length.  Static storage. */
+const char *kiln_builtins_base_header(size_t *size);
+
+/* "sha256:<64 hex digits>" of that bitcode and header, fixed at build
+ * time. */
 const char *kiln_builtins_hash(void);
 
 #endif

@@ -2,6 +2,9 @@
 // stays behind the extern "C" kiln_clc_compile of clc_frontend.h; later
 // stages use the LLVM-C API on the module it returns.
 
+extern "C" {
+#include "llvm/builtins.h"
+}
 #include "llvm/clc_frontend.h"
 #include "llvm/target.h"
 
@@ -219,20 +222,26 @@ bool run_clang(const Args &args, const char *source, size_t source_size,
    if (!ok)
       return false;
 
-   // The library to link lives in memory: Clang reads it through its file
-   // manager, so an in-memory file system lies over the real one.
-   if (target.link_bitcode) {
-      auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-         llvm::vfs::getRealFileSystem());
-      auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+   // The library to link and opencl-c-base.h live in memory (Kiln needs
+   // no clang files installed): Clang reads them through its file manager,
+   // so an in-memory file system lies over the real one, which still
+   // serves the application's -I directories.
+   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+   size_t header_size;
+   const char *header = kiln_builtins_base_header(&header_size);
+   memory->addFile(KILN_CLANG_RESOURCE_DIR "/include/opencl-c-base.h", 0,
+                   llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(header, header_size),
+                                                    "opencl-c-base.h", false));
+   if (target.link_bitcode)
       memory->addFile(KILN_CLC_LINK_NAME, 0,
                       llvm::MemoryBuffer::getMemBuffer(
                          llvm::StringRef(static_cast<const char *>(target.link_bitcode),
                                          target.link_bitcode_size),
                          KILN_CLC_LINK_NAME, false));
-      overlay->pushOverlay(memory);
-      instance->createFileManager(overlay);
-   }
+   overlay->pushOverlay(memory);
+   instance->createFileManager(overlay);
 
    clang::PreprocessorOptions &pp = instance->getPreprocessorOpts();
    pp.addRemappedFile(KILN_CLC_SOURCE_NAME, input.get());
