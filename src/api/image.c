@@ -9,7 +9,6 @@
  * gives when no device of the context supports images). */
 #include "api/api.h"
 #include "core/context.h"
-#include "core/event.h"
 #include "core/mem.h"
 #include "core/queue.h"
 
