@@ -26,4 +26,31 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 echo "== TSan"
 TSAN_OPTIONS=halt_on_error=1 sanitized "$KILN_ROOT/build-tsan" thread --suite stress
 
+# Valgrind memcheck through the ICD loader on a subset that touches every
+# object kind: each program releases what it made, so a definite or
+# indirect leak, an invalid access or an uninitialised read fails.  It
+# sees what ASan cannot: LLVM is not instrumented.  Valgrind is slow
+# (a kernel build takes ~30 s under it), hence a subset: the foundation
+# (platform, device, context, queue), buffer transfers and mapping,
+# events and callbacks, memory destructors, and the two examples (kernel
+# builds with and without barriers, launches, reads back).
+echo "== valgrind memcheck"
+t0=$SECONDS
+meson test -C "$KILN_BUILD" --no-rebuild --print-errorlogs --num-processes 2 \
+   --timeout-multiplier 10 \
+   --wrapper "valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect \
+--errors-for-leak-kinds=definite,indirect --error-exitcode=99 --num-callers=30 \
+--suppressions=$KILN_ROOT/scripts/valgrind.supp" \
+   foundation exec_rw_buffer exec_map_unmap exec_event_callbacks exec_mem_destructor \
+   example_saxpy example_reduce
+echo "== valgrind memcheck: $((SECONDS - t0)) s"
+
+# The libFuzzer targets (tests/fuzz), a minute each, two at a time: what
+# a change breaks in the binary loader, the build-options parser or
+# clSetKernelArg shows here, with executions per target in the log.
+t0=$SECONDS
+FUZZ_TIME=${KILN_CI_FUZZ_TIME:-60} FUZZ_JOBS=2 FUZZ_BUILD="$KILN_ROOT/build-fuzz" \
+   bash "$KILN_ROOT/tests/fuzz/run.sh"
+echo "== fuzzing: $((SECONDS - t0)) s"
+
 echo "kiln: all tests passed"

@@ -51,6 +51,18 @@ cl_int kiln_info(const void *data, size_t size, size_t param_value_size, void *p
    return kiln_info((ptr), sizeof(*(ptr)) * (count), param_value_size,         \
                     param_value, param_value_size_ret)
 
+/* OpenCL 1.1 lists CL_INVALID_VALUE (param_name not valid) before the
+ * invalid-object error for clGetMemObjectInfo, clGetImageInfo,
+ * clGetSamplerInfo, clGetProgramInfo, clGetProgramBuildInfo,
+ * clGetKernelInfo, clGetKernelWorkGroupInfo, clGetEventInfo and
+ * clGetEventProfilingInfo (later versions list the handle first for some).
+ * Those entry points call this when their handle is not valid: it judges
+ * the name first.  Nothing about the handle is read. */
+#define API_FAIL_HANDLE(name_known, param_name, err, handle, what)            \
+   ((name_known) ? API_FAIL((err), "%p is not " what, (void *)(handle))        \
+                 : API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x (and %p is not " what ")", \
+                            (unsigned)(param_name), (void *)(handle)))
+
 /* The two symbols the library exports (cl_khr_icd); see kiln.sym. */
 #define KILN_EXPORT __attribute__((visibility("default")))
 

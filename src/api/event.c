@@ -83,7 +83,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info par
 {
    cl_event ev = kiln_event_from(event);
    if (!ev)
-      return API_FAIL(CL_INVALID_EVENT, "%p is not an event", (void *)event);
+      return API_FAIL_HANDLE(param_name >= CL_EVENT_COMMAND_QUEUE && param_name <= CL_EVENT_CONTEXT,
+                             param_name, CL_INVALID_EVENT, event, "an event");
    switch (param_name) {
    case CL_EVENT_COMMAND_QUEUE:
       INFO_VALUE(cl_command_queue, ev->queue);
@@ -166,7 +167,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
 {
    cl_event ev = kiln_event_from(event);
    if (!ev)
-      return API_FAIL(CL_INVALID_EVENT, "%p is not an event", (void *)event);
+      return API_FAIL_HANDLE(param_name >= CL_PROFILING_COMMAND_QUEUED &&
+                                param_name <= CL_PROFILING_COMMAND_END,
+                             param_name, CL_INVALID_EVENT, event, "an event");
    if (!ev->queue || !ev->profiling)
       return API_FAIL(CL_PROFILING_INFO_NOT_AVAILABLE,
                       "user event or queue without CL_QUEUE_PROFILING_ENABLE");

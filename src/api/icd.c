@@ -76,6 +76,20 @@ static void dispatch_init(void)
    SLOT(clEnqueueNDRangeKernel);
    SLOT(clEnqueueTask);
    SLOT(clEnqueueNativeKernel);
+   SLOT(clCreateImage2D);
+   SLOT(clCreateImage3D);
+   SLOT(clGetSupportedImageFormats);
+   SLOT(clGetImageInfo);
+   SLOT(clCreateSampler);
+   SLOT(clRetainSampler);
+   SLOT(clReleaseSampler);
+   SLOT(clGetSamplerInfo);
+   SLOT(clEnqueueReadImage);
+   SLOT(clEnqueueWriteImage);
+   SLOT(clEnqueueCopyImage);
+   SLOT(clEnqueueCopyImageToBuffer);
+   SLOT(clEnqueueCopyBufferToImage);
+   SLOT(clEnqueueMapImage);
 #undef SLOT
    kiln_object_set_dispatch(d);
 }

@@ -143,7 +143,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
 {
    cl_kernel k = kiln_kernel_from(kernel);
    if (!k)
-      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+      return API_FAIL_HANDLE(param_name >= CL_KERNEL_FUNCTION_NAME &&
+                                param_name <= CL_KERNEL_PROGRAM,
+                             param_name, CL_INVALID_KERNEL, kernel, "a kernel");
    switch (param_name) {
    case CL_KERNEL_FUNCTION_NAME:
       INFO_STRING(k->info->name);
@@ -167,8 +169,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
                                                          size_t *param_value_size_ret)
 {
    cl_kernel k = kiln_kernel_from(kernel);
+   /* CL_INVALID_DEVICE, listed first, needs a valid kernel to judge. */
    if (!k)
-      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+      return API_FAIL_HANDLE(param_name >= CL_KERNEL_WORK_GROUP_SIZE &&
+                                param_name <= CL_KERNEL_PRIVATE_MEM_SIZE,
+                             param_name, CL_INVALID_KERNEL, kernel, "a kernel");
    cl_program p = k->program;
    cl_device_id dev;
    if (!device) {

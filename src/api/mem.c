@@ -129,7 +129,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
 {
    cl_mem mem = kiln_mem_from(memobj);
    if (!mem)
-      return API_FAIL(CL_INVALID_MEM_OBJECT, "%p is not a memory object", (void *)memobj);
+      return API_FAIL_HANDLE(param_name >= CL_MEM_TYPE && param_name <= CL_MEM_OFFSET, param_name,
+                             CL_INVALID_MEM_OBJECT, memobj, "a memory object");
    switch (param_name) {
    case CL_MEM_TYPE:
       INFO_VALUE(cl_mem_object_type, mem->type);

@@ -196,7 +196,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
 {
    cl_program p = kiln_program_from(program);
    if (!p)
-      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+      return API_FAIL_HANDLE(param_name >= CL_PROGRAM_REFERENCE_COUNT &&
+                                param_name <= CL_PROGRAM_BINARIES,
+                             param_name, CL_INVALID_PROGRAM, program, "a program");
    pthread_mutex_lock(&p->lock);
    cl_int err = program_info(p, param_name, param_value_size, param_value, param_value_size_ret);
    pthread_mutex_unlock(&p->lock);
@@ -225,8 +227,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
                                                       size_t *param_value_size_ret)
 {
    cl_program p = kiln_program_from(program);
+   /* CL_INVALID_DEVICE, listed first, needs a valid program to judge. */
    if (!p)
-      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+      return API_FAIL_HANDLE(param_name >= CL_PROGRAM_BUILD_STATUS &&
+                                param_name <= CL_PROGRAM_BUILD_LOG,
+                             param_name, CL_INVALID_PROGRAM, program, "a program");
    int i = kiln_device_from(device) ? kiln_program_device_index(p, device) : -1;
    if (i < 0)
       return API_FAIL(CL_INVALID_DEVICE, "%p is not a device of the program", (void *)device);

@@ -7,88 +7,6 @@
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-static cl_mem CL_API_CALL stub_clCreateImage2D(cl_context p0, cl_mem_flags p1, const cl_image_format * p2, size_t p3, size_t p4, size_t p5, void * p6, cl_int * p7)
-{
-   cl_int err = kiln_api_unsupported("clCreateImage2D");
-   if (p7)
-      *p7 = err;
-   return NULL;
-}
-
-static cl_mem CL_API_CALL stub_clCreateImage3D(cl_context p0, cl_mem_flags p1, const cl_image_format * p2, size_t p3, size_t p4, size_t p5, size_t p6, size_t p7, void * p8, cl_int * p9)
-{
-   cl_int err = kiln_api_unsupported("clCreateImage3D");
-   if (p9)
-      *p9 = err;
-   return NULL;
-}
-
-static cl_int CL_API_CALL stub_clGetSupportedImageFormats(cl_context p0, cl_mem_flags p1, cl_mem_object_type p2, cl_uint p3, cl_image_format * p4, cl_uint * p5)
-{
-   return kiln_api_unsupported("clGetSupportedImageFormats");
-}
-
-static cl_int CL_API_CALL stub_clGetImageInfo(cl_mem p0, cl_image_info p1, size_t p2, void * p3, size_t * p4)
-{
-   return kiln_api_unsupported("clGetImageInfo");
-}
-
-static cl_sampler CL_API_CALL stub_clCreateSampler(cl_context p0, cl_bool p1, cl_addressing_mode p2, cl_filter_mode p3, cl_int * p4)
-{
-   cl_int err = kiln_api_unsupported("clCreateSampler");
-   if (p4)
-      *p4 = err;
-   return NULL;
-}
-
-static cl_int CL_API_CALL stub_clRetainSampler(cl_sampler p0)
-{
-   return kiln_api_unsupported("clRetainSampler");
-}
-
-static cl_int CL_API_CALL stub_clReleaseSampler(cl_sampler p0)
-{
-   return kiln_api_unsupported("clReleaseSampler");
-}
-
-static cl_int CL_API_CALL stub_clGetSamplerInfo(cl_sampler p0, cl_sampler_info p1, size_t p2, void * p3, size_t * p4)
-{
-   return kiln_api_unsupported("clGetSamplerInfo");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueReadImage(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, size_t p5, size_t p6, void * p7, cl_uint p8, const cl_event * p9, cl_event * p10)
-{
-   return kiln_api_unsupported("clEnqueueReadImage");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueWriteImage(cl_command_queue p0, cl_mem p1, cl_bool p2, const size_t * p3, const size_t * p4, size_t p5, size_t p6, const void * p7, cl_uint p8, const cl_event * p9, cl_event * p10)
-{
-   return kiln_api_unsupported("clEnqueueWriteImage");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueCopyImage(cl_command_queue p0, cl_mem p1, cl_mem p2, const size_t * p3, const size_t * p4, const size_t * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
-{
-   return kiln_api_unsupported("clEnqueueCopyImage");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueCopyImageToBuffer(cl_command_queue p0, cl_mem p1, cl_mem p2, const size_t * p3, const size_t * p4, size_t p5, cl_uint p6, const cl_event * p7, cl_event * p8)
-{
-   return kiln_api_unsupported("clEnqueueCopyImageToBuffer");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueCopyBufferToImage(cl_command_queue p0, cl_mem p1, cl_mem p2, size_t p3, const size_t * p4, const size_t * p5, cl_uint p6, const cl_event * p7, cl_event * p8)
-{
-   return kiln_api_unsupported("clEnqueueCopyBufferToImage");
-}
-
-static void * CL_API_CALL stub_clEnqueueMapImage(cl_command_queue p0, cl_mem p1, cl_bool p2, cl_map_flags p3, const size_t * p4, const size_t * p5, size_t * p6, size_t * p7, cl_uint p8, const cl_event * p9, cl_event * p10, cl_int * p11)
-{
-   cl_int err = kiln_api_unsupported("clEnqueueMapImage");
-   if (p11)
-      *p11 = err;
-   return NULL;
-}
-
 static cl_mem CL_API_CALL stub_clCreateFromGLBuffer(cl_context p0, cl_mem_flags p1, cl_GLuint p2, int * p3)
 {
    cl_int err = kiln_api_unsupported("clCreateFromGLBuffer");
@@ -448,20 +366,6 @@ static cl_int kiln_stub_generic(void)
 
 void kiln_unsupported_fill(cl_icd_dispatch *d)
 {
-   d->clCreateImage2D = stub_clCreateImage2D;
-   d->clCreateImage3D = stub_clCreateImage3D;
-   d->clGetSupportedImageFormats = stub_clGetSupportedImageFormats;
-   d->clGetImageInfo = stub_clGetImageInfo;
-   d->clCreateSampler = stub_clCreateSampler;
-   d->clRetainSampler = stub_clRetainSampler;
-   d->clReleaseSampler = stub_clReleaseSampler;
-   d->clGetSamplerInfo = stub_clGetSamplerInfo;
-   d->clEnqueueReadImage = stub_clEnqueueReadImage;
-   d->clEnqueueWriteImage = stub_clEnqueueWriteImage;
-   d->clEnqueueCopyImage = stub_clEnqueueCopyImage;
-   d->clEnqueueCopyImageToBuffer = stub_clEnqueueCopyImageToBuffer;
-   d->clEnqueueCopyBufferToImage = stub_clEnqueueCopyBufferToImage;
-   d->clEnqueueMapImage = stub_clEnqueueMapImage;
    d->clCreateFromGLBuffer = stub_clCreateFromGLBuffer;
    d->clCreateFromGLTexture2D = stub_clCreateFromGLTexture2D;
    d->clCreateFromGLTexture3D = stub_clCreateFromGLTexture3D;

@@ -4,6 +4,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Freed objects stay in Kiln's free lists (see kiln_object_alloc), so
+ * neither ASan nor valgrind would see a use of one.  Everything after the
+ * free_block header is poisoned while a block is free: a stale handle that
+ * Kiln dereferences is then reported like a use after free. */
+#if defined(__SANITIZE_ADDRESS__)
+#define KILN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KILN_ASAN 1
+#endif
+#endif
+#if defined(KILN_ASAN)
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#elif defined(KILN_HAVE_VALGRIND)
+#include <valgrind/memcheck.h>
+#define POISON(p, n) VALGRIND_MAKE_MEM_NOACCESS((p), (n))
+#define UNPOISON(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 static const cl_icd_dispatch *object_dispatch;
 
 /* Registry of live handles: an open-addressed hash set of pointers.  One
@@ -45,6 +69,8 @@ void *kiln_object_alloc(size_t size)
       if (f)
          pool[c] = f->next;
       pthread_mutex_unlock(&pool_lock);
+      if (f)
+         UNPOISON(f + 1, ((size_t)128 << c) - sizeof(size_t) - sizeof(*f));
       block = f ? (size_t *)f - 1 : malloc((size_t)128 << c);
    } else {
       block = malloc(size + sizeof(size_t));
@@ -69,6 +95,12 @@ void kiln_object_free(void *obj)
    struct free_block *f = obj;
    f->dispatch = object_dispatch;
    ((struct kiln_object *)obj)->type = KILN_TYPE_NONE;
+   /* Cleared, so that what a destroyed object pointed to is not kept
+    * reachable by a stale copy of the pointer (a leak checker would miss
+    * a leak of it), then poisoned. */
+   size_t rest = ((size_t)128 << c) - sizeof(size_t) - sizeof(*f);
+   memset(f + 1, 0, rest);
+   POISON(f + 1, rest);
    pthread_mutex_lock(&pool_lock);
    f->next = pool[c];
    pool[c] = f;

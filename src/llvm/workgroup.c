@@ -893,13 +893,22 @@ static bool build_regions(struct wg *w, unsigned num_barriers)
          LLVMAddCase(sw, LLVMConstInt(w->i32, j, 0), entry[j + 1]);
       LLVMValueRef term = LLVMGetBasicBlockTerminator(w->setup);
       LLVMSetSuccessor(term, 0, entry[0]);
+   } else {
+      /* Nothing may keep branching into the blocks deleted below. */
+      LLVMSetSuccessor(LLVMGetBasicBlockTerminator(w->setup), 0, exit);
    }
 
-   /* The original body is dead: cut its values loose, then drop it. */
+   /* The original body is dead: cut its values loose, then drop it.  Its
+    * blocks branch to one another, so every instruction goes before any
+    * block does: a block deleted while a later one still branched to it
+    * left that branch's use pointing into freed memory (valgrind). */
    for (unsigned k = 0; k < num_old; k++)
       for (LLVMValueRef i = LLVMGetFirstInstruction(old[k]); i; i = LLVMGetNextInstruction(i))
          if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
             LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+   for (unsigned k = 0; k < num_old; k++)
+      for (LLVMValueRef i; (i = LLVMGetLastInstruction(old[k]));)
+         LLVMInstructionEraseFromParent(i);
    for (unsigned k = 0; k < num_old; k++)
       LLVMDeleteBasicBlock(old[k]);
    free(old);

@@ -6,6 +6,13 @@
 
 #include "core/object.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define TEST_ASAN 1
+#elif defined(KILN_HAVE_VALGRIND)
+#include <valgrind/memcheck.h>
+#endif
+
 /* Types nothing else creates in this process, so live counts are exact. */
 #define T KILN_TYPE_SAMPLER
 #define OTHER KILN_TYPE_KERNEL
@@ -172,6 +179,43 @@ static void null_destroy_is_allowed(void **state)
    assert_null(kiln_object_lookup(&o, T));
 }
 
+/* A freed block keeps its dispatch pointer (a loader reads it from a stale
+ * handle) and nothing else: the rest is cleared, so it keeps nothing
+ * reachable, and poisoned under ASan and valgrind, so that reading it is
+ * reported.  The next allocation of its size gets it back, zeroed. */
+static void freed_blocks_are_cleared_and_poisoned(void **state)
+{
+   (void)state;
+   const size_t size = 100; /* a 128-byte class: 112 bytes past the header */
+   unsigned char *p = kiln_object_alloc(size);
+   assert_non_null(p);
+   memset(p, 0xAB, size);
+   kiln_object_free(p);
+#if defined(TEST_ASAN)
+   assert_false(__asan_address_is_poisoned(p));
+   assert_true(__asan_address_is_poisoned(p + 16));
+   assert_true(__asan_address_is_poisoned(p + size - 1));
+#else
+#if defined(KILN_HAVE_VALGRIND)
+   if (RUNNING_ON_VALGRIND) {
+      /* 3: not addressable (a check request would report an error). */
+      unsigned char vbits;
+      assert_int_equal(VALGRIND_GET_VBITS(p + 16, &vbits, 1), 3);
+      assert_int_equal(VALGRIND_GET_VBITS(p, &vbits, 1), 1);
+   } else
+#endif
+   {
+      for (size_t i = 16; i < size; i++)
+         assert_int_equal(p[i], 0);
+   }
+#endif
+   unsigned char *q = kiln_object_alloc(size);
+   assert_ptr_equal(q, p);
+   for (size_t i = 0; i < size; i++)
+      assert_int_equal(q[i], 0);
+   kiln_object_free(q);
+}
+
 int main(void)
 {
    const struct CMUnitTest tests[] = {
@@ -182,6 +226,7 @@ int main(void)
       cmocka_unit_test(internal_refs_do_not_count_as_app_refs),
       cmocka_unit_test(registry_grows_and_reuses_slots),
       cmocka_unit_test(null_destroy_is_allowed),
+      cmocka_unit_test(freed_blocks_are_cleared_and_poisoned),
    };
    return cmocka_run_group_tests_name("object", tests, NULL, NULL);
 }
