@@ -13,6 +13,7 @@
 
 #include "llvm/elf_check.h"
 #include "llvm/target.h"
+#include "util/alloc.h"
 
 struct kiln_jit {
    LLVMOrcLLJITRef jit;
@@ -21,7 +22,7 @@ struct kiln_jit {
 static char *take_error(LLVMErrorRef err)
 {
    char *msg = LLVMGetErrorMessage(err);
-   char *copy = strdup(msg ? msg : "unknown LLVM error");
+   char *copy = kiln_strdup(msg ? msg : "unknown LLVM error");
    LLVMDisposeErrorMessage(msg);
    return copy;
 }
@@ -38,19 +39,17 @@ static int allow_process_symbol(void *ctx, LLVMOrcSymbolStringPoolEntryRef sym)
 struct kiln_jit *kiln_jit_load(const void *object, size_t size, char **error)
 {
    if (!kiln_elf_check(object, size)) {
-      *error = strdup("the program's object code is malformed");
+      *error = kiln_strdup("the program's object code is malformed");
       return NULL;
    }
    kiln_llvm_init_targets();
-   struct kiln_jit *j = calloc(1, sizeof(*j));
-   if (!j) {
-      *error = strdup("out of host memory");
-      return NULL;
-   }
+   struct kiln_jit *j = kiln_calloc(1, sizeof(*j));
+   if (!j)
+      return NULL; /* *error stays NULL: out of host memory */
    LLVMErrorRef err = LLVMOrcCreateLLJIT(&j->jit, NULL);
    if (err) {
       *error = take_error(err);
-      free(j);
+      kiln_free(j);
       return NULL;
    }
    LLVMOrcJITDylibRef main = LLVMOrcLLJITGetMainJITDylib(j->jit);
@@ -91,5 +90,5 @@ void kiln_jit_destroy(struct kiln_jit *j)
       if (err)
          LLVMConsumeError(err);
    }
-   free(j);
+   kiln_free(j);
 }

@@ -6,10 +6,11 @@
 
 struct kiln_jit;
 
-/* Links the object (from kiln_llvm_build) into memory; NULL with *error
- * (malloc'd) if it cannot. */
+/* Links the object (from kiln_llvm_build) into memory; NULL if it cannot,
+ * with *error (kiln_malloc'd) saying why, or left NULL when Kiln ran out
+ * of host memory. */
 struct kiln_jit *kiln_jit_load(const void *object, size_t size, char **error);
-/* Address of a symbol of the loaded object. */
+/* Address of a symbol of the loaded object; fails as kiln_jit_load. */
 void *kiln_jit_lookup(struct kiln_jit *jit, const char *name, char **error);
 void kiln_jit_destroy(struct kiln_jit *jit);
 

@@ -1,21 +1,17 @@
 #include "winsys/sw/sw_winsys.h"
 
-#include <stdlib.h>
 #include <unistd.h>
+
+#include "util/alloc.h"
 
 void *sw_winsys_alloc(size_t size, size_t alignment)
 {
-   void *p = NULL;
-   if (alignment < sizeof(void *))
-      alignment = sizeof(void *);
-   if (posix_memalign(&p, alignment, size ? size : 1))
-      return NULL;
-   return p;
+   return kiln_aligned_alloc(alignment, size);
 }
 
 void sw_winsys_free(void *ptr)
 {
-   free(ptr);
+   kiln_free(ptr);
 }
 
 uint64_t sw_winsys_total_memory(void)
