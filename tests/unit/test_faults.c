@@ -27,7 +27,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "core/device.h"
 #include "kiln_fault.h"
+#include "pipe/cpu/cpu_screen.h"
 
 #define N 64 /* work-items and uints of the buffers */
 #define SENTINEL ((cl_event)(uintptr_t)0x5e5e5e)
@@ -1099,6 +1101,77 @@ static cl_int path_finish(struct fx *f, struct call *c)
 }
 PATH(finish, 0)
 
+/* The first command on a device starts its executor thread, and the first
+ * launch the CPU driver's worker pool: without memory for the executor
+ * the command runs on the application's thread, without memory for the
+ * pool the launch fails with CL_OUT_OF_RESOURCES, and either is made by
+ * the next command.  Each run makes a device of its own (on a new CPU
+ * screen) and drops it afterwards; only its idle executor stays. */
+static void wait_handles(struct fx *f, enum kiln_type t)
+{
+   for (int i = 0; i < 5000 && kt_live(t) != f->base_live[t - KILN_TYPE_PLATFORM]; i++)
+      sleep_ms(1);
+   assert_int_equal(kt_live(t), f->base_live[t - KILN_TYPE_PLATFORM]);
+}
+
+static cl_int path_first_launch_on_device(struct fx *f, struct call *c)
+{
+   struct pipe_screen *screen = cpu_screen_create();
+   assert_non_null(screen);
+   cl_device_id dev = kiln_device_create(kt_platform(), screen);
+   assert_non_null(dev);
+   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
+   assert_non_null(ctx);
+   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, NULL);
+   assert_non_null(q);
+   const unsigned char *bin = f->binary;
+   cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &f->binary_size, &bin, NULL, NULL);
+   assert_non_null(p);
+   assert_int_equal(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+   cl_kernel k = kernel(p, "inc");
+   cl_uint init[N];
+   for (unsigned i = 0; i < N; i++)
+      init[i] = i;
+   /* No command before the one under test: it is the device's first. */
+   cl_mem m = kt_buffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof(init), init);
+   set_mem(k, 0, m);
+   set_uint(k, 1, 3);
+   assert_null(dev->executor);
+
+   size_t global = N;
+   cl_event ev = SENTINEL;
+   arm(c);
+   cl_int err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, &ev);
+   if (!err)
+      clWaitForEvents(1, &ev); /* the status says how it ended */
+   disarm(c);
+   if (err) {
+      assert_true(ev == SENTINEL);
+   } else {
+      cl_int status = kt_event_status(ev);
+      clReleaseEvent(ev);
+      err = status == CL_COMPLETE ? CL_SUCCESS : status;
+   }
+   expect_uints(q, m, err ? 0 : 3, 1, "first launch on a device");
+   /* The device works now, executor and worker pool included. */
+   run_inc(q, k);
+   expect_uints(q, m, err ? 3 : 6, 1, "second launch on a device");
+   assert_non_null(dev->executor);
+
+   clReleaseMemObject(m);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+   clReleaseCommandQueue(q);
+   clReleaseContext(ctx);
+   wait_handles(f, KILN_TYPE_CONTEXT);
+   kiln_device_destroy(dev);
+   screen->destroy(screen);
+   /* The executor is the one thing that stays. */
+   f->base.blocks++;
+   return err;
+}
+PATH(first_launch_on_device, HOST | RESOURCES)
+
 /* ---- set-up ---- */
 
 static int setup(void **state)
@@ -1205,6 +1278,7 @@ int main(void)
       cmocka_unit_test(test_enqueue_barrier),
       cmocka_unit_test(test_enqueue_wait_for_events),
       cmocka_unit_test(test_finish),
+      cmocka_unit_test(test_first_launch_on_device),
    };
    return cmocka_run_group_tests(tests, setup, teardown);
 }
