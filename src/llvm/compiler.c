@@ -223,7 +223,8 @@ static enum kiln_build_status build_workgroups(LLVMModuleRef m, LLVMTargetMachin
                                                struct kiln_kernel_info *kernels, unsigned n,
                                                struct log *log, unsigned dump_id)
 {
-   LLVMValueRef *kfn = kiln_calloc(n ? n : 1, sizeof(*kfn)), *wg = kiln_calloc(n ? n : 1, sizeof(*wg));
+   LLVMValueRef *kfn = kiln_calloc(n ? n : 1, sizeof(*kfn));
+   LLVMValueRef *wg = kiln_calloc(n ? n : 1, sizeof(*wg));
    enum kiln_build_status st = kfn && wg ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
    unsigned i = 0;
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); !st && fn; fn = LLVMGetNextFunction(fn))

@@ -159,9 +159,11 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
       return -1;
 
    unsigned n = k->num_args;
-   LLVMValueRef *as = kiln_calloc(n + 1, sizeof(LLVMValueRef)), *acc = kiln_calloc(n + 1, sizeof(LLVMValueRef)),
-                *ty = kiln_calloc(n + 1, sizeof(LLVMValueRef)), *tq = kiln_calloc(n + 1, sizeof(LLVMValueRef)),
-                *nm = kiln_calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *as = kiln_calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *acc = kiln_calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *ty = kiln_calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *tq = kiln_calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *nm = kiln_calloc(n + 1, sizeof(LLVMValueRef));
    if (!as || !acc || !ty || !tq || !nm) {
       kiln_free(as), kiln_free(acc), kiln_free(ty), kiln_free(tq), kiln_free(nm);
       return -1;

@@ -247,7 +247,8 @@ static void build_and_use(cl_program p, const struct kiln_binary_contents *c)
    err = clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL);
    FUZZ_CHECK(!err, "CL_PROGRAM_BINARIES: %d", err);
    struct kiln_binary_contents back;
-   FUZZ_CHECK(kiln_binary_read(bin, bin_size, &back) == KILN_BINARY_OK, "Kiln refuses the binary it gave");
+   FUZZ_CHECK(kiln_binary_read(bin, bin_size, &back) == KILN_BINARY_OK,
+              "Kiln refuses the binary it gave");
    kiln_binary_contents_fini(&back);
    free(bin);
 
