@@ -1056,9 +1056,14 @@ static cl_int sync_command(struct fx *f, struct call *c, int which)
    if (which == 0 && err)
       assert_true(marker == SENTINEL);
    cl_event after = NULL;
+   cl_uint got[N];
+   memset(got, 0xee, sizeof(got));
    if (!err && which) {
-      /* Whatever comes next waits for the write. */
-      assert_int_equal(clEnqueueMarker(f->qo, &after), CL_SUCCESS);
+      /* On an out-of-order queue a read waits only for the barrier: it
+       * must see the write. */
+      assert_int_equal(clEnqueueReadBuffer(f->qo, f->buf, CL_FALSE, 0, sizeof(got), got, 0,
+                                           NULL, &after),
+                       CL_SUCCESS);
    } else if (!err) {
       after = marker;
    }
@@ -1070,6 +1075,8 @@ static cl_int sync_command(struct fx *f, struct call *c, int which)
       assert_int_equal(clWaitForEvents(1, &after), CL_SUCCESS);
       assert_int_equal(kt_event_status(write), CL_COMPLETE);
       clReleaseEvent(after);
+      for (unsigned i = 0; which && i < N; i++)
+         assert_int_equal(got[i], i);
    }
    assert_int_equal(clWaitForEvents(1, &write), CL_SUCCESS);
    clReleaseEvent(write);
