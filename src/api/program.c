@@ -9,6 +9,7 @@
 #include "core/device.h"
 #include "core/program.h"
 #include "llvm/compiler.h"
+#include "util/alloc.h"
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
                                                               const char **strings,
@@ -27,7 +28,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context
       total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
    }
    /* The pieces are concatenated, as if one string. */
-   char *source = malloc(total + 1);
+   char *source = kiln_malloc(total + 1);
    if (!source)
       API_FAIL_RET(errcode_ret, CL_OUT_OF_HOST_MEMORY, "source of %zu bytes", total);
    size_t pos = 0;
@@ -114,21 +115,27 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
       if (kiln_program_device_index(p, device_list[i]) < 0)
          return API_FAIL(CL_INVALID_DEVICE, "device_list[%u] is not a device of the program", i);
    char *log = NULL;
-   if (!kiln_llvm_options_valid(options, &log)) {
+   enum kiln_build_status checked = kiln_llvm_check_options(options, &log);
+   if (checked == KILN_BUILD_OUT_OF_MEMORY)
+      return API_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory to parse the options");
+   if (checked != KILN_BUILD_OK) {
       /* Kiln's reason goes to the build log of each device asked for. */
       for (cl_uint i = 0; i < p->num_devices; i++) {
          bool wanted = !num_devices;
          for (cl_uint k = 0; k < num_devices; k++)
             wanted |= device_list[k] == p->devices[i];
-         if (wanted && log) {
-            pthread_mutex_lock(&p->lock);
-            free(p->builds[i].log);
-            p->builds[i].log = strdup(log);
-            p->builds[i].status = CL_BUILD_ERROR;
-            pthread_mutex_unlock(&p->lock);
+         if (!wanted)
+            continue;
+         char *copy = log ? kiln_strdup(log) : NULL;
+         pthread_mutex_lock(&p->lock);
+         if (copy) {
+            kiln_free(p->builds[i].log);
+            p->builds[i].log = copy;
          }
+         p->builds[i].status = CL_BUILD_ERROR;
+         pthread_mutex_unlock(&p->lock);
       }
-      free(log);
+      kiln_free(log);
       return API_FAIL(CL_INVALID_BUILD_OPTIONS, "options \"%s\"", options);
    }
    cl_int err = kiln_program_build(p, num_devices, device_list, options);

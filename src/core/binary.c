@@ -17,6 +17,7 @@
 
 #include "kiln/binary_format.h"
 #include "kiln/kernel_info.h"
+#include "util/alloc.h"
 
 static uint64_t fnv1a(const unsigned char *p, size_t n)
 {
@@ -144,6 +145,7 @@ struct reader {
    const unsigned char *p;
    size_t left;
    bool bad;
+   bool *oom; /* set when an allocation failed (shared by sub-readers) */
 };
 
 static bool take(struct reader *r, void *out, size_t n)
@@ -179,9 +181,9 @@ static char *get_string(struct reader *r)
       r->bad = true;
       return NULL;
    }
-   char *s = malloc((size_t)n + 1);
+   char *s = kiln_malloc((size_t)n + 1);
    if (!s) {
-      r->bad = true;
+      r->bad = *r->oom = true;
       return NULL;
    }
    take(r, s, n);
@@ -195,9 +197,11 @@ static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigne
    /* Each kernel takes at least 80 bytes: a count beyond that is a lie. */
    if (r->bad || n > r->left / 80 + 1)
       return false;
-   struct kiln_kernel_info *k = calloc(n ? n : 1, sizeof(*k));
-   if (!k)
+   struct kiln_kernel_info *k = kiln_calloc(n ? n : 1, sizeof(*k));
+   if (!k) {
+      *r->oom = true;
       return false;
+   }
    unsigned i;
    for (i = 0; i < n && !r->bad; i++) {
       k[i].name = get_string(r);
@@ -220,9 +224,11 @@ static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigne
       k[i].private_mem_size = get64(r);
       if (r->bad || k[i].num_args > r->left / 36)
          break;
-      k[i].args = calloc(k[i].num_args ? k[i].num_args : 1, sizeof(*k[i].args));
-      if (!k[i].args)
+      k[i].args = kiln_calloc(k[i].num_args ? k[i].num_args : 1, sizeof(*k[i].args));
+      if (!k[i].args) {
+         *r->oom = true;
          break;
+      }
       for (uint32_t a = 0; a < k[i].num_args && !r->bad; a++) {
          struct kiln_arg_info *arg = &k[i].args[a];
          arg->kind = (enum kiln_arg_kind)get32(r);
@@ -243,7 +249,7 @@ static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigne
    if (i < n || r->bad || r->left) {
       for (unsigned j = 0; j < n; j++)
          kiln_kernel_info_free(&k[j]);
-      free(k);
+      kiln_free(k);
       return false;
    }
    *out = k;
@@ -253,33 +259,35 @@ static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigne
 
 void kiln_binary_contents_fini(struct kiln_binary_contents *c)
 {
-   free(c->target);
-   free(c->options);
-   free(c->object);
-   free(c->bitcode);
+   kiln_free(c->target);
+   kiln_free(c->options);
+   kiln_free(c->object);
+   kiln_free(c->bitcode);
    for (unsigned i = 0; i < c->num_kernels; i++)
       kiln_kernel_info_free(&c->kernels[i]);
-   free(c->kernels);
+   kiln_free(c->kernels);
    memset(c, 0, sizeof(*c));
 }
 
 static void *copy_bytes(const unsigned char *p, size_t n)
 {
-   void *out = malloc(n ? n : 1);
+   void *out = kiln_malloc(n ? n : 1);
    if (out && n)
       memcpy(out, p, n);
    return out;
 }
 
-bool kiln_binary_read(const unsigned char *data, size_t size, struct kiln_binary_contents *c)
+enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
+                                         struct kiln_binary_contents *c)
 {
    memset(c, 0, sizeof(*c));
-   struct reader r = {data, size, false};
+   bool oom = false;
+   struct reader r = {data, size, false, &oom};
    char magic[8];
    if (!data || !take(&r, magic, 8) || memcmp(magic, KILN_BINARY_MAGIC, 8))
-      return false;
+      return KILN_BINARY_INVALID;
    if (get32(&r) != KILN_BINARY_VERSION)
-      return false;
+      return KILN_BINARY_INVALID;
    uint32_t n = get32(&r);
    bool have_kernels = false, have_sum = false;
    for (uint32_t s = 0; s < n && !r.bad; s++) {
@@ -291,17 +299,17 @@ bool kiln_binary_read(const unsigned char *data, size_t size, struct kiln_binary
          r.bad = true;
          break;
       }
-      struct reader sec = {r.p, (size_t)len, false};
+      struct reader sec = {r.p, (size_t)len, false, &oom};
       take(&r, NULL, (size_t)len);
       take(&r, NULL, (8 - (size_t)len % 8) % 8);
       char **str = type == KILN_SECTION_TARGET ? &c->target
                    : type == KILN_SECTION_OPTIONS ? &c->options
                                                   : NULL;
       if (str) {
-         free(*str);
-         *str = malloc((size_t)len + 1);
+         kiln_free(*str);
+         *str = kiln_malloc((size_t)len + 1);
          if (!*str) {
-            r.bad = true;
+            r.bad = oom = true;
             break;
          }
          memcpy(*str, sec.p, (size_t)len);
@@ -309,13 +317,15 @@ bool kiln_binary_read(const unsigned char *data, size_t size, struct kiln_binary
       } else if (type == KILN_SECTION_OBJECT && !c->object) {
          c->object = copy_bytes(sec.p, (size_t)len);
          c->object_size = (size_t)len;
-         r.bad |= !c->object;
+         if (!c->object)
+            r.bad = oom = true;
       } else if (type == KILN_SECTION_BITCODE && !c->bitcode) {
          c->bitcode = copy_bytes(sec.p, (size_t)len);
          c->bitcode_size = (size_t)len;
-         r.bad |= !c->bitcode;
+         if (!c->bitcode)
+            r.bad = oom = true;
       } else if (type == KILN_SECTION_CHECKSUM && len == 8) {
-         struct reader sum = {sec.p, 8, false};
+         struct reader sum = {sec.p, 8, false, &oom};
          /* Checked before the sections are trusted any further. */
          have_sum = get64(&sum) == fnv1a(data, header_at) && s + 1 == n;
          r.bad |= !have_sum;
@@ -327,7 +337,7 @@ bool kiln_binary_read(const unsigned char *data, size_t size, struct kiln_binary
    }
    if (r.bad || !have_sum || !c->target || !c->object || !c->object_size || !have_kernels) {
       kiln_binary_contents_fini(c);
-      return false;
+      return oom ? KILN_BINARY_OUT_OF_MEMORY : KILN_BINARY_INVALID;
    }
-   return true;
+   return KILN_BINARY_OK;
 }

@@ -23,9 +23,16 @@ struct kiln_binary_contents {
  * measures it when out is NULL. */
 size_t kiln_binary_write(const struct kiln_binary_contents *c, unsigned char *out);
 
-/* Parses and checks a binary; false for anything malformed (c is then
- * empty).  The caller compares c->target with the device's. */
-bool kiln_binary_read(const unsigned char *data, size_t size, struct kiln_binary_contents *c);
+enum kiln_binary_status {
+   KILN_BINARY_OK,
+   KILN_BINARY_INVALID,       /* malformed: CL_INVALID_BINARY */
+   KILN_BINARY_OUT_OF_MEMORY, /* CL_OUT_OF_HOST_MEMORY */
+};
+
+/* Parses and checks a binary (c is empty unless it returns OK).  The
+ * caller compares c->target with the device's. */
+enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
+                                         struct kiln_binary_contents *c);
 
 void kiln_binary_contents_fini(struct kiln_binary_contents *c);
 

@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "core/event.h"
 #include "core/mem.h"
+#include "util/alloc.h"
 
 struct cmd {
    cl_mem mem[2]; /* referenced until the command completes */
@@ -35,7 +36,7 @@ static void cmd_cleanup(cl_event ev)
    for (int i = 0; i < 2; i++)
       if (c->mem[i])
          kiln_object_unref(&c->mem[i]->obj);
-   free(c);
+   kiln_free(c);
    ev->payload = NULL;
 }
 
@@ -132,7 +133,7 @@ static const struct kiln_command_ops ops_sync = {run_nothing, cmd_cleanup};
 
 static struct cmd *cmd_new(cl_mem a, cl_mem b)
 {
-   struct cmd *c = calloc(1, sizeof(*c));
+   struct cmd *c = kiln_calloc(1, sizeof(*c));
    if (!c)
       return NULL;
    c->mem[0] = a;
@@ -157,9 +158,11 @@ cl_int kiln_enqueue_command(cl_command_queue q, cl_command_type type,
          ops->cleanup(&tmp);
       return err;
    }
-   kiln_queue_add_command(q, ev, order);
-   for (cl_uint i = 0; i < wait.num; i++)
-      kiln_event_depend(ev, wait.events[i], true);
+   err = kiln_queue_add_command(q, ev, order, wait);
+   if (err) {
+      kiln_event_abandon(ev);
+      return err;
+   }
    kiln_event_submit(ev);
    *out = ev;
    return CL_SUCCESS;
@@ -253,14 +256,26 @@ cl_int kiln_enqueue_map_buffer(cl_command_queue q, cl_mem mem, cl_map_flags flag
 cl_int kiln_enqueue_unmap(cl_command_queue q, cl_mem mem, void *ptr,
                           struct kiln_wait_list wait, cl_event *ev)
 {
-   /* The pointer stops being a mapping now: a second unmap of it is an
-    * error even before the first has run. */
-   if (kiln_mem_unmap(mem, ptr))
-      return CL_INVALID_VALUE;
    struct cmd *c = cmd_new(mem, NULL);
    if (!c)
       return CL_OUT_OF_HOST_MEMORY;
-   return enqueue(q, CL_COMMAND_UNMAP_MEM_OBJECT, &ops_flush, c, KILN_ORDER_COMMAND, wait, ev);
+   /* The pointer stops being a mapping now: a second unmap of it is an
+    * error even before the first has run.  If the command cannot be
+    * enqueued, it is a mapping again and the application may retry. */
+   struct kiln_mapping *m = kiln_mem_take_mapping(mem, ptr);
+   if (!m) {
+      struct _cl_event tmp = {.payload = c};
+      cmd_cleanup(&tmp);
+      return CL_INVALID_VALUE;
+   }
+   cl_int err =
+      enqueue(q, CL_COMMAND_UNMAP_MEM_OBJECT, &ops_flush, c, KILN_ORDER_COMMAND, wait, ev);
+   if (err) {
+      kiln_mem_restore_mapping(mem, m);
+      return err;
+   }
+   kiln_free(m);
+   return CL_SUCCESS;
 }
 
 cl_int kiln_enqueue_sync(cl_command_queue q, cl_command_type type, enum kiln_queue_order order,

@@ -15,11 +15,6 @@ struct kiln_rect {
    size_t row_pitch, slice_pitch;
 };
 
-struct kiln_wait_list {
-   cl_uint num;
-   const cl_event *events;
-};
-
 struct kiln_command_ops;
 /* Makes payload a command of q: creates its event, orders it after the
  * queue's earlier commands and the wait list, and submits it.  On failure

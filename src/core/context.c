@@ -1,4 +1,5 @@
 #include "core/context.h"
+#include "util/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -6,8 +7,8 @@
 static void context_destroy(struct kiln_object *obj)
 {
    cl_context ctx = (cl_context)obj;
-   free(ctx->devices);
-   free(ctx->properties);
+   kiln_free(ctx->devices);
+   kiln_free(ctx->properties);
    kiln_object_free(ctx);
 }
 
@@ -20,9 +21,9 @@ cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties 
    if (!ctx)
       return CL_OUT_OF_HOST_MEMORY;
    ctx->platform = platform;
-   ctx->devices = malloc(num_devices * sizeof(cl_device_id));
+   ctx->devices = kiln_malloc(num_devices * sizeof(cl_device_id));
    if (num_properties)
-      ctx->properties = malloc(num_properties * sizeof(cl_context_properties));
+      ctx->properties = kiln_malloc(num_properties * sizeof(cl_context_properties));
    if (!ctx->devices || (num_properties && !ctx->properties)) {
       context_destroy(&ctx->obj);
       return CL_OUT_OF_HOST_MEMORY;

@@ -22,7 +22,8 @@ struct _cl_device_id {
 
 cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *screen);
 /* Devices live as long as the process; tests make and drop extra ones.
- * Only for a device that never ran a command (its executor stays). */
+ * Only for a device with no command in flight: an executor it started
+ * stays, idle (it touches the device only to run commands). */
 void kiln_device_destroy(cl_device_id dev);
 
 static inline cl_device_id kiln_device_from(cl_device_id d)

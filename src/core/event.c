@@ -1,11 +1,13 @@
 #include "core/event.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "core/context.h"
 #include "core/device.h"
 #include "core/executor.h"
 #include "core/queue.h"
+#include "util/alloc.h"
 
 static cl_ulong now(cl_event ev)
 {
@@ -18,10 +20,9 @@ static void event_destroy(struct kiln_object *obj)
    cl_event ev = (cl_event)obj;
    for (struct kiln_event_callback *cb = ev->callbacks, *next; cb; cb = next) {
       next = cb->next;
-      free(cb);
+      kiln_free(cb);
    }
-   free(ev->dependents);
-   free(ev->dependents_propagate);
+   kiln_free(ev->edges);
    pthread_mutex_destroy(&ev->lock);
    pthread_cond_destroy(&ev->done);
    if (ev->queue)
@@ -105,6 +106,20 @@ static void event_dependency_done(cl_event ev, cl_int status, bool propagate)
    kiln_executor_push(ev->queue->device, ev);
 }
 
+cl_int kiln_event_reserve_edges(cl_event ev, unsigned n)
+{
+   if (!n)
+      return CL_SUCCESS;
+   struct kiln_event_edge *e = kiln_calloc(n, sizeof(*e));
+   if (!e)
+      return CL_OUT_OF_HOST_MEMORY;
+   kiln_free(ev->edges);
+   ev->edges = e;
+   ev->num_edges = 0;
+   ev->cap_edges = n;
+   return CL_SUCCESS;
+}
+
 void kiln_event_depend(cl_event ev, cl_event dep, bool propagate)
 {
    if (dep == ev)
@@ -112,27 +127,17 @@ void kiln_event_depend(cl_event ev, cl_event dep, bool propagate)
    pthread_mutex_lock(&dep->lock);
    cl_int status = kiln_event_status(dep);
    if (status > CL_COMPLETE) {
-      if (dep->num_dependents == dep->cap_dependents) {
-         unsigned cap = dep->cap_dependents ? dep->cap_dependents * 2 : 4;
-         cl_event *d = realloc(dep->dependents, cap * sizeof(*d));
-         bool *p = d ? realloc(dep->dependents_propagate, cap * sizeof(*p)) : NULL;
-         if (d)
-            dep->dependents = d;
-         if (p)
-            dep->dependents_propagate = p;
-         if (!d || !p) {
-            /* Cannot record the edge (out of memory): the command fails
-             * rather than run out of order.  Waiting here instead could
-             * deadlock, as the caller may hold its queue's lock. */
-            pthread_mutex_unlock(&dep->lock);
-            status = CL_OUT_OF_HOST_MEMORY;
-            propagate = true;
-            goto completed;
-         }
-         dep->cap_dependents = cap;
-      }
-      dep->dependents[dep->num_dependents] = ev;
-      dep->dependents_propagate[dep->num_dependents++] = propagate;
+      /* The caller reserved an edge for every dependency it adds. */
+      assert(ev->num_edges < ev->cap_edges);
+      struct kiln_event_edge *e = &ev->edges[ev->num_edges++];
+      e->waiter = ev;
+      e->propagate = propagate;
+      e->next = NULL;
+      if (dep->dependents_last)
+         dep->dependents_last->next = e;
+      else
+         dep->dependents = e;
+      dep->dependents_last = e;
       pthread_mutex_lock(&ev->lock);
       ev->pending++;
       pthread_mutex_unlock(&ev->lock);
@@ -140,7 +145,6 @@ void kiln_event_depend(cl_event ev, cl_event dep, bool propagate)
       return;
    }
    pthread_mutex_unlock(&dep->lock);
-completed:
    if (status < 0 && propagate) {
       pthread_mutex_lock(&ev->lock);
       ev->dep_failed = true;
@@ -151,6 +155,14 @@ completed:
 void kiln_event_submit(cl_event ev)
 {
    event_dependency_done(ev, CL_COMPLETE, false);
+}
+
+void kiln_event_abandon(cl_event ev)
+{
+   if (ev->ops && ev->ops->cleanup)
+      ev->ops->cleanup(ev);
+   kiln_object_release(&ev->obj);
+   kiln_object_unref(&ev->obj); /* the in-flight reference */
 }
 
 bool kiln_event_complete(cl_event ev, cl_int status)
@@ -167,12 +179,8 @@ bool kiln_event_complete(cl_event ev, cl_int status)
       if (!ev->times[i] || i == KILN_PROF_END)
          ev->times[i] = t;
    atomic_store(&ev->status, status);
-   cl_event *deps = ev->dependents;
-   bool *props = ev->dependents_propagate;
-   unsigned ndeps = ev->num_dependents;
-   ev->dependents = NULL;
-   ev->dependents_propagate = NULL;
-   ev->num_dependents = ev->cap_dependents = 0;
+   struct kiln_event_edge *deps = ev->dependents;
+   ev->dependents = ev->dependents_last = NULL;
    struct kiln_event_callback *cbs = ev->callbacks;
    ev->callbacks = NULL;
    pthread_cond_broadcast(&ev->done);
@@ -192,14 +200,19 @@ bool kiln_event_complete(cl_event ev, cl_int status)
    while (rev) {
       struct kiln_event_callback *next = rev->next;
       rev->fn(ev, status, rev->user_data);
-      free(rev);
+      kiln_free(rev);
       rev = next;
    }
 
-   for (unsigned i = 0; i < ndeps; i++)
-      event_dependency_done(deps[i], status, props[i]);
-   free(deps);
-   free(props);
+   /* An edge lives in its waiter, which may complete and go away as soon
+    * as it has been told: read the edge before telling. */
+   while (deps) {
+      struct kiln_event_edge *next = deps->next;
+      cl_event waiter = deps->waiter;
+      bool propagate = deps->propagate;
+      event_dependency_done(waiter, status, propagate);
+      deps = next;
+   }
 
    if (ev->queue)
       kiln_queue_command_done(ev->queue, ev);
@@ -220,7 +233,7 @@ cl_int kiln_event_wait(cl_event ev)
 cl_int kiln_event_add_callback(cl_event ev, void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
                                void *user_data)
 {
-   struct kiln_event_callback *cb = malloc(sizeof(*cb));
+   struct kiln_event_callback *cb = kiln_malloc(sizeof(*cb));
    if (!cb)
       return CL_OUT_OF_HOST_MEMORY;
    cb->fn = fn;
@@ -235,6 +248,6 @@ cl_int kiln_event_add_callback(cl_event ev, void(CL_CALLBACK *fn)(cl_event, cl_i
    }
    pthread_mutex_unlock(&ev->lock);
    fn(ev, status, user_data);
-   free(cb);
+   kiln_free(cb);
    return CL_SUCCESS;
 }

@@ -33,6 +33,16 @@ struct kiln_command_ops {
    void (*cleanup)(cl_event ev);
 };
 
+/* "waiter starts only after the event whose list holds this edge".  The
+ * waiter allocates its edges before it is linked anywhere (see
+ * kiln_event_reserve_edges), so recording a dependency never needs memory
+ * and an enqueue either fails cleanly or orders its command correctly. */
+struct kiln_event_edge {
+   cl_event waiter;
+   bool propagate; /* the waiter fails if this event fails */
+   struct kiln_event_edge *next;
+};
+
 enum kiln_profile { KILN_PROF_QUEUED, KILN_PROF_SUBMIT, KILN_PROF_START, KILN_PROF_END };
 
 struct _cl_event {
@@ -49,9 +59,12 @@ struct _cl_event {
 
    unsigned pending;  /* events still awaited, +1 while being enqueued */
    bool dep_failed;   /* an explicit dependency failed */
-   cl_event *dependents;
-   bool *dependents_propagate;
-   unsigned num_dependents, cap_dependents;
+   /* Edges of the events waiting for this one, in the order they were
+    * added (they belong to the waiters). */
+   struct kiln_event_edge *dependents, *dependents_last;
+   /* This event's own edges, listed by the events it waits for. */
+   struct kiln_event_edge *edges;
+   unsigned num_edges, cap_edges;
    struct kiln_event_callback *callbacks;
 
    const struct kiln_command_ops *ops;
@@ -65,20 +78,32 @@ static inline cl_event kiln_event_from(cl_event e)
 }
 
 /* A command event of queue q, in state CL_QUEUED, not yet submitted:
- * add its dependencies with kiln_event_depend, then kiln_event_submit. */
+ * reserve edges, add its dependencies with kiln_event_depend, then
+ * kiln_event_submit (or kiln_event_abandon). */
 cl_int kiln_event_create_command(cl_command_queue q, cl_command_type type,
                                  const struct kiln_command_ops *ops, void *payload,
                                  cl_event *out);
 cl_int kiln_event_create_user(cl_context ctx, cl_event *out);
 
+/* Room for n dependencies of a command not yet submitted: called once,
+ * before its first kiln_event_depend.  CL_OUT_OF_HOST_MEMORY, with nothing
+ * changed, when there is no memory for it. */
+cl_int kiln_event_reserve_edges(cl_event ev, unsigned n);
+
 /* ev will not start before dep completes.  When propagate is set and dep
  * fails, ev fails too (explicit wait lists); implicit ordering edges
- * (in-order queues) do not propagate. */
+ * (in-order queues) do not propagate.  Uses one reserved edge; cannot
+ * fail. */
 void kiln_event_depend(cl_event ev, cl_event dep, bool propagate);
 
 /* Ends the construction of a command: it runs as soon as its dependencies
  * have completed. */
 void kiln_event_submit(cl_event ev);
+
+/* Undoes kiln_event_create_command for a command that could not be
+ * enqueued (no dependency added): cleans its payload up and drops the
+ * event, whose handle the application never saw. */
+void kiln_event_abandon(cl_event ev);
 
 /* Completes ev with status (CL_COMPLETE or negative): wakes waiters, runs
  * callbacks, releases dependants.  For user events and the executor.

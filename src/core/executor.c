@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "core/event.h"
 #include "util/log.h"
+#include "util/alloc.h"
 
 struct kiln_executor {
    cl_device_id device;
@@ -42,7 +43,7 @@ static struct kiln_executor *executor_get(cl_device_id dev)
 {
    pthread_mutex_lock(&dev->exec_lock);
    struct kiln_executor *ex = dev->executor;
-   if (!ex && (ex = calloc(1, sizeof(*ex)))) {
+   if (!ex && (ex = kiln_calloc(1, sizeof(*ex)))) {
       ex->device = dev;
       pthread_mutex_init(&ex->lock, NULL);
       pthread_cond_init(&ex->wake, NULL);
@@ -50,7 +51,7 @@ static struct kiln_executor *executor_get(cl_device_id dev)
       if (pthread_create(&ex->thread, NULL, executor_main, ex)) {
          pthread_mutex_destroy(&ex->lock);
          pthread_cond_destroy(&ex->wake);
-         free(ex);
+         kiln_free(ex);
          ex = NULL;
       } else {
          pthread_detach(ex->thread);

@@ -8,6 +8,7 @@
 #include "core/program.h"
 #include "kiln/kernel_info.h"
 #include "util/log.h"
+#include "util/alloc.h"
 
 static void kernel_destroy(struct kiln_object *obj)
 {
@@ -15,10 +16,10 @@ static void kernel_destroy(struct kiln_object *obj)
    for (uint32_t i = 0; k->args && i < k->info->num_args; i++) {
       if (k->args[i].mem)
          kiln_object_unref(&k->args[i].mem->obj);
-      free(k->args[i].value);
+      kiln_free(k->args[i].value);
    }
-   free(k->args);
-   free(k->device_kernels);
+   kiln_free(k->args);
+   kiln_free(k->device_kernels);
    pthread_mutex_lock(&k->program->lock);
    k->program->num_kernel_objects--;
    pthread_mutex_unlock(&k->program->lock);
@@ -32,11 +33,11 @@ cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, 
    if (!k)
       return CL_OUT_OF_HOST_MEMORY;
    k->info = info;
-   k->args = calloc(info->num_args ? info->num_args : 1, sizeof(*k->args));
-   k->device_kernels = calloc(prog->num_devices, sizeof(void *));
+   k->args = kiln_calloc(info->num_args ? info->num_args : 1, sizeof(*k->args));
+   k->device_kernels = kiln_calloc(prog->num_devices, sizeof(void *));
    if (!k->args || !k->device_kernels) {
-      free(k->args);
-      free(k->device_kernels);
+      kiln_free(k->args);
+      kiln_free(k->device_kernels);
       kiln_object_free(k);
       return CL_OUT_OF_HOST_MEMORY;
    }
@@ -47,10 +48,18 @@ cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, 
       cl_device_id dev = prog->devices[i];
       char *error = NULL;
       k->device_kernels[i] = dev->screen->get_kernel(dev->screen, b->loaded, info->name, &error);
+      if (!k->device_kernels[i] && !error) {
+         kiln_free(k->args);
+         kiln_free(k->device_kernels);
+         kiln_object_free(k);
+         return CL_OUT_OF_HOST_MEMORY;
+      }
+      /* Binaries may give each device other kernels: this one is then
+       * not runnable there (CL_INVALID_PROGRAM_EXECUTABLE at enqueue). */
       if (!k->device_kernels[i])
          kiln_log(KILN_LOG_COMPILE, "kernel %s missing from device code: %s", info->name,
-                  error ? error : "?");
-      free(error);
+                  error);
+      kiln_free(error);
    }
    k->program = prog;
    kiln_object_ref(&prog->obj);
@@ -84,11 +93,11 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
       a->local_size = size;
       break;
    default: {
-      void *copy = malloc(size);
+      void *copy = kiln_malloc(size);
       if (!copy)
          return CL_OUT_OF_HOST_MEMORY;
       memcpy(copy, value, size);
-      free(a->value);
+      kiln_free(a->value);
       a->value = copy;
       break;
    }

@@ -6,6 +6,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "util/log.h"
+#include "util/alloc.h"
 
 static void mem_destroy(struct kiln_object *obj)
 {
@@ -16,11 +17,11 @@ static void mem_destroy(struct kiln_object *obj)
    for (struct kiln_mem_callback *cb = mem->callbacks, *next; cb; cb = next) {
       next = cb->next;
       cb->fn(mem, cb->user_data);
-      free(cb);
+      kiln_free(cb);
    }
    for (struct kiln_mapping *m = mem->mappings, *next; m; m = next) {
       next = m->next;
-      free(m);
+      kiln_free(m);
    }
    if (mem->parent)
       kiln_object_unref(&mem->parent->obj);
@@ -100,7 +101,7 @@ cl_int kiln_mem_create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t orig
 cl_int kiln_mem_add_destructor_callback(cl_mem mem, void(CL_CALLBACK *fn)(cl_mem, void *),
                                         void *user_data)
 {
-   struct kiln_mem_callback *cb = malloc(sizeof(*cb));
+   struct kiln_mem_callback *cb = kiln_malloc(sizeof(*cb));
    if (!cb)
       return CL_OUT_OF_HOST_MEMORY;
    cb->fn = fn;
@@ -114,7 +115,7 @@ cl_int kiln_mem_add_destructor_callback(cl_mem mem, void(CL_CALLBACK *fn)(cl_mem
 
 cl_int kiln_mem_map(cl_mem mem, size_t offset, size_t size, cl_map_flags flags, void **ptr)
 {
-   struct kiln_mapping *m = malloc(sizeof(*m));
+   struct kiln_mapping *m = kiln_malloc(sizeof(*m));
    if (!m)
       return CL_OUT_OF_HOST_MEMORY;
    /* CL_MEM_USE_HOST_PTR maps into the application's own memory (5.4.2);
@@ -142,7 +143,7 @@ bool kiln_mem_is_mapped(cl_mem mem, void *ptr)
    return m != NULL;
 }
 
-cl_int kiln_mem_unmap(cl_mem mem, void *ptr)
+struct kiln_mapping *kiln_mem_take_mapping(cl_mem mem, void *ptr)
 {
    pthread_mutex_lock(&mem->lock);
    struct kiln_mapping **pm = &mem->mappings;
@@ -154,6 +155,21 @@ cl_int kiln_mem_unmap(cl_mem mem, void *ptr)
       mem->map_count--;
    }
    pthread_mutex_unlock(&mem->lock);
-   free(m);
+   return m;
+}
+
+void kiln_mem_restore_mapping(cl_mem mem, struct kiln_mapping *m)
+{
+   pthread_mutex_lock(&mem->lock);
+   m->next = mem->mappings;
+   mem->mappings = m;
+   mem->map_count++;
+   pthread_mutex_unlock(&mem->lock);
+}
+
+cl_int kiln_mem_unmap(cl_mem mem, void *ptr)
+{
+   struct kiln_mapping *m = kiln_mem_take_mapping(mem, ptr);
+   kiln_free(m);
    return m ? CL_SUCCESS : CL_INVALID_VALUE;
 }

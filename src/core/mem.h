@@ -86,6 +86,11 @@ cl_int kiln_mem_add_destructor_callback(cl_mem mem, void(CL_CALLBACK *fn)(cl_mem
 cl_int kiln_mem_map(cl_mem mem, size_t offset, size_t size, cl_map_flags flags, void **ptr);
 /* Forgets the mapping at ptr; CL_INVALID_VALUE if mem has none there. */
 cl_int kiln_mem_unmap(cl_mem mem, void *ptr);
+/* The same in two steps, for an unmap command that may yet fail to be
+ * enqueued: takes the mapping at ptr out of mem's list (NULL if none),
+ * and puts it back.  A taken mapping is freed with kiln_free. */
+struct kiln_mapping *kiln_mem_take_mapping(cl_mem mem, void *ptr);
+void kiln_mem_restore_mapping(cl_mem mem, struct kiln_mapping *m);
 /* Whether ptr is a live mapping of mem (checked at enqueue time). */
 bool kiln_mem_is_mapped(cl_mem mem, void *ptr);
 

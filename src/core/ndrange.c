@@ -11,6 +11,7 @@
 #include "core/mem.h"
 #include "kiln/bounds.h"
 #include "kiln/kernel_info.h"
+#include "util/alloc.h"
 #include "util/check.h"
 #include "util/log.h"
 
@@ -33,12 +34,12 @@ static void ndrange_cleanup(cl_event ev)
       return;
    for (unsigned i = 0; i < n->num_mems; i++)
       kiln_object_unref(&n->mems[i]->obj);
-   free(n->mems);
-   free(n->args);
-   free(n->bounds);
-   free(n->bounds_args);
+   kiln_free(n->mems);
+   kiln_free(n->args);
+   kiln_free(n->bounds);
+   kiln_free(n->bounds_args);
    kiln_object_unref(&n->kernel->obj);
-   free(n);
+   kiln_free(n);
    ev->payload = NULL;
 }
 
@@ -118,8 +119,8 @@ static cl_int ndrange_run(cl_event ev)
 static cl_int make_bounds(struct ndrange *n, const struct kiln_kernel_info *info, cl_kernel k,
                           uint64_t local_total)
 {
-   n->bounds = calloc(1, sizeof(*n->bounds));
-   n->bounds_args = calloc(info->num_args ? info->num_args : 1, sizeof(*n->bounds_args));
+   n->bounds = kiln_calloc(1, sizeof(*n->bounds));
+   n->bounds_args = kiln_calloc(info->num_args ? info->num_args : 1, sizeof(*n->bounds_args));
    if (!n->bounds || !n->bounds_args)
       return CL_OUT_OF_HOST_MEMORY;
    for (uint32_t i = 0; i < info->num_args; i++) {
@@ -155,8 +156,8 @@ static const struct kiln_command_ops ndrange_ops = {ndrange_run, ndrange_cleanup
 static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
 {
    const struct kiln_kernel_info *info = k->info;
-   n->args = calloc(1, info->args_size ? info->args_size : 1);
-   n->mems = calloc(info->num_args ? info->num_args : 1, sizeof(cl_mem));
+   n->args = kiln_calloc(1, info->args_size ? info->args_size : 1);
+   n->mems = kiln_calloc(info->num_args ? info->num_args : 1, sizeof(cl_mem));
    if (!n->args || !n->mems)
       return CL_OUT_OF_HOST_MEMORY;
    uint64_t local = (info->local_mem_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
@@ -208,7 +209,7 @@ cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel 
                             const size_t offset[3], const size_t global[3],
                             const size_t local[3], struct kiln_wait_list wait, cl_event *out)
 {
-   struct ndrange *n = calloc(1, sizeof(*n));
+   struct ndrange *n = kiln_calloc(1, sizeof(*n));
    if (!n)
       return CL_OUT_OF_HOST_MEMORY;
    n->kernel = k;
@@ -281,10 +282,10 @@ static void native_cleanup(cl_event ev)
    for (unsigned i = 0; i < n->num_mems; i++)
       if (n->mems[i])
          kiln_object_unref(&n->mems[i]->obj);
-   free(n->mems);
-   free(n->offsets);
-   free(n->args);
-   free(n);
+   kiln_free(n->mems);
+   kiln_free(n->offsets);
+   kiln_free(n->args);
+   kiln_free(n);
    ev->payload = NULL;
 }
 
@@ -306,13 +307,13 @@ cl_int kiln_enqueue_native(cl_command_queue q, kiln_native_fn fn, const void *ar
                            size_t cb_args, cl_uint num_mems, const cl_mem *mems,
                            const void **mem_locs, struct kiln_wait_list wait, cl_event *out)
 {
-   struct native *n = calloc(1, sizeof(*n));
+   struct native *n = kiln_calloc(1, sizeof(*n));
    if (!n)
       return CL_OUT_OF_HOST_MEMORY;
    n->fn = fn;
-   n->args = malloc(cb_args ? cb_args : 1);
-   n->mems = calloc(num_mems ? num_mems : 1, sizeof(cl_mem));
-   n->offsets = calloc(num_mems ? num_mems : 1, sizeof(size_t));
+   n->args = kiln_malloc(cb_args ? cb_args : 1);
+   n->mems = kiln_calloc(num_mems ? num_mems : 1, sizeof(cl_mem));
+   n->offsets = kiln_calloc(num_mems ? num_mems : 1, sizeof(size_t));
    if (!n->args || !n->mems || !n->offsets) {
       struct _cl_event tmp = {.payload = n};
       native_cleanup(&tmp);

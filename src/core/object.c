@@ -28,6 +28,8 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
+#include "util/alloc.h"
+
 static const cl_icd_dispatch *object_dispatch;
 
 /* Registry of live handles: an open-addressed hash set of pointers.  One
@@ -58,7 +60,10 @@ static int size_class(size_t size)
    return -1;
 }
 
-/* Blocks carry their class in a word just before the object. */
+/* Blocks carry their class in a word just before the object.  The pool is
+ * an allocator of its own, below util/alloc.h: its blocks come from malloc
+ * and never go back.  kiln_object_alloc itself is the point where the
+ * fault-injection test makes object allocations fail (tests/unit). */
 void *kiln_object_alloc(size_t size)
 {
    int c = size_class(size);
@@ -127,7 +132,7 @@ static bool registry_grow(void)
    /* Only tombstones: rehash at the same size. */
    if (registry_live * 4 < registry_cap)
       cap = registry_cap;
-   struct kiln_object **table = calloc(cap, sizeof(*table));
+   struct kiln_object **table = kiln_calloc(cap, sizeof(*table));
    if (!table)
       return false;
    for (size_t i = 0; i < registry_cap; i++) {
@@ -139,7 +144,7 @@ static bool registry_grow(void)
          s = (s + 1) & (cap - 1);
       table[s] = o;
    }
-   free(registry);
+   kiln_free(registry);
    registry = table;
    registry_cap = cap;
    registry_used = registry_live;

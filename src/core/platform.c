@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "pipe/pipe_loader.h"
 #include "util/log.h"
+#include "util/alloc.h"
 
 static struct _cl_platform_id platform;
 static pthread_once_t platform_once = PTHREAD_ONCE_INIT;
@@ -18,7 +19,7 @@ static void platform_init(void)
    /* The platform lives as long as the process: its destroy is never
     * called, so no callback is needed. */
    kiln_object_init(&platform.obj, KILN_TYPE_PLATFORM, NULL);
-   platform.devices = calloc(n ? n : 1, sizeof(cl_device_id));
+   platform.devices = kiln_calloc(n ? n : 1, sizeof(cl_device_id));
    for (unsigned i = 0; i < n && platform.devices; i++) {
       cl_device_id dev = kiln_device_create(&platform, screens[i]);
       if (dev)

@@ -11,19 +11,20 @@
 #include "llvm/compiler.h"
 #include "util/check.h"
 #include "util/log.h"
+#include "util/alloc.h"
 
 static void build_clear(cl_device_id dev, struct kiln_program_build *b)
 {
    if (b->loaded)
       dev->screen->program_destroy(dev->screen, b->loaded);
-   free(b->log);
-   free(b->options);
-   free(b->object);
+   kiln_free(b->log);
+   kiln_free(b->options);
+   kiln_free(b->object);
    for (unsigned i = 0; i < b->num_kernels; i++)
       kiln_kernel_info_free(&b->kernels[i]);
-   free(b->kernels);
-   free(b->target);
-   free(b->bitcode);
+   kiln_free(b->kernels);
+   kiln_free(b->target);
+   kiln_free(b->bitcode);
    memset(b, 0, sizeof(*b));
    b->status = CL_BUILD_NONE;
 }
@@ -33,9 +34,9 @@ static void program_destroy(struct kiln_object *obj)
    cl_program prog = (cl_program)obj;
    for (cl_uint i = 0; i < prog->num_devices && prog->builds; i++)
       build_clear(prog->devices[i], &prog->builds[i]);
-   free(prog->builds);
-   free(prog->devices);
-   free(prog->source);
+   kiln_free(prog->builds);
+   kiln_free(prog->devices);
+   kiln_free(prog->source);
    pthread_mutex_destroy(&prog->lock);
    kiln_object_unref(&prog->context->obj);
    kiln_object_free(prog);
@@ -49,8 +50,8 @@ static cl_program program_alloc(cl_context ctx, cl_uint n, const cl_device_id *d
    prog->context = ctx;
    kiln_object_ref(&ctx->obj);
    pthread_mutex_init(&prog->lock, NULL);
-   prog->devices = malloc(n * sizeof(cl_device_id));
-   prog->builds = calloc(n, sizeof(*prog->builds));
+   prog->devices = kiln_malloc(n * sizeof(cl_device_id));
+   prog->builds = kiln_calloc(n, sizeof(*prog->builds));
    if (!prog->devices || !prog->builds) {
       program_destroy(&prog->obj);
       return NULL;
@@ -66,7 +67,7 @@ cl_int kiln_program_create_source(cl_context ctx, char *source, size_t size, cl_
 {
    cl_program prog = program_alloc(ctx, ctx->num_devices, ctx->devices);
    if (!prog) {
-      free(source);
+      kiln_free(source);
       return CL_OUT_OF_HOST_MEMORY;
    }
    prog->source = source;
@@ -80,7 +81,8 @@ cl_int kiln_program_create_source(cl_context ctx, char *source, size_t size, cl_
 }
 
 /* The id of the code dev runs (with or without bounds checks), to match
- * against binaries. */
+ * against binaries (NULL for a device without a compiler, or when out of
+ * host memory). */
 static char *target_id_checked(cl_device_id dev, bool bounds_check)
 {
    if (dev->caps->ir == PIPE_IR_HOST_CPU)
@@ -106,49 +108,61 @@ static void explain_check_mismatch(cl_device_id dev, const char *target)
                         "refused (CL_INVALID_BINARY); build the program from source"
                       : "a program binary built with KILN_CHECK=bounds is refused "
                         "(CL_INVALID_BINARY) without it");
-   free(other);
+   kiln_free(other);
 }
 
 /* Every kernel the program describes must be in its code (a binary can
- * claim kernels its object lacks). */
-static bool kernels_present(cl_device_id dev, struct kiln_program_build *b, char **error)
+ * claim kernels its object lacks): CL_BUILD_PROGRAM_FAILURE, with *error
+ * saying which where there is memory for it, or CL_OUT_OF_HOST_MEMORY. */
+static cl_int kernels_present(cl_device_id dev, struct kiln_program_build *b, char **error)
 {
    for (unsigned i = 0; i < b->num_kernels; i++) {
       char *e = NULL;
       if (!dev->screen->get_kernel(dev->screen, b->loaded, b->kernels[i].name, &e)) {
+         if (!e)
+            return CL_OUT_OF_HOST_MEMORY;
          size_t n = strlen(b->kernels[i].name) + 64;
-         *error = malloc(n);
+         *error = kiln_malloc(n);
          if (*error)
             snprintf(*error, n, "kernel '%s' is missing from the device code",
                      b->kernels[i].name);
-         free(e);
-         return false;
+         kiln_free(e);
+         return CL_BUILD_PROGRAM_FAILURE;
       }
    }
-   return true;
+   return CL_SUCCESS;
 }
 
 /* Loads device code into the driver; on failure the log says why. */
 static cl_int build_load(cl_device_id dev, struct kiln_program_build *b)
 {
    char *error = NULL;
+   cl_int err = CL_SUCCESS;
    b->loaded = dev->screen->program_create(dev->screen, b->object, b->object_size, &error);
-   if (b->loaded && !kernels_present(dev, b, &error)) {
+   if (!b->loaded)
+      err = error ? CL_BUILD_PROGRAM_FAILURE : CL_OUT_OF_HOST_MEMORY;
+   else
+      err = kernels_present(dev, b, &error);
+   if (!err)
+      return CL_SUCCESS;
+   if (b->loaded) {
       dev->screen->program_destroy(dev->screen, b->loaded);
       b->loaded = NULL;
    }
-   if (b->loaded)
-      return CL_SUCCESS;
+   if (err == CL_OUT_OF_HOST_MEMORY) {
+      kiln_log(KILN_LOG_COMPILE, "loading device code failed: out of host memory");
+      return err;
+   }
    kiln_log(KILN_LOG_COMPILE, "loading device code failed: %s", error ? error : "?");
    size_t n = strlen(b->log ? b->log : "") + strlen(error ? error : "") + 64;
-   char *log = malloc(n);
+   char *log = kiln_malloc(n);
    if (log) {
       snprintf(log, n, "%serror: the device could not load the program: %s\n",
                b->log ? b->log : "", error ? error : "unknown reason");
-      free(b->log);
+      kiln_free(b->log);
       b->log = log;
    }
-   free(error);
+   kiln_free(error);
    return CL_BUILD_PROGRAM_FAILURE;
 }
 
@@ -165,7 +179,11 @@ cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id 
       struct kiln_binary_contents c;
       cl_int st = CL_INVALID_BINARY;
       char *want = device_target_id(devices[i]);
-      if (kiln_binary_read(binaries[i], lengths[i], &c)) {
+      enum kiln_binary_status read = kiln_binary_read(binaries[i], lengths[i], &c);
+      if (read == KILN_BINARY_OUT_OF_MEMORY ||
+          (!want && devices[i]->caps->ir == PIPE_IR_HOST_CPU)) {
+         st = CL_OUT_OF_HOST_MEMORY;
+      } else if (read == KILN_BINARY_OK) {
          if (want && !strcmp(want, c.target)) {
             b->object = c.object;
             b->object_size = c.object_size;
@@ -176,7 +194,7 @@ cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id 
             b->bitcode = c.bitcode;
             b->bitcode_size = c.bitcode_size;
             memset(&c, 0, sizeof(c));
-            b->log = strdup("");
+            b->log = kiln_strdup("");
             /* 1.1: a program from binaries still needs clBuildProgram;
              * the code is loaded then. */
             st = b->log ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
@@ -185,9 +203,9 @@ cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id 
                      c.target, want ? want : "?");
             explain_check_mismatch(devices[i], c.target);
          }
-         kiln_binary_contents_fini(&c);
       }
-      free(want);
+      kiln_binary_contents_fini(&c);
+      kiln_free(want);
       if (status)
          status[i] = st;
       if (st && !result)
@@ -229,11 +247,11 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    }
 
    struct kiln_program_build fresh = {.status = CL_BUILD_IN_PROGRESS};
-   fresh.options = strdup(options ? options : "");
+   fresh.options = kiln_strdup(options ? options : "");
    if (!fresh.options)
       return CL_OUT_OF_HOST_MEMORY;
    if (dev->caps->ir != PIPE_IR_HOST_CPU) {
-      fresh.log = strdup("error: this device has no OpenCL C compiler\n");
+      fresh.log = kiln_strdup("error: this device has no OpenCL C compiler\n");
       fresh.status = CL_BUILD_ERROR;
       pthread_mutex_lock(&prog->lock);
       struct kiln_program_build old = *b;
@@ -276,7 +294,7 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    kiln_build_output_fini(&out);
    fresh.status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
    if (!fresh.log)
-      fresh.log = strdup("");
+      fresh.log = kiln_strdup("");
    pthread_mutex_lock(&prog->lock);
    struct kiln_program_build old = *b;
    *b = fresh;

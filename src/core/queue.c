@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/command.h"
 #include "core/event.h"
+#include "util/alloc.h"
 
 static void queue_destroy(struct kiln_object *obj)
 {
@@ -18,7 +19,7 @@ static void queue_destroy(struct kiln_object *obj)
       kiln_object_unref(&q->barrier->obj);
    for (unsigned i = 0; i < q->num_since_barrier; i++)
       kiln_object_unref(&q->since_barrier[i]->obj);
-   free(q->since_barrier);
+   kiln_free(q->since_barrier);
    kiln_object_unref(&q->context->obj);
    kiln_object_free(q);
 }
@@ -68,7 +69,7 @@ static bool prune_since_barrier(cl_command_queue q)
    if (kept < q->cap_since_barrier)
       return true;
    unsigned cap = q->cap_since_barrier ? q->cap_since_barrier * 2 : 16;
-   cl_event *list = realloc(q->since_barrier, cap * sizeof(*list));
+   cl_event *list = kiln_realloc(q->since_barrier, cap * sizeof(*list));
    if (!list)
       return false;
    q->since_barrier = list;
@@ -76,18 +77,31 @@ static bool prune_since_barrier(cl_command_queue q)
    return true;
 }
 
-void kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_order order)
+cl_int kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_order order,
+                              struct kiln_wait_list wait)
 {
    pthread_mutex_lock(&q->lock);
-   if (kiln_queue_in_order(q)) {
+   bool in_order = kiln_queue_in_order(q);
+   /* Without room to remember the command, order it like a barrier:
+    * more ordering than asked for is always correct. */
+   if (!in_order && !prune_since_barrier(q))
+      order = KILN_ORDER_BARRIER;
+   /* Every edge is reserved before the first is added: a command is
+    * either refused with nothing changed, or fully ordered. */
+   unsigned edges = wait.num;
+   if (in_order)
+      edges += q->last != NULL;
+   else
+      edges += (q->barrier != NULL) + (order != KILN_ORDER_COMMAND ? q->num_since_barrier : 0);
+   if (kiln_event_reserve_edges(ev, edges)) {
+      pthread_mutex_unlock(&q->lock);
+      return CL_OUT_OF_HOST_MEMORY;
+   }
+   if (in_order) {
       if (q->last)
          kiln_event_depend(ev, q->last, false);
       set_ref(&q->last, ev);
    } else {
-      /* Without room to remember the command, order it like a barrier:
-       * more ordering than asked for is always correct. */
-      if (!prune_since_barrier(q))
-         order = KILN_ORDER_BARRIER;
       if (q->barrier)
          kiln_event_depend(ev, q->barrier, false);
       if (order != KILN_ORDER_COMMAND)
@@ -103,8 +117,11 @@ void kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_ord
          q->since_barrier[q->num_since_barrier++] = ev;
       }
    }
+   for (cl_uint i = 0; i < wait.num; i++)
+      kiln_event_depend(ev, wait.events[i], true);
    q->outstanding++;
    pthread_mutex_unlock(&q->lock);
+   return CL_SUCCESS;
 }
 
 void kiln_queue_command_done(cl_command_queue q, cl_event ev)

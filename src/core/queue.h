@@ -26,6 +26,12 @@ struct _cl_command_queue {
    unsigned num_since_barrier, cap_since_barrier;
 };
 
+/* The events a command waits for (the application's wait list). */
+struct kiln_wait_list {
+   cl_uint num;
+   const cl_event *events;
+};
+
 /* How a new command orders itself against the queue's earlier ones. */
 enum kiln_queue_order {
    KILN_ORDER_COMMAND, /* in-order: after the previous; OOO: after the barrier */
@@ -46,9 +52,12 @@ static inline bool kiln_queue_in_order(cl_command_queue q)
    return !(atomic_load(&q->properties) & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 }
 
-/* Adds the queue's ordering edges to a new command event (and counts it as
- * outstanding).  Call before kiln_event_submit. */
-void kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_order order);
+/* Adds the queue's ordering edges and the wait list's to a new command
+ * event (and counts it as outstanding).  Call before kiln_event_submit.
+ * CL_OUT_OF_HOST_MEMORY, with neither the queue nor ev changed, when the
+ * edges cannot be allocated. */
+cl_int kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_order order,
+                              struct kiln_wait_list wait);
 
 /* Called by a command event once it completed or failed. */
 void kiln_queue_command_done(cl_command_queue q, cl_event ev);

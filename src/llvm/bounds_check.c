@@ -33,6 +33,7 @@
 #include "kiln/cpu_abi.h"
 #include "kiln/kernel_info.h"
 #include "llvm/metadata.h"
+#include "util/alloc.h"
 
 #define HELPER_ARG "__kiln_bounds_arg"
 #define HELPER_VAR "__kiln_bounds_var"
@@ -77,13 +78,13 @@ void kiln_bounds_mark_inlining(LLVMModuleRef m)
       LLVMTypeRef ft = LLVMGlobalGetValueType(fn);
       bool pointers = checked_space(LLVMGetReturnType(ft));
       unsigned n = LLVMCountParamTypes(ft);
-      LLVMTypeRef *params = malloc((n ? n : 1) * sizeof(*params));
+      LLVMTypeRef *params = kiln_malloc((n ? n : 1) * sizeof(*params));
       if (!params)
          continue; /* its accesses are then checked by address search */
       LLVMGetParamTypes(ft, params);
       for (unsigned i = 0; i < n; i++)
          pointers |= checked_space(params[i]);
-      free(params);
+      kiln_free(params);
       if (!pointers)
          continue;
       remove_fn_attr(fn, "noinline");
@@ -377,7 +378,7 @@ static void add_site(struct sites *s, LLVMValueRef inst, unsigned op, LLVMValueR
       return;
    if (s->n == s->cap) {
       unsigned cap = s->cap ? s->cap * 2 : 64;
-      struct site *grown = realloc(s->s, cap * sizeof(*grown));
+      struct site *grown = kiln_realloc(s->s, cap * sizeof(*grown));
       if (!grown) {
          s->oom = true;
          return;
@@ -521,7 +522,7 @@ bool kiln_bounds_instrument(LLVMModuleRef m, const struct kiln_kernel_info *kern
    bool ok = true;
    unsigned k = 0;
    struct sites s = {0};
-   struct walk *wk = malloc(sizeof(*wk));
+   struct walk *wk = kiln_malloc(sizeof(*wk));
    if (!wk)
       ok = false;
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); ok && fn; fn = LLVMGetNextFunction(fn)) {
@@ -545,8 +546,8 @@ bool kiln_bounds_instrument(LLVMModuleRef m, const struct kiln_kernel_info *kern
       if (fn == last)
          break;
    }
-   free(wk);
-   free(s.s);
+   kiln_free(wk);
+   kiln_free(s.s);
    LLVMDisposeBuilder(c.b);
    /* Helpers no access needs would keep calls the work-group pass never
     * lowers (KILN_WG_CTX_FN) in the object. */

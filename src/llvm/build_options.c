@@ -1,4 +1,5 @@
 #include "llvm/build_options.h"
+#include "util/alloc.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -86,7 +87,7 @@ static enum kiln_build_options_status next_word(struct parser *p, char **word)
    }
 
    /* Unquoting only shrinks a word, so the rest of the string bounds it. */
-   char *buf = malloc(strlen(s) + 1);
+   char *buf = kiln_malloc(strlen(s) + 1);
    if (!buf)
       return KILN_BUILD_OPTIONS_OUT_OF_MEMORY;
    size_t n = 0;
@@ -103,7 +104,7 @@ static enum kiln_build_options_status next_word(struct parser *p, char **word)
       }
    }
    if (quoted) {
-      free(buf);
+      kiln_free(buf);
       return fail(p, "unterminated double quote in build option '%.64s'", start);
    }
    buf[n] = '\0';
@@ -159,17 +160,17 @@ static enum kiln_build_options_status add_define(struct parser *p, const char *a
 
    struct kiln_build_options *o = p->out;
    struct kiln_define *grown =
-      realloc(o->defines, (o->num_defines + 1) * sizeof(*o->defines));
+      kiln_realloc(o->defines, (o->num_defines + 1) * sizeof(*o->defines));
    if (!grown)
       return KILN_BUILD_OPTIONS_OUT_OF_MEMORY;
    o->defines = grown;
 
-   struct kiln_define d = {strndup(arg, (size_t)(end - arg)), NULL};
+   struct kiln_define d = {kiln_strndup(arg, (size_t)(end - arg)), NULL};
    if (*end == '=')
-      d.value = strdup(end + 1);
+      d.value = kiln_strdup(end + 1);
    if (!d.name || (*end == '=' && !d.value)) {
-      free(d.name);
-      free(d.value);
+      kiln_free(d.name);
+      kiln_free(d.value);
       return KILN_BUILD_OPTIONS_OUT_OF_MEMORY;
    }
    o->defines[o->num_defines++] = d;
@@ -182,12 +183,12 @@ static enum kiln_build_options_status add_include_dir(struct parser *p, const ch
       return fail(p, "-I needs a directory, got an empty one");
 
    struct kiln_build_options *o = p->out;
-   char **grown = realloc(o->include_dirs,
+   char **grown = kiln_realloc(o->include_dirs,
                           (o->num_include_dirs + 1) * sizeof(*o->include_dirs));
    if (!grown)
       return KILN_BUILD_OPTIONS_OUT_OF_MEMORY;
    o->include_dirs = grown;
-   char *dir = strdup(arg);
+   char *dir = kiln_strdup(arg);
    if (!dir)
       return KILN_BUILD_OPTIONS_OUT_OF_MEMORY;
    o->include_dirs[o->num_include_dirs++] = dir;
@@ -236,7 +237,7 @@ static enum kiln_build_options_status parse_word(struct parser *p, const char *w
       enum kiln_build_options_status st = take_argument(p, word, &owned, &arg);
       if (st == KILN_BUILD_OPTIONS_OK)
          st = word[1] == 'D' ? add_define(p, arg) : add_include_dir(p, arg);
-      free(owned);
+      kiln_free(owned);
       return st;
    }
    if (strncmp(word, "-cl-std=", 8) == 0)
@@ -270,7 +271,7 @@ kiln_build_options_parse(const char *options, enum kiln_cl_std max_std,
       if (!word)
          return KILN_BUILD_OPTIONS_OK;
       st = parse_word(&p, word);
-      free(word);
+      kiln_free(word);
       if (st != KILN_BUILD_OPTIONS_OK)
          return st;
    }
@@ -279,12 +280,12 @@ kiln_build_options_parse(const char *options, enum kiln_cl_std max_std,
 void kiln_build_options_fini(struct kiln_build_options *opts)
 {
    for (size_t i = 0; i < opts->num_defines; i++) {
-      free(opts->defines[i].name);
-      free(opts->defines[i].value);
+      kiln_free(opts->defines[i].name);
+      kiln_free(opts->defines[i].value);
    }
-   free(opts->defines);
+   kiln_free(opts->defines);
    for (size_t i = 0; i < opts->num_include_dirs; i++)
-      free(opts->include_dirs[i]);
-   free(opts->include_dirs);
+      kiln_free(opts->include_dirs[i]);
+   kiln_free(opts->include_dirs);
    memset(opts, 0, sizeof(*opts));
 }

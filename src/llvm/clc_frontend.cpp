@@ -7,6 +7,7 @@ extern "C" {
 }
 #include "llvm/clc_frontend.h"
 #include "llvm/target.h"
+#include "util/alloc.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -178,7 +179,7 @@ Args cc1_args(const kiln_build_options &opts, const kiln_clc_target &target)
 
 char *copy_log(const std::string &log)
 {
-   char *out = static_cast<char *>(std::malloc(log.size() + 1));
+   char *out = static_cast<char *>(kiln_malloc(log.size() + 1));
    if (out)
       std::memcpy(out, log.c_str(), log.size() + 1);
    return out;

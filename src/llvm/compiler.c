@@ -29,6 +29,7 @@
 #include "llvm/metadata.h"
 #include "llvm/target.h"
 #include "llvm/workgroup.h"
+#include "util/alloc.h"
 
 /* A growing log buffer. */
 struct log {
@@ -45,7 +46,7 @@ static void log_append(struct log *l, const char *fmt, ...)
    va_end(ap);
    if (n >= 0 && l->len + (size_t)n + 1 > l->cap) {
       size_t cap = (l->len + (size_t)n + 1) * 2;
-      char *t = realloc(l->text, cap);
+      char *t = kiln_realloc(l->text, cap);
       if (t) {
          l->text = t;
          l->cap = cap;
@@ -71,7 +72,7 @@ const char *kiln_llvm_version(void)
    return v;
 }
 
-bool kiln_llvm_options_valid(const char *options, char **log)
+enum kiln_build_status kiln_llvm_check_options(const char *options, char **log)
 {
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
@@ -79,14 +80,16 @@ bool kiln_llvm_options_valid(const char *options, char **log)
       kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
    kiln_build_options_fini(&opts); /* whatever the result */
    if (st == KILN_BUILD_OPTIONS_OK)
-      return true;
+      return KILN_BUILD_OK;
+   if (st == KILN_BUILD_OPTIONS_OUT_OF_MEMORY)
+      return KILN_BUILD_OUT_OF_MEMORY;
    if (log) {
       size_t n = strlen(reason) + 64;
-      *log = malloc(n);
+      *log = kiln_malloc(n);
       if (*log)
          snprintf(*log, n, "error: invalid build options: %s\n", reason);
    }
-   return false;
+   return KILN_BUILD_INVALID_OPTIONS;
 }
 
 /* Bounds checks are part of the target: checked code reads a bounds table
@@ -98,7 +101,7 @@ static char *target_id(const struct kiln_llvm_host *host, bool bounds_check)
 {
    size_t n = strlen(host->triple) + strlen(host->cpu) + strlen(host->features) + 8 +
               strlen(CHECK_SUFFIX);
-   char *id = malloc(n);
+   char *id = kiln_malloc(n);
    if (id)
       snprintf(id, n, "cpu:%s:%s:%s%s", host->triple, host->cpu, host->features,
                bounds_check ? CHECK_SUFFIX : "");
@@ -117,13 +120,13 @@ char *kiln_llvm_cpu_target_id(bool bounds_check)
 
 void kiln_build_output_fini(struct kiln_build_output *out)
 {
-   free(out->log);
-   free(out->target_id);
-   free(out->bitcode);
-   free(out->object);
+   kiln_free(out->log);
+   kiln_free(out->target_id);
+   kiln_free(out->bitcode);
+   kiln_free(out->object);
    for (unsigned i = 0; i < out->num_kernels; i++)
       kiln_kernel_info_free(&out->kernels[i]);
-   free(out->kernels);
+   kiln_free(out->kernels);
    memset(out, 0, sizeof(*out));
 }
 
@@ -223,25 +226,28 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
 }
 
 /* Work-group functions for every kernel; kernels become internal so the
- * optimiser drops them once inlined. */
-static bool build_workgroups(LLVMModuleRef m, LLVMTargetMachineRef tm,
-                             struct kiln_kernel_info *kernels, unsigned n, struct log *log,
-                             unsigned dump_id)
+ * optimiser drops them once inlined.  KILN_BUILD_FAILED has a log line. */
+static enum kiln_build_status build_workgroups(LLVMModuleRef m, LLVMTargetMachineRef tm,
+                                               struct kiln_kernel_info *kernels, unsigned n,
+                                               struct log *log, unsigned dump_id)
 {
-   LLVMValueRef *kfn = calloc(n ? n : 1, sizeof(*kfn)), *wg = calloc(n ? n : 1, sizeof(*wg));
-   bool ok = kfn && wg;
+   LLVMValueRef *kfn = kiln_calloc(n ? n : 1, sizeof(*kfn));
+   LLVMValueRef *wg = kiln_calloc(n ? n : 1, sizeof(*wg));
+   enum kiln_build_status st = kfn && wg ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
    unsigned i = 0;
-   for (LLVMValueRef fn = LLVMGetFirstFunction(m); ok && fn; fn = LLVMGetNextFunction(fn))
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); !st && fn; fn = LLVMGetNextFunction(fn))
       if (kiln_is_kernel(fn))
          kfn[i++] = fn;
    kiln_wg_mark_inlining(m);
-   for (i = 0; ok && i < n; i++)
-      ok = (wg[i] = kiln_wg_create(m, kfn[i], &kernels[i])) != NULL;
+   for (i = 0; !st && i < n; i++)
+      if (!(wg[i] = kiln_wg_create(m, kfn[i], &kernels[i])))
+         st = KILN_BUILD_OUT_OF_MEMORY;
    /* SROA turns the kernels' variables (argument copies, loop counters)
     * into values, which barriers then carry only where they must. */
-   ok = ok && run_passes(m, tm, "always-inline,function(sroa,early-cse)", log);
+   if (!st && !run_passes(m, tm, "always-inline,function(sroa,early-cse)", log))
+      st = KILN_BUILD_FAILED;
    bool barriers = false;
-   for (i = 0; ok && i < n; i++)
+   for (i = 0; !st && i < n; i++)
       if (kiln_wg_has_barrier(wg[i])) {
          barriers = true;
          kiln_wg_rematerialize(wg[i]);
@@ -249,22 +255,25 @@ static bool build_workgroups(LLVMModuleRef m, LLVMTargetMachineRef tm,
       }
    /* Barriers need every value that crosses a block in memory, where
     * workgroup.c can give each work-item its own copy. */
-   if (ok && barriers)
-      ok = run_passes(m, tm, "function(reg2mem)", log);
-   for (i = 0; ok && i < n; i++) {
-      if (!kiln_wg_finish(m, wg[i], &kernels[i])) {
+   if (!st && barriers && !run_passes(m, tm, "function(reg2mem)", log))
+      st = KILN_BUILD_FAILED;
+   for (i = 0; !st && i < n; i++) {
+      enum kiln_wg_status ws = kiln_wg_finish(m, wg[i], &kernels[i]);
+      if (ws == KILN_WG_OUT_OF_MEMORY) {
+         st = KILN_BUILD_OUT_OF_MEMORY;
+      } else if (ws != KILN_WG_OK) {
          if (dump_dir())
             dump_module(dump_id, "failed.ll", m);
          log_append(log, "error: kernel '%s': cannot arrange its barriers for the CPU device\n",
                     kernels[i].name);
-         ok = false;
+         st = KILN_BUILD_FAILED;
       }
    }
-   for (i = 0; ok && i < n; i++)
+   for (i = 0; !st && i < n; i++)
       LLVMSetLinkage(kfn[i], LLVMInternalLinkage);
-   free(kfn);
-   free(wg);
-   return ok;
+   kiln_free(kfn);
+   kiln_free(wg);
+   return st;
 }
 
 /* Everything but the work-group functions becomes internal, so the
@@ -348,7 +357,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    enum kiln_clc_status fst = kiln_clc_compile(source, size, &opts, &t, c, &m, &fe_log);
    if (fe_log)
       log_append(&log, "%s", fe_log);
-   free(fe_log);
+   kiln_free(fe_log);
    if (fst != KILN_CLC_OK) {
       status = fst == KILN_CLC_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY : KILN_BUILD_FAILED;
       goto done;
@@ -357,7 +366,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
    out->target_id = target_id(&host, target->bounds_check);
    out->bitcode_size = bc ? LLVMGetBufferSize(bc) : 0;
-   out->bitcode = bc ? malloc(out->bitcode_size) : NULL;
+   out->bitcode = bc ? kiln_malloc(out->bitcode_size) : NULL;
    if (out->bitcode)
       memcpy(out->bitcode, LLVMGetBufferStart(bc), out->bitcode_size);
    if (bc)
@@ -395,8 +404,11 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
       out->bounds_checked = stats.checked;
       out->bounds_searched = stats.searched;
    }
-   if (!build_workgroups(m, tm, out->kernels, out->num_kernels, &log, id))
+   enum kiln_build_status wst = build_workgroups(m, tm, out->kernels, out->num_kernels, &log, id);
+   if (wst) {
+      status = wst;
       goto done;
+   }
    if (dump_dir())
       dump_module(id, "ll", m);
    if (!run_passes(m, tm, optimize ? "default<O3>" : "default<O0>,globaldce", &log))
@@ -414,7 +426,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    out->object_size = LLVMGetBufferSize(obj);
    if (dump_dir())
       dump_bytes(id, "o", LLVMGetBufferStart(obj), out->object_size);
-   out->object = malloc(out->object_size);
+   out->object = kiln_malloc(out->object_size);
    if (out->object) {
       memcpy(out->object, LLVMGetBufferStart(obj), out->object_size);
       status = KILN_BUILD_OK;

@@ -42,8 +42,10 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
                                            struct kiln_build_output *out);
 
 /* Checks the options alone (clBuildProgram reports CL_INVALID_BUILD_OPTIONS
- * before any work); writes a reason into the log on failure. */
-bool kiln_llvm_options_valid(const char *options, char **log);
+ * before any work): KILN_BUILD_OK, KILN_BUILD_INVALID_OPTIONS with a reason
+ * in *log (kiln_malloc'd, when there is memory for it), or
+ * KILN_BUILD_OUT_OF_MEMORY. */
+enum kiln_build_status kiln_llvm_check_options(const char *options, char **log);
 
 void kiln_build_output_fini(struct kiln_build_output *out);
 

@@ -8,11 +8,13 @@
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "llvm/elf_check.h"
 #include "llvm/target.h"
+#include "util/alloc.h"
 
 struct kiln_jit {
    LLVMOrcLLJITRef jit;
@@ -21,7 +23,7 @@ struct kiln_jit {
 static char *take_error(LLVMErrorRef err)
 {
    char *msg = LLVMGetErrorMessage(err);
-   char *copy = strdup(msg ? msg : "unknown LLVM error");
+   char *copy = kiln_strdup(msg ? msg : "unknown LLVM error");
    LLVMDisposeErrorMessage(msg);
    return copy;
 }
@@ -35,15 +37,18 @@ static int allow_process_symbol(void *ctx, LLVMOrcSymbolStringPoolEntryRef sym)
    return strncmp(name, "_Z", 2) != 0 && strncmp(name, "clGet", 5) != 0;
 }
 
-/* Defines the driver's run-time functions in the program's JITDylib. */
+/* Defines the driver's run-time functions in the program's JITDylib;
+ * *oom when Kiln could not allocate the table. */
 static LLVMErrorRef define_symbols(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd,
-                                   const struct kiln_jit_symbol *symbols, unsigned n)
+                                   const struct kiln_jit_symbol *symbols, unsigned n, bool *oom)
 {
    if (!n)
       return NULL;
-   LLVMOrcCSymbolMapPairs pairs = calloc(n, sizeof(*pairs));
-   if (!pairs)
-      return LLVMCreateStringError("out of host memory");
+   LLVMOrcCSymbolMapPairs pairs = kiln_calloc(n, sizeof(*pairs));
+   if (!pairs) {
+      *oom = true;
+      return NULL;
+   }
    for (unsigned i = 0; i < n; i++) {
       pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, symbols[i].name);
       pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)symbols[i].address;
@@ -53,7 +58,7 @@ static LLVMErrorRef define_symbols(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd,
    }
    /* Takes over the names. */
    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, n);
-   free(pairs);
+   kiln_free(pairs);
    LLVMErrorRef err = LLVMOrcJITDylibDefine(jd, mu);
    if (err)
       LLVMOrcDisposeMaterializationUnit(mu);
@@ -65,19 +70,17 @@ struct kiln_jit *kiln_jit_load(const void *object, size_t size,
                                char **error)
 {
    if (!kiln_elf_check(object, size)) {
-      *error = strdup("the program's object code is malformed");
+      *error = kiln_strdup("the program's object code is malformed");
       return NULL;
    }
    kiln_llvm_init_targets();
-   struct kiln_jit *j = calloc(1, sizeof(*j));
-   if (!j) {
-      *error = strdup("out of host memory");
-      return NULL;
-   }
+   struct kiln_jit *j = kiln_calloc(1, sizeof(*j));
+   if (!j)
+      return NULL; /* *error stays NULL: out of host memory */
    LLVMErrorRef err = LLVMOrcCreateLLJIT(&j->jit, NULL);
    if (err) {
       *error = take_error(err);
-      free(j);
+      kiln_free(j);
       return NULL;
    }
    LLVMOrcJITDylibRef main = LLVMOrcLLJITGetMainJITDylib(j->jit);
@@ -86,7 +89,12 @@ struct kiln_jit *kiln_jit_load(const void *object, size_t size,
       &gen, LLVMOrcLLJITGetGlobalPrefix(j->jit), allow_process_symbol, NULL);
    if (!err) {
       LLVMOrcJITDylibAddGenerator(main, gen);
-      err = define_symbols(j->jit, main, symbols, num_symbols);
+      bool oom = false;
+      err = define_symbols(j->jit, main, symbols, num_symbols, &oom);
+      if (oom) {
+         kiln_jit_destroy(j);
+         return NULL; /* *error stays NULL: out of host memory */
+      }
    }
    if (!err) {
       LLVMMemoryBufferRef buf =
@@ -121,5 +129,5 @@ void kiln_jit_destroy(struct kiln_jit *j)
       if (err)
          LLVMConsumeError(err);
    }
-   free(j);
+   kiln_free(j);
 }

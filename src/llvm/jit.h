@@ -15,11 +15,12 @@ struct kiln_jit_symbol {
 };
 
 /* Links the object (from kiln_llvm_build) into memory, with the given
- * symbols defined for it; NULL with *error (malloc'd) if it cannot. */
+ * symbols defined for it; NULL if it cannot, with *error (kiln_malloc'd)
+ * saying why, or left NULL when Kiln ran out of host memory. */
 struct kiln_jit *kiln_jit_load(const void *object, size_t size,
                                const struct kiln_jit_symbol *symbols, unsigned num_symbols,
                                char **error);
-/* Address of a symbol of the loaded object. */
+/* Address of a symbol of the loaded object; fails as kiln_jit_load. */
 void *kiln_jit_lookup(struct kiln_jit *jit, const char *name, char **error);
 void kiln_jit_destroy(struct kiln_jit *jit);
 

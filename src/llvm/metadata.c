@@ -10,44 +10,45 @@
 #include <string.h>
 
 #include "kiln/kernel_info.h"
+#include "util/alloc.h"
 
 void kiln_kernel_info_free(struct kiln_kernel_info *info)
 {
    if (!info)
       return;
    for (uint32_t i = 0; i < info->num_args && info->args; i++) {
-      free(info->args[i].type_name);
-      free(info->args[i].name);
+      kiln_free(info->args[i].type_name);
+      kiln_free(info->args[i].name);
    }
-   free(info->args);
-   free(info->name);
-   free(info->vec_type_hint);
+   kiln_free(info->args);
+   kiln_free(info->name);
+   kiln_free(info->vec_type_hint);
    memset(info, 0, sizeof(*info));
 }
 
-/* The operands of the function metadata `kind` of fn, or 0 if absent. */
-static unsigned md_operands(LLVMValueRef fn, const char *kind, LLVMValueRef *ops, unsigned max)
+/* The operands of the function metadata `kind` of fn (at most max), 0 if
+ * absent, -1 when out of host memory. */
+static int md_operands(LLVMValueRef fn, const char *kind, LLVMValueRef *ops, unsigned max)
 {
    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
    unsigned id = LLVMGetMDKindIDInContext(c, kind, (unsigned)strlen(kind));
    size_t n = 0;
    LLVMValueMetadataEntry *entries = LLVMGlobalCopyAllMetadata(fn, &n);
-   unsigned count = 0;
+   int count = 0;
    for (size_t i = 0; i < n; i++) {
       if (LLVMValueMetadataEntriesGetKind(entries, (unsigned)i) != id)
          continue;
       LLVMValueRef node = LLVMMetadataAsValue(c, LLVMValueMetadataEntriesGetMetadata(entries, (unsigned)i));
-      count = LLVMGetMDNodeNumOperands(node);
-      if (count > max)
-         count = max;
-      LLVMValueRef *all = malloc(LLVMGetMDNodeNumOperands(node) * sizeof(*all) + 1);
+      unsigned total = LLVMGetMDNodeNumOperands(node);
+      count = (int)(total < max ? total : max);
+      LLVMValueRef *all = kiln_malloc(total * sizeof(*all) + 1);
       if (!all) {
-         count = 0;
+         count = -1;
          break;
       }
       LLVMGetMDNodeOperands(node, all);
-      memcpy(ops, all, count * sizeof(*ops));
-      free(all);
+      memcpy(ops, all, (size_t)count * sizeof(*ops));
+      kiln_free(all);
       break;
    }
    if (entries)
@@ -59,7 +60,7 @@ static char *md_string(LLVMValueRef v)
 {
    unsigned len = 0;
    const char *s = v ? LLVMGetMDString(v, &len) : NULL;
-   char *out = malloc(len + 1);
+   char *out = kiln_malloc(len + 1);
    if (out) {
       if (s)
          memcpy(out, s, len);
@@ -126,7 +127,7 @@ static char *type_hint_name(LLVMValueRef undef, bool is_signed)
       snprintf(buf, sizeof(buf), "%s%u", base, n);
    else
       snprintf(buf, sizeof(buf), "%s", base);
-   return strdup(buf);
+   return kiln_strdup(buf);
 }
 
 /* Private memory of a work-item, as far as the front end shows it: the
@@ -151,29 +152,34 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
    LLVMContextRef c = LLVMGetModuleContext(m);
    size_t len;
    const char *name = LLVMGetValueName2(fn, &len);
-   k->name = strndup(name, len);
+   k->name = kiln_strndup(name, len);
    k->num_args = LLVMCountParams(fn);
-   k->args = calloc(k->num_args ? k->num_args : 1, sizeof(*k->args));
+   k->args = kiln_calloc(k->num_args ? k->num_args : 1, sizeof(*k->args));
    if (!k->name || !k->args)
       return -1;
 
    unsigned n = k->num_args;
-   LLVMValueRef *as = calloc(n + 1, sizeof(LLVMValueRef)), *acc = calloc(n + 1, sizeof(LLVMValueRef)),
-                *ty = calloc(n + 1, sizeof(LLVMValueRef)), *tq = calloc(n + 1, sizeof(LLVMValueRef)),
-                *nm = calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *as = kiln_calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *acc = kiln_calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *ty = kiln_calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *tq = kiln_calloc(n + 1, sizeof(LLVMValueRef));
+   LLVMValueRef *nm = kiln_calloc(n + 1, sizeof(LLVMValueRef));
    if (!as || !acc || !ty || !tq || !nm) {
-      free(as), free(acc), free(ty), free(tq), free(nm);
+      kiln_free(as), kiln_free(acc), kiln_free(ty), kiln_free(tq), kiln_free(nm);
       return -1;
    }
-   md_operands(fn, "kernel_arg_addr_space", as, n);
-   md_operands(fn, "kernel_arg_access_qual", acc, n);
-   md_operands(fn, "kernel_arg_type", ty, n);
-   md_operands(fn, "kernel_arg_type_qual", tq, n);
-   md_operands(fn, "kernel_arg_name", nm, n);
+   /* Without these an argument's kind would be guessed wrong: no memory
+    * for them fails the build. */
+   int err = 0;
+   if (md_operands(fn, "kernel_arg_addr_space", as, n) < 0 ||
+       md_operands(fn, "kernel_arg_access_qual", acc, n) < 0 ||
+       md_operands(fn, "kernel_arg_type", ty, n) < 0 ||
+       md_operands(fn, "kernel_arg_type_qual", tq, n) < 0 ||
+       md_operands(fn, "kernel_arg_name", nm, n) < 0)
+      err = -1;
 
    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
    uint32_t offset = 0;
-   int err = 0;
    for (unsigned i = 0; i < n; i++) {
       struct kiln_arg_info *a = &k->args[i];
       a->type_name = md_string(ty[i]);
@@ -183,8 +189,8 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
          err = -1;
       a->access_qualifier = acc_s ? access_qualifier(acc_s) : CL_KERNEL_ARG_ACCESS_NONE;
       a->type_qualifier = tq_s ? type_qualifiers(tq_s) : 0;
-      free(acc_s);
-      free(tq_s);
+      kiln_free(acc_s);
+      kiln_free(tq_s);
 
       LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
       uint32_t size, align;
@@ -229,19 +235,28 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
    }
    k->args_size = offset;
    k->private_mem_size = private_size(td, fn);
-   free(as), free(acc), free(ty), free(tq), free(nm);
+   kiln_free(as), kiln_free(acc), kiln_free(ty), kiln_free(tq), kiln_free(nm);
 
    LLVMValueRef ops[3];
-   if (md_operands(fn, "reqd_work_group_size", ops, 3) == 3)
+   int got = md_operands(fn, "reqd_work_group_size", ops, 3);
+   if (got == 3)
       for (int d = 0; d < 3; d++)
          k->reqd_work_group_size[d] = md_int(ops[d]);
-   if (md_operands(fn, "work_group_size_hint", ops, 3) == 3)
+   if (got < 0)
+      err = -1;
+   got = md_operands(fn, "work_group_size_hint", ops, 3);
+   if (got == 3)
       for (int d = 0; d < 3; d++)
          k->work_group_size_hint[d] = md_int(ops[d]);
-   if (md_operands(fn, "vec_type_hint", ops, 2) == 2)
+   if (got < 0)
+      err = -1;
+   got = md_operands(fn, "vec_type_hint", ops, 2);
+   if (got == 2)
       k->vec_type_hint = type_hint_name(ops[0], md_int(ops[1]) != 0);
    else
-      k->vec_type_hint = strdup("");
+      k->vec_type_hint = kiln_strdup("");
+   if (got < 0)
+      err = -1;
    (void)c;
    return err || !k->vec_type_hint ? -1 : 0;
 }
@@ -252,7 +267,7 @@ int kiln_metadata_kernels(LLVMModuleRef m, struct kiln_kernel_info **out, unsign
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
       if (kiln_is_kernel(fn))
          n++;
-   struct kiln_kernel_info *k = calloc(n ? n : 1, sizeof(*k));
+   struct kiln_kernel_info *k = kiln_calloc(n ? n : 1, sizeof(*k));
    if (!k)
       return -1;
    unsigned i = 0;
@@ -260,7 +275,7 @@ int kiln_metadata_kernels(LLVMModuleRef m, struct kiln_kernel_info **out, unsign
       if (kiln_is_kernel(fn) && fill_kernel(m, fn, &k[i++])) {
          for (unsigned j = 0; j < i; j++)
             kiln_kernel_info_free(&k[j]);
-         free(k);
+         kiln_free(k);
          return -1;
       }
    *out = k;

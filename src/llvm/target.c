@@ -1,4 +1,5 @@
 #include "llvm/target.h"
+#include "util/alloc.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -9,10 +10,10 @@
 #include <llvm-c/TargetMachine.h>
 
 /* LLVM hands out strings it wants back through LLVMDisposeMessage; Kiln's
- * callers free() theirs, so copy. */
+ * callers kiln_free() theirs, so copy. */
 static char *take_message(char *msg)
 {
-   char *copy = msg ? strdup(msg) : NULL;
+   char *copy = msg ? kiln_strdup(msg) : NULL;
    LLVMDisposeMessage(msg);
    return copy;
 }
@@ -30,9 +31,9 @@ bool kiln_llvm_host_query(struct kiln_llvm_host *host)
 
 void kiln_llvm_host_fini(struct kiln_llvm_host *host)
 {
-   free(host->triple);
-   free(host->cpu);
-   free(host->features);
+   kiln_free(host->triple);
+   kiln_free(host->cpu);
+   kiln_free(host->features);
    host->triple = host->cpu = host->features = NULL;
 }
 

@@ -1,4 +1,5 @@
 #include "llvm/value_map.h"
+#include "util/alloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,18 +21,18 @@ void kiln_value_map_init(struct kiln_value_map *m)
 
 void kiln_value_map_fini(struct kiln_value_map *m)
 {
-   free(m->keys);
-   free(m->vals);
+   kiln_free(m->keys);
+   kiln_free(m->vals);
    kiln_value_map_init(m);
 }
 
 static bool grow(struct kiln_value_map *m)
 {
    size_t cap = m->cap ? m->cap * 2 : 64;
-   LLVMValueRef *keys = calloc(cap, sizeof(*keys)), *vals = calloc(cap, sizeof(*vals));
+   LLVMValueRef *keys = kiln_calloc(cap, sizeof(*keys)), *vals = kiln_calloc(cap, sizeof(*vals));
    if (!keys || !vals) {
-      free(keys);
-      free(vals);
+      kiln_free(keys);
+      kiln_free(vals);
       return false;
    }
    for (size_t i = 0; i < m->cap; i++) {
@@ -43,8 +44,8 @@ static bool grow(struct kiln_value_map *m)
       keys[s] = m->keys[i];
       vals[s] = m->vals[i];
    }
-   free(m->keys);
-   free(m->vals);
+   kiln_free(m->keys);
+   kiln_free(m->vals);
    m->keys = keys;
    m->vals = vals;
    m->cap = cap;

@@ -1,6 +1,7 @@
 /* Which private variables of a kernel with barriers need one slot per
  * work-item (see wg_liveness.h). */
 #include "llvm/wg_liveness.h"
+#include "util/alloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,11 +47,11 @@ static unsigned num_succ(const struct kiln_wg_cfg *cfg, unsigned b)
 static bool analyse_region(struct kiln_wg_cfg *cfg, unsigned r)
 {
    unsigned n = cfg->num_blocks, w = WORDS(n);
-   uint64_t *reach = calloc(w, sizeof(uint64_t));
-   uint64_t *dom = malloc((size_t)n * w * sizeof(uint64_t));
-   unsigned *stack = malloc(n * sizeof(unsigned));
+   uint64_t *reach = kiln_calloc(w, sizeof(uint64_t));
+   uint64_t *dom = kiln_malloc((size_t)n * w * sizeof(uint64_t));
+   unsigned *stack = kiln_malloc(n * sizeof(unsigned));
    if (!reach || !dom || !stack) {
-      free(reach), free(dom), free(stack);
+      kiln_free(reach), kiln_free(dom), kiln_free(stack);
       return false;
    }
    unsigned sp = 0, start = cfg->start[r];
@@ -77,7 +78,7 @@ static bool analyse_region(struct kiln_wg_cfg *cfg, unsigned r)
          memset(d, 0xff, w * sizeof(uint64_t));
       }
    }
-   uint64_t *tmp = malloc(w * sizeof(uint64_t));
+   uint64_t *tmp = kiln_malloc(w * sizeof(uint64_t));
    bool changed = tmp != NULL;
    while (changed) {
       changed = false;
@@ -100,12 +101,12 @@ static bool analyse_region(struct kiln_wg_cfg *cfg, unsigned r)
          }
       }
    }
-   free(stack);
+   kiln_free(stack);
    if (!tmp) {
-      free(reach), free(dom);
+      kiln_free(reach), kiln_free(dom);
       return false;
    }
-   free(tmp);
+   kiln_free(tmp);
    cfg->reach[r] = reach;
    cfg->dom[r] = dom;
    return true;
@@ -120,9 +121,9 @@ bool kiln_wg_cfg_init(struct kiln_wg_cfg *cfg, LLVMBasicBlockRef *blocks, unsign
    cfg->num_blocks = num_blocks;
    cfg->cut = cut;
    cfg->num_regions = num_regions;
-   cfg->start = malloc(num_regions * sizeof(unsigned));
-   cfg->reach = calloc(num_regions, sizeof(uint64_t *));
-   cfg->dom = calloc(num_regions, sizeof(uint64_t *));
+   cfg->start = kiln_malloc(num_regions * sizeof(unsigned));
+   cfg->reach = kiln_calloc(num_regions, sizeof(uint64_t *));
+   cfg->dom = kiln_calloc(num_regions, sizeof(uint64_t *));
    if (!cfg->start || !cfg->reach || !cfg->dom)
       return false;
    for (unsigned b = 0; b < num_blocks; b++)
@@ -142,13 +143,16 @@ bool kiln_wg_cfg_init(struct kiln_wg_cfg *cfg, LLVMBasicBlockRef *blocks, unsign
 
 void kiln_wg_cfg_fini(struct kiln_wg_cfg *cfg)
 {
-   for (unsigned r = 0; cfg->reach && r < cfg->num_regions; r++) {
-      free(cfg->reach[r]);
-      free(cfg->dom[r]);
+   /* After a failed init either array may be missing. */
+   for (unsigned r = 0; r < cfg->num_regions; r++) {
+      if (cfg->reach)
+         kiln_free(cfg->reach[r]);
+      if (cfg->dom)
+         kiln_free(cfg->dom[r]);
    }
-   free(cfg->reach);
-   free(cfg->dom);
-   free(cfg->start);
+   kiln_free(cfg->reach);
+   kiln_free(cfg->dom);
+   kiln_free(cfg->start);
    kiln_value_map_fini(&cfg->index);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "llvm/wg_uniform.h"
+#include "util/alloc.h"
 
 static int index_of(const struct kiln_wg_uniform *u, LLVMBasicBlockRef bb)
 {
@@ -101,12 +102,12 @@ unsigned kiln_wg_split_uniform_loops(LLVMValueRef fn, LLVMValueRef lid, LLVMValu
       return 0;
    }
    unsigned n = u.num_blocks, added = 0;
-   unsigned **pred = calloc(n ? n : 1, sizeof(*pred));
-   unsigned *npred = calloc(n ? n : 1, sizeof(unsigned));
-   int *idom = malloc((n ? n : 1) * sizeof(int));
-   bool *in_loop = malloc(n ? n : 1);
-   bool *split = calloc(n ? n : 1, sizeof(bool));
-   unsigned *stack = malloc((n ? n : 1) * sizeof(unsigned));
+   unsigned **pred = kiln_calloc(n ? n : 1, sizeof(*pred));
+   unsigned *npred = kiln_calloc(n ? n : 1, sizeof(unsigned));
+   int *idom = kiln_malloc((n ? n : 1) * sizeof(int));
+   bool *in_loop = kiln_malloc(n ? n : 1);
+   bool *split = kiln_calloc(n ? n : 1, sizeof(bool));
+   unsigned *stack = kiln_malloc((n ? n : 1) * sizeof(unsigned));
    bool ok = pred && npred && idom && in_loop && split && stack;
    for (unsigned b = 0; ok && b < n; b++) {
       LLVMValueRef t = LLVMGetBasicBlockTerminator(u.blocks[b]);
@@ -114,7 +115,7 @@ unsigned kiln_wg_split_uniform_loops(LLVMValueRef fn, LLVMValueRef lid, LLVMValu
          int k = index_of(&u, LLVMGetSuccessor(t, s));
          if (k < 0)
             continue;
-         unsigned *grown = realloc(pred[k], (npred[k] + 1) * sizeof(unsigned));
+         unsigned *grown = kiln_realloc(pred[k], (npred[k] + 1) * sizeof(unsigned));
          if (!grown) {
             ok = false;
             break;
@@ -191,13 +192,13 @@ unsigned kiln_wg_split_uniform_loops(LLVMValueRef fn, LLVMValueRef lid, LLVMValu
       }
    }
    for (unsigned b = 0; pred && b < n; b++)
-      free(pred[b]);
-   free(pred);
-   free(npred);
-   free(idom);
-   free(in_loop);
-   free(split);
-   free(stack);
+      kiln_free(pred[b]);
+   kiln_free(pred);
+   kiln_free(npred);
+   kiln_free(idom);
+   kiln_free(in_loop);
+   kiln_free(split);
+   kiln_free(stack);
    kiln_wg_uniform_fini(&u);
    return added;
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
+
 #define MARK ((LLVMValueRef)(uintptr_t)1)
 #define UNDEF (-1)
 
@@ -35,10 +37,10 @@ static bool order_blocks(struct kiln_wg_uniform *u, LLVMValueRef fn)
    unsigned count = 0;
    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       count++;
-   LLVMBasicBlockRef *post = malloc(count * sizeof(*post));
-   LLVMBasicBlockRef *stack = malloc(count * sizeof(*stack));
-   unsigned *next = calloc(count, sizeof(*next));
-   u->blocks = malloc(count * sizeof(*u->blocks));
+   LLVMBasicBlockRef *post = kiln_malloc(count * sizeof(*post));
+   LLVMBasicBlockRef *stack = kiln_malloc(count * sizeof(*stack));
+   unsigned *next = kiln_calloc(count, sizeof(*next));
+   u->blocks = kiln_malloc(count * sizeof(*u->blocks));
    struct kiln_value_map seen;
    kiln_value_map_init(&seen);
    bool ok = post && stack && next && u->blocks;
@@ -71,9 +73,9 @@ static bool order_blocks(struct kiln_wg_uniform *u, LLVMValueRef fn)
    }
    u->num_blocks = np;
    kiln_value_map_fini(&seen);
-   free(post);
-   free(stack);
-   free(next);
+   kiln_free(post);
+   kiln_free(stack);
+   kiln_free(next);
    return ok;
 }
 
@@ -81,15 +83,15 @@ static void graph_fini(struct graph *g)
 {
    for (unsigned b = 0; b < g->n; b++) {
       if (g->succ)
-         free(g->succ[b]);
+         kiln_free(g->succ[b]);
       if (g->pred)
-         free(g->pred[b]);
+         kiln_free(g->pred[b]);
    }
-   free(g->succ);
-   free(g->nsucc);
-   free(g->pred);
-   free(g->npred);
-   free(g->ipdom);
+   kiln_free(g->succ);
+   kiln_free(g->nsucc);
+   kiln_free(g->pred);
+   kiln_free(g->npred);
+   kiln_free(g->ipdom);
 }
 
 static bool graph_init(struct graph *g, const struct kiln_wg_uniform *u)
@@ -97,17 +99,17 @@ static bool graph_init(struct graph *g, const struct kiln_wg_uniform *u)
    unsigned n = u->num_blocks;
    memset(g, 0, sizeof(*g));
    g->n = n;
-   g->succ = calloc(n + 1, sizeof(*g->succ));
-   g->pred = calloc(n + 1, sizeof(*g->pred));
-   g->nsucc = calloc(n + 1, sizeof(unsigned));
-   g->npred = calloc(n + 1, sizeof(unsigned));
-   g->ipdom = malloc((n + 1) * sizeof(int));
+   g->succ = kiln_calloc(n + 1, sizeof(*g->succ));
+   g->pred = kiln_calloc(n + 1, sizeof(*g->pred));
+   g->nsucc = kiln_calloc(n + 1, sizeof(unsigned));
+   g->npred = kiln_calloc(n + 1, sizeof(unsigned));
+   g->ipdom = kiln_malloc((n + 1) * sizeof(int));
    if (!g->succ || !g->pred || !g->nsucc || !g->npred || !g->ipdom)
       return false;
    for (unsigned b = 0; b < n; b++) {
       LLVMValueRef t = LLVMGetBasicBlockTerminator(u->blocks[b]);
       unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-      g->succ[b] = malloc((ns ? ns : 1) * sizeof(unsigned));
+      g->succ[b] = kiln_malloc((ns ? ns : 1) * sizeof(unsigned));
       if (!g->succ[b])
          return false;
       for (unsigned s = 0; s < ns; s++) {
@@ -119,7 +121,7 @@ static bool graph_init(struct graph *g, const struct kiln_wg_uniform *u)
          g->npred[g->succ[b][s]]++;
    }
    for (unsigned b = 0; b < n; b++) {
-      g->pred[b] = malloc((g->npred[b] ? g->npred[b] : 1) * sizeof(unsigned));
+      g->pred[b] = kiln_malloc((g->npred[b] ? g->npred[b] : 1) * sizeof(unsigned));
       if (!g->pred[b])
          return false;
       g->npred[b] = 0;
@@ -138,12 +140,12 @@ static bool graph_init(struct graph *g, const struct kiln_wg_uniform *u)
 static bool post_dominators(struct graph *g)
 {
    unsigned n = g->n, exit = n;
-   int *po = malloc((n + 1) * sizeof(int));
-   unsigned *order = malloc((n + 1) * sizeof(unsigned));
-   unsigned *stack = malloc((n + 1) * sizeof(unsigned));
-   unsigned *next = calloc(n + 1, sizeof(unsigned));
+   int *po = kiln_malloc((n + 1) * sizeof(int));
+   unsigned *order = kiln_malloc((n + 1) * sizeof(unsigned));
+   unsigned *stack = kiln_malloc((n + 1) * sizeof(unsigned));
+   unsigned *next = kiln_calloc(n + 1, sizeof(unsigned));
    if (!po || !order || !stack || !next) {
-      free(po), free(order), free(stack), free(next);
+      kiln_free(po), kiln_free(order), kiln_free(stack), kiln_free(next);
       return false;
    }
    for (unsigned b = 0; b <= n; b++) {
@@ -214,10 +216,10 @@ static bool post_dominators(struct graph *g)
          }
       }
    }
-   free(po);
-   free(order);
-   free(stack);
-   free(next);
+   kiln_free(po);
+   kiln_free(order);
+   kiln_free(stack);
+   kiln_free(next);
    return true;
 }
 
@@ -396,7 +398,7 @@ bool kiln_wg_uniform_init(struct kiln_wg_uniform *u, LLVMValueRef fn, LLVMValueR
    kiln_value_map_init(&u->varying_allocas);
    struct graph g = {0};
    bool ok = order_blocks(u, fn) && kiln_value_map_put(&u->varying_allocas, lid, MARK) &&
-             (u->divergent = calloc(u->num_blocks + 1, sizeof(bool))) != NULL &&
+             (u->divergent = kiln_calloc(u->num_blocks + 1, sizeof(bool))) != NULL &&
              graph_init(&g, u) && post_dominators(&g);
    /* Optimistic start (every alloca uniform), demoting until nothing
     * changes: each round can only demote more. */
@@ -415,8 +417,8 @@ bool kiln_wg_uniform_init(struct kiln_wg_uniform *u, LLVMValueRef fn, LLVMValueR
 
 void kiln_wg_uniform_fini(struct kiln_wg_uniform *u)
 {
-   free(u->blocks);
-   free(u->divergent);
+   kiln_free(u->blocks);
+   kiln_free(u->divergent);
    kiln_value_map_fini(&u->index);
    kiln_value_map_fini(&u->varying);
    kiln_value_map_fini(&u->varying_allocas);

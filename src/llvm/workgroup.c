@@ -12,6 +12,7 @@
 #include "llvm/wg_liveness.h"
 #include "llvm/wg_loop_split.h"
 #include "llvm/wg_uniform.h"
+#include "util/alloc.h"
 
 /* Work-item functions and barriers, as Clang mangles them. */
 enum wi_fn {
@@ -133,6 +134,7 @@ struct wg {
    LLVMValueRef next;      /* i32 alloca: region the work-items go to next */
    LLVMValueRef lsize[3];  /* local sizes, loaded in setup */
    LLVMValueRef wg_items;  /* product of the local sizes */
+   bool oom;               /* an allocation failed: the result is unusable */
 };
 
 static LLVMTypeRef ctx_struct_type(LLVMContextRef c)
@@ -473,7 +475,10 @@ static void privatize_alloca(struct wg *w, LLVMValueRef a)
 }
 
 /* Gives every work-item its own copy of each private variable that must
- * survive a barrier while the other work-items run (wg_liveness.h). */
+ * survive a barrier while the other work-items run (wg_liveness.h).
+ * Privatizing only some of them would be wrong code: without memory for
+ * the list, nothing is done and w->oom is set.  Allocas in `shared` keep
+ * one slot for the group (plan_uniform). */
 static void privatize_allocas(struct wg *w, const struct kiln_wg_cfg *cfg,
                               const struct kiln_value_map *shared)
 {
@@ -489,16 +494,19 @@ static void privatize_allocas(struct wg *w, const struct kiln_wg_cfg *cfg,
          continue;
       if (n == cap) {
          cap = cap ? cap * 2 : 32;
-         LLVMValueRef *grown = realloc(list, cap * sizeof(*list));
-         if (!grown)
-            break;
+         LLVMValueRef *grown = kiln_realloc(list, cap * sizeof(*list));
+         if (!grown) {
+            w->oom = true;
+            kiln_free(list);
+            return;
+         }
          list = grown;
       }
       list[n++] = i;
    }
    for (unsigned k = 0; k < n; k++)
       privatize_alloca(w, list[k]);
-   free(list);
+   kiln_free(list);
 }
 
 /* ---- regions between barriers -------------------------------------- */
@@ -515,10 +523,12 @@ struct regions {
  * its block, before a branch to where work-items resume; the calls go. */
 static bool split_at_barriers(struct wg *w, struct regions *r, unsigned max)
 {
-   r->before = calloc(max, sizeof(*r->before));
-   r->after = calloc(max, sizeof(*r->after));
-   if (!r->before || !r->after)
+   r->before = kiln_calloc(max, sizeof(*r->before));
+   r->after = kiln_calloc(max, sizeof(*r->after));
+   if (!r->before || !r->after) {
+      w->oom = true;
       return false;
+   }
    for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(w->setup); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
       LLVMValueRef call = NULL;
@@ -616,12 +626,14 @@ static LLVMBasicBlockRef clone_region(struct wg *w, const struct regions *r,
 {
    struct kiln_value_map map;
    kiln_value_map_init(&map);
-   bool *reach = calloc(num_old, sizeof(bool));
-   LLVMBasicBlockRef *stack = malloc(num_old * sizeof(*stack));
-   LLVMBasicBlockRef *copy = calloc(num_old, sizeof(*copy));
+   bool *reach = kiln_calloc(num_old, sizeof(bool));
+   LLVMBasicBlockRef *stack = kiln_malloc(num_old * sizeof(*stack));
+   LLVMBasicBlockRef *copy = kiln_calloc(num_old, sizeof(*copy));
    LLVMBasicBlockRef latch, nest = NULL;
-   if (!reach || !stack || !copy)
+   if (!reach || !stack || !copy) {
+      w->oom = true;
       goto out;
+   }
 
    /* Which blocks the region holds. */
    unsigned sp = 0;
@@ -651,8 +663,11 @@ static LLVMBasicBlockRef clone_region(struct wg *w, const struct regions *r,
    for (unsigned k = 0; k < num_old; k++)
       if (reach[k]) {
          copy[k] = LLVMAppendBasicBlockInContext(w->c, w->fn, "r");
-         kiln_value_map_put(&map, LLVMBasicBlockAsValue(old_blocks[k]),
-                            LLVMBasicBlockAsValue(copy[k]));
+         if (!kiln_value_map_put(&map, LLVMBasicBlockAsValue(old_blocks[k]),
+                                 LLVMBasicBlockAsValue(copy[k]))) {
+            w->oom = true;
+            goto out;
+         }
       }
    LLVMBasicBlockRef entry = LLVMValueAsBasicBlock(
       kiln_value_map_get(&map, LLVMBasicBlockAsValue(start)));
@@ -684,7 +699,12 @@ static LLVMBasicBlockRef clone_region(struct wg *w, const struct regions *r,
          }
          LLVMValueRef c = LLVMInstructionClone(i);
          LLVMInsertIntoBuilder(w->b, c);
-         kiln_value_map_put(&map, i, c);
+         if (!kiln_value_map_put(&map, i, c)) {
+            /* Copies pointing at the originals would be wrong code. */
+            w->oom = true;
+            nest = NULL;
+            goto out;
+         }
       }
    }
    /* Point operands and successors at the copies. */
@@ -703,9 +723,9 @@ static LLVMBasicBlockRef clone_region(struct wg *w, const struct regions *r,
    }
 out:
    kiln_value_map_fini(&map);
-   free(reach);
-   free(stack);
-   free(copy);
+   kiln_free(reach);
+   kiln_free(stack);
+   kiln_free(copy);
    return nest;
 }
 
@@ -774,12 +794,12 @@ static void plan_uniform(struct wg *w, const struct kiln_wg_cfg *cfg,
       once[r] = region_uniform(cfg, r, u);
    for (LLVMValueRef a = LLVMGetFirstInstruction(w->setup); a; a = LLVMGetNextInstruction(a))
       nc += LLVMIsAAllocaInst(a) != NULL;
-   LLVMValueRef *cand = malloc((nc ? nc : 1) * sizeof(*cand));
-   unsigned char *use = calloc((size_t)(nc ? nc : 1) * nr, 1); /* 1 load, 2 store */
-   bool *keep = malloc(nc ? nc : 1);
+   LLVMValueRef *cand = kiln_malloc((nc ? nc : 1) * sizeof(*cand));
+   unsigned char *use = kiln_calloc((size_t)(nc ? nc : 1) * nr, 1); /* 1 load, 2 store */
+   bool *keep = kiln_malloc(nc ? nc : 1);
    if (!cand || !use || !keep) {
       memset(once, 0, nr * sizeof(bool));
-      free(cand), free(use), free(keep);
+      kiln_free(cand), kiln_free(use), kiln_free(keep);
       return;
    }
    nc = 0;
@@ -820,9 +840,9 @@ static void plan_uniform(struct wg *w, const struct kiln_wg_cfg *cfg,
          kiln_value_map_init(shared);
          break;
       }
-   free(cand);
-   free(use);
-   free(keep);
+   kiln_free(cand);
+   kiln_free(use);
+   kiln_free(keep);
 }
 
 /* Replaces the body (every block but setup) by one work-item loop nest per
@@ -834,15 +854,17 @@ static bool build_regions(struct wg *w, unsigned num_barriers)
    unsigned num_old = 0;
    for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(w->setup); bb; bb = LLVMGetNextBasicBlock(bb))
       num_old++;
-   LLVMBasicBlockRef *old = malloc((num_old ? num_old : 1) * sizeof(*old));
-   LLVMBasicBlockRef *entry = calloc(r.n + 1, sizeof(*entry));
-   bool *cut = calloc(num_old ? num_old : 1, sizeof(bool));
-   if (!ok || !old || !entry || !cut) {
-      free(old);
-      free(entry);
-      free(cut);
-      free(r.before);
-      free(r.after);
+   LLVMBasicBlockRef *old = kiln_malloc((num_old ? num_old : 1) * sizeof(*old));
+   LLVMBasicBlockRef *entry = kiln_calloc(r.n + 1, sizeof(*entry));
+   bool *cut = kiln_calloc(num_old ? num_old : 1, sizeof(bool));
+   if (ok && (!old || !entry || !cut))
+      w->oom = true;
+   if (!ok || w->oom) {
+      kiln_free(old);
+      kiln_free(entry);
+      kiln_free(cut);
+      kiln_free(r.before);
+      kiln_free(r.after);
       return false;
    }
    num_old = 0;
@@ -859,7 +881,7 @@ static bool build_regions(struct wg *w, unsigned num_barriers)
       starts[j + 1] = r.after[j];
    struct kiln_wg_cfg cfg;
    bool analysed = kiln_wg_cfg_init(&cfg, old, num_old, cut, starts, r.n + 1);
-   bool *once = calloc(r.n + 1, sizeof(bool));
+   bool *once = kiln_calloc(r.n + 1, sizeof(bool));
    struct kiln_value_map shared;
    kiln_value_map_init(&shared);
    if (analysed && once) {
@@ -871,7 +893,15 @@ static bool build_regions(struct wg *w, unsigned num_barriers)
    privatize_allocas(w, analysed ? &cfg : NULL, &shared);
    kiln_value_map_fini(&shared);
    kiln_wg_cfg_fini(&cfg);
-   free(cut);
+   kiln_free(cut);
+   if (w->oom) {
+      kiln_free(once);
+      kiln_free(old);
+      kiln_free(entry);
+      kiln_free(r.before);
+      kiln_free(r.after);
+      return false;
+   }
 
    LLVMBasicBlockRef dispatch = LLVMAppendBasicBlockInContext(w->c, w->fn, "dispatch");
    LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(w->c, w->fn, "exit");
@@ -881,7 +911,7 @@ static bool build_regions(struct wg *w, unsigned num_barriers)
    entry[0] = clone_region(w, &r, w->body, dispatch, old, num_old, once && once[0]);
    for (unsigned j = 0; j < r.n; j++)
       entry[j + 1] = clone_region(w, &r, r.after[j], dispatch, old, num_old, once && once[j + 1]);
-   free(once);
+   kiln_free(once);
    for (unsigned j = 0; j <= r.n; j++)
       ok &= entry[j] != NULL;
 
@@ -911,10 +941,10 @@ static bool build_regions(struct wg *w, unsigned num_barriers)
          LLVMInstructionEraseFromParent(i);
    for (unsigned k = 0; k < num_old; k++)
       LLVMDeleteBasicBlock(old[k]);
-   free(old);
-   free(entry);
-   free(r.before);
-   free(r.after);
+   kiln_free(old);
+   kiln_free(entry);
+   kiln_free(r.before);
+   kiln_free(r.after);
    return ok;
 }
 
@@ -1049,13 +1079,13 @@ LLVMValueRef kiln_wg_create(LLVMModuleRef m, LLVMValueRef kernel,
    wg_types(&w, m);
    size_t len;
    const char *kname = LLVMGetValueName2(kernel, &len);
-   char *name = malloc(strlen(KILN_WG_PREFIX) + len + 1);
+   char *name = kiln_malloc(strlen(KILN_WG_PREFIX) + len + 1);
    if (!name)
       return NULL;
    sprintf(name, "%s%s", KILN_WG_PREFIX, kname);
    LLVMTypeRef params[] = {w.ptr, w.ptr};
    LLVMValueRef fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(w.c), params, 2, 0));
-   free(name);
+   kiln_free(name);
    LLVMSetLinkage(fn, LLVMExternalLinkage);
    /* Nothing the kernel writes aliases the argument buffer or the launch
     * context: saying so lets LLVM hoist work-item values out of the loops
@@ -1079,7 +1109,7 @@ LLVMValueRef kiln_wg_create(LLVMModuleRef m, LLVMValueRef kernel,
    LLVMPositionBuilderAtEnd(b, setup);
    LLVMValueRef argbuf = LLVMGetParam(fn, 0), wctx = LLVMGetParam(fn, 1);
    unsigned n = LLVMCountParams(kernel);
-   LLVMValueRef *vals = calloc(n ? n : 1, sizeof(*vals));
+   LLVMValueRef *vals = kiln_calloc(n ? n : 1, sizeof(*vals));
    if (!vals) {
       LLVMDisposeBuilder(b);
       LLVMDeleteFunction(fn);
@@ -1112,12 +1142,13 @@ LLVMValueRef kiln_wg_create(LLVMModuleRef m, LLVMValueRef kernel,
    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(kernel), kernel, vals, n, "");
    LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(kernel));
    LLVMBuildRetVoid(b);
-   free(vals);
+   kiln_free(vals);
    LLVMDisposeBuilder(b);
    return fn;
 }
 
-bool kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *info)
+enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
+                                   struct kiln_kernel_info *info)
 {
    struct wg w = {0};
    wg_types(&w, m);
@@ -1148,5 +1179,5 @@ bool kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *i
       ok = build_regions(&w, barriers);
    }
    LLVMDisposeBuilder(w.b);
-   return ok;
+   return w.oom ? KILN_WG_OUT_OF_MEMORY : ok ? KILN_WG_OK : KILN_WG_UNSUPPORTED;
 }

@@ -25,12 +25,18 @@ struct kiln_kernel_info;
 LLVMValueRef kiln_wg_create(LLVMModuleRef m, LLVMValueRef kernel,
                             const struct kiln_kernel_info *info);
 
+enum kiln_wg_status {
+   KILN_WG_OK,
+   KILN_WG_UNSUPPORTED,   /* the code has a shape Kiln cannot transform */
+   KILN_WG_OUT_OF_MEMORY, /* fn is left half-transformed: drop the module */
+};
+
 /* Step 2, once the always-inline pass has put the kernel into fn (and, for
  * kernels with barriers, reg2mem has demoted values crossing blocks to
  * memory): builds the work-item loops, and records the kernel's static
- * __local size in info.  False if the code has a shape Kiln cannot
- * transform. */
-bool kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *info);
+ * __local size in info. */
+enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
+                                   struct kiln_kernel_info *info);
 
 /* Work-item functions, barrier() and fences: the calls this pass
  * replaces, which no library defines. */

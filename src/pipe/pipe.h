@@ -119,11 +119,13 @@ struct pipe_screen {
    struct pipe_context *(*context_create)(struct pipe_screen *screen);
 
    /* Loads a program's device code (what the compiler produced for this
-    * device); NULL with *error (malloc'd) when it cannot. */
+    * device); NULL when it cannot, with *error (kiln_malloc'd) saying why,
+    * or *error left NULL when the reason is lack of host memory. */
    void *(*program_create)(struct pipe_screen *screen, const void *code, size_t size,
                            char **error);
    void (*program_destroy)(struct pipe_screen *screen, void *program);
-   /* A kernel of a loaded program, for pipe_grid_info::kernel. */
+   /* A kernel of a loaded program, for pipe_grid_info::kernel.  Fails as
+    * program_create does. */
    void *(*get_kernel)(struct pipe_screen *screen, void *program, const char *name,
                        char **error);
 };

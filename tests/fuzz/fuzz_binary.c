@@ -51,7 +51,7 @@ static void build_good_object(void)
    err = clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL);
    FUZZ_CHECK(!err, "CL_PROGRAM_BINARIES: %d", err);
    struct kiln_binary_contents c;
-   FUZZ_CHECK(kiln_binary_read(bin, size, &c), "Kiln refuses its own binary");
+   FUZZ_CHECK(kiln_binary_read(bin, size, &c) == KILN_BINARY_OK, "Kiln refuses its own binary");
    good_object = c.object;
    good_object_size = c.object_size;
    c.object = NULL;
@@ -91,7 +91,7 @@ static void check_round_trip(const struct kiln_binary_contents *c)
    FUZZ_CHECK(buf, "malloc %zu", n);
    FUZZ_CHECK(kiln_binary_write(c, buf) == n, "writer changed its size");
    struct kiln_binary_contents d;
-   FUZZ_CHECK(kiln_binary_read(buf, n, &d), "rewritten binary refused");
+   FUZZ_CHECK(kiln_binary_read(buf, n, &d) == KILN_BINARY_OK, "rewritten binary refused");
    FUZZ_CHECK(same_string(c->target, d.target) && same_string(c->options, d.options),
               "strings changed");
    FUZZ_CHECK(c->object_size == d.object_size && !memcmp(c->object, d.object, c->object_size),
@@ -249,7 +249,8 @@ static void build_and_use(cl_program p, const struct kiln_binary_contents *c)
    err = clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL);
    FUZZ_CHECK(!err, "CL_PROGRAM_BINARIES: %d", err);
    struct kiln_binary_contents back;
-   FUZZ_CHECK(kiln_binary_read(bin, bin_size, &back), "Kiln refuses the binary it gave");
+   FUZZ_CHECK(kiln_binary_read(bin, bin_size, &back) == KILN_BINARY_OK,
+              "Kiln refuses the binary it gave");
    kiln_binary_contents_fini(&back);
    free(bin);
 
@@ -275,7 +276,7 @@ static void build_and_use(cl_program p, const struct kiln_binary_contents *c)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
    struct kiln_binary_contents c;
-   bool ok = kiln_binary_read(data, size, &c);
+   bool ok = kiln_binary_read(data, size, &c) == KILN_BINARY_OK;
    if (!ok) {
       FUZZ_CHECK(!c.target && !c.options && !c.object && !c.kernels && !c.bitcode,
                  "refused binary left contents behind");

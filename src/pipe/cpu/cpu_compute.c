@@ -12,6 +12,7 @@
 #include "pipe/cpu/cpu_bounds.h"
 #include "pipe/cpu/cpu_screen.h"
 #include "pipe/cpu/cpu_tpool.h"
+#include "util/alloc.h"
 
 static void *cpu_program_create(struct pipe_screen *screen, const void *code, size_t size,
                                 char **error)
@@ -31,14 +32,12 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
 {
    (void)screen;
    size_t n = strlen(KILN_WG_PREFIX) + strlen(name) + 1;
-   char *sym = malloc(n);
-   if (!sym) {
-      *error = strdup("out of host memory");
-      return NULL;
-   }
+   char *sym = kiln_malloc(n);
+   if (!sym)
+      return NULL; /* *error stays NULL: out of host memory */
    snprintf(sym, n, "%s%s", KILN_WG_PREFIX, name);
    void *fn = kiln_jit_lookup(program, sym, error);
-   free(sym);
+   kiln_free(sym);
    return fn;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pipe/cpu/cpu_screen.h"
+#include "util/alloc.h"
 
 static void cpu_buffer_write(struct pipe_context *ctx, struct pipe_resource *dst, size_t offset,
                              size_t size, const void *src)
@@ -57,12 +58,12 @@ static void cpu_flush(struct pipe_context *ctx)
 
 static void cpu_context_destroy(struct pipe_context *ctx)
 {
-   free(ctx);
+   kiln_free(ctx);
 }
 
 struct pipe_context *cpu_context_create(struct pipe_screen *screen)
 {
-   struct pipe_context *ctx = calloc(1, sizeof(*ctx));
+   struct pipe_context *ctx = kiln_calloc(1, sizeof(*ctx));
    if (!ctx)
       return NULL;
    ctx->screen = screen;

@@ -4,6 +4,7 @@
 
 #include "pipe/cpu/cpu_screen.h"
 #include "winsys/sw/sw_winsys.h"
+#include "util/alloc.h"
 
 struct cpu_resource {
    struct pipe_resource base;
@@ -22,14 +23,14 @@ void *cpu_resource_data(struct pipe_resource *res)
 
 static struct pipe_resource *cpu_resource_create(struct pipe_screen *screen, size_t size)
 {
-   struct cpu_resource *r = calloc(1, sizeof(*r));
+   struct cpu_resource *r = kiln_calloc(1, sizeof(*r));
    if (!r)
       return NULL;
    /* Aligned for the widest OpenCL type (long16), which is also what
     * CL_DEVICE_MEM_BASE_ADDR_ALIGN promises. */
    r->data = sw_winsys_alloc(size, screen->caps.mem_base_addr_align / 8);
    if (!r->data) {
-      free(r);
+      kiln_free(r);
       return NULL;
    }
    r->base.screen = screen;
@@ -40,7 +41,7 @@ static struct pipe_resource *cpu_resource_create(struct pipe_screen *screen, siz
 static struct pipe_resource *cpu_resource_from_user_memory(struct pipe_screen *screen, void *ptr,
                                                            size_t size)
 {
-   struct cpu_resource *r = calloc(1, sizeof(*r));
+   struct cpu_resource *r = kiln_calloc(1, sizeof(*r));
    if (!r)
       return NULL;
    r->data = ptr;
@@ -55,7 +56,7 @@ static void cpu_resource_destroy(struct pipe_screen *screen, struct pipe_resourc
    (void)screen;
    if (!res->user_memory)
       sw_winsys_free(cpu_resource(res)->data);
-   free(res);
+   kiln_free(res);
 }
 
 static void *cpu_resource_host_pointer(struct pipe_screen *screen, struct pipe_resource *res)

@@ -9,6 +9,7 @@
 #include "pipe/cpu/cpu_info.h"
 #include "pipe/cpu/cpu_tpool.h"
 #include "winsys/sw/sw_winsys.h"
+#include "util/alloc.h"
 
 struct cpu_screen {
    struct pipe_screen base;
@@ -37,7 +38,7 @@ struct cpu_tpool *cpu_screen_tpool(struct pipe_screen *screen)
 static void cpu_screen_destroy(struct pipe_screen *screen)
 {
    cpu_tpool_destroy(cpu_screen(screen)->tpool);
-   free(screen);
+   kiln_free(screen);
 }
 
 static uint64_t cpu_get_timestamp(struct pipe_screen *screen)
@@ -136,7 +137,7 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
 
 struct pipe_screen *cpu_screen_create(void)
 {
-   struct cpu_screen *s = calloc(1, sizeof(*s));
+   struct cpu_screen *s = kiln_calloc(1, sizeof(*s));
    if (!s)
       return NULL;
    cpu_info_probe(&s->info);

@@ -17,6 +17,7 @@
 #include "kiln/cpu_abi.h"
 #include "pipe/cpu/cpu_bounds.h"
 #include "winsys/sw/sw_winsys.h"
+#include "util/alloc.h"
 
 #define WORKER_STACK_SIZE (64u << 20)
 #define ARENA_ALIGN 128
@@ -46,15 +47,17 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
 {
    const struct pipe_grid_info *info = job->info;
    if (info->local_mem_size > *arena_size) {
-      sw_winsys_free(*arena);
-      *arena = sw_winsys_alloc(info->local_mem_size, ARENA_ALIGN);
-      *arena_size = *arena ? info->local_mem_size : 0;
-      if (!*arena) {
+      /* The old arena stays if there is no memory for a larger one. */
+      char *grown = sw_winsys_alloc(info->local_mem_size, ARENA_ALIGN);
+      if (!grown) {
          *oom = true;
          /* Claim the remaining groups so the launch ends. */
          atomic_store(&job->next, job->total);
          return;
       }
+      sw_winsys_free(*arena);
+      *arena = grown;
+      *arena_size = info->local_mem_size;
    }
    struct kiln_wg_ctx ctx;
    memset(&ctx, 0, sizeof(ctx));
@@ -126,12 +129,12 @@ static void *worker_main(void *arg)
 
 struct cpu_tpool *cpu_tpool_create(unsigned num_threads)
 {
-   struct cpu_tpool *pool = calloc(1, sizeof(*pool));
+   struct cpu_tpool *pool = kiln_calloc(1, sizeof(*pool));
    if (!pool)
       return NULL;
-   pool->threads = calloc(num_threads ? num_threads : 1, sizeof(pthread_t));
+   pool->threads = kiln_calloc(num_threads ? num_threads : 1, sizeof(pthread_t));
    if (!pool->threads) {
-      free(pool);
+      kiln_free(pool);
       return NULL;
    }
    pthread_mutex_init(&pool->lock, NULL);
@@ -166,8 +169,8 @@ void cpu_tpool_destroy(struct cpu_tpool *pool)
    pthread_mutex_destroy(&pool->lock);
    pthread_cond_destroy(&pool->work);
    pthread_cond_destroy(&pool->done);
-   free(pool->threads);
-   free(pool);
+   kiln_free(pool->threads);
+   kiln_free(pool);
 }
 
 int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info)

@@ -1,9 +1,10 @@
 #include "winsys/sw/sw_winsys.h"
 
 #include <stdbool.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "util/alloc.h"
 
 /* Buffers this large go on transparent huge pages where the kernel
  * offers them on request (THP "madvise" mode, the usual default): kernels
@@ -13,16 +14,10 @@
 
 void *sw_winsys_alloc(size_t size, size_t alignment)
 {
-   void *p = NULL;
-   if (alignment < sizeof(void *))
-      alignment = sizeof(void *);
    bool huge = size >= HUGE_MIN && alignment <= HUGE_PAGE;
-   if (huge)
-      alignment = HUGE_PAGE;
-   if (posix_memalign(&p, alignment, size ? size : 1))
-      return NULL;
+   void *p = kiln_aligned_alloc(huge ? HUGE_PAGE : alignment, size);
 #ifdef MADV_HUGEPAGE
-   if (huge)
+   if (p && huge)
       madvise(p, size & ~(size_t)(HUGE_PAGE - 1), MADV_HUGEPAGE); /* a hint: errors are harmless */
 #endif
    return p;
@@ -30,7 +25,7 @@ void *sw_winsys_alloc(size_t size, size_t alignment)
 
 void sw_winsys_free(void *ptr)
 {
-   free(ptr);
+   kiln_free(ptr);
 }
 
 uint64_t sw_winsys_total_memory(void)
