@@ -45,6 +45,9 @@ static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_command_type ty
    if (!kiln_kernel_args_complete(k))
       return kiln_api_fail(func, CL_INVALID_KERNEL_ARGS, "not every argument of %s is set",
                            k->info->name);
+   if (!kiln_kernel_args_live(k))
+      return kiln_api_fail(func, CL_INVALID_KERNEL_ARGS,
+                           "a buffer set as an argument of %s has been released", k->info->name);
    if (work_dim < 1 || work_dim > 3)
       return kiln_api_fail(func, CL_INVALID_WORK_DIMENSION, "work_dim %u", work_dim);
    if (!global_work_size)

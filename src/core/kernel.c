@@ -13,11 +13,8 @@
 static void kernel_destroy(struct kiln_object *obj)
 {
    cl_kernel k = (cl_kernel)obj;
-   for (uint32_t i = 0; k->args && i < k->info->num_args; i++) {
-      if (k->args[i].mem)
-         kiln_object_unref(&k->args[i].mem->obj);
+   for (uint32_t i = 0; k->args && i < k->info->num_args; i++)
       kiln_free(k->args[i].value);
-   }
    kiln_free(k->args);
    kiln_free(k->device_kernels);
    pthread_mutex_lock(&k->program->lock);
@@ -82,11 +79,8 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
    case KILN_ARG_GLOBAL:
    case KILN_ARG_CONSTANT: {
       cl_mem mem = value ? *(const cl_mem *)value : NULL;
-      if (mem)
-         kiln_object_ref(&mem->obj);
-      if (a->mem)
-         kiln_object_unref(&a->mem->obj);
       a->mem = mem;
+      a->mem_serial = mem ? mem->serial : 0;
       break;
    }
    case KILN_ARG_LOCAL:
@@ -104,6 +98,19 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
    }
    a->set = true;
    return CL_SUCCESS;
+}
+
+bool kiln_kernel_args_live(cl_kernel k)
+{
+   for (uint32_t i = 0; i < k->info->num_args; i++) {
+      const struct kiln_kernel_arg *a = &k->args[i];
+      if (!a->mem)
+         continue;
+      cl_mem m = kiln_mem_from(a->mem);
+      if (!m || m->serial != a->mem_serial)
+         return false;
+   }
+   return true;
 }
 
 bool kiln_kernel_args_complete(cl_kernel k)

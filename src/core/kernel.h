@@ -8,7 +8,12 @@ struct kiln_kernel_info;
 
 struct kiln_kernel_arg {
    bool set;
-   cl_mem mem;        /* GLOBAL/CONSTANT: the buffer (internal ref), or NULL */
+   /* GLOBAL/CONSTANT: the buffer, or NULL.  Not a reference: releasing
+    * the buffer deletes it even while it is set here (1.1 5.4.1; the CTS
+    * waits for its destructor callback), so launches check that it still
+    * lives (kiln_kernel_args_live) before they take their own reference. */
+   cl_mem mem;
+   uint64_t mem_serial;
    size_t local_size; /* LOCAL: bytes per work-group */
    void *value;       /* VALUE/SAMPLER: a copy of the bytes */
 };
@@ -32,6 +37,9 @@ cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, 
 cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value);
 
 /* Whether every argument has a value. */
+/* Whether every buffer set as an argument is still alive (the
+ * application may have released it since). */
+bool kiln_kernel_args_live(cl_kernel k);
 bool kiln_kernel_args_complete(cl_kernel k);
 
 /* Driver handle of k on dev, or NULL if the program is not built there. */

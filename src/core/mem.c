@@ -1,6 +1,7 @@
 #include "core/mem.h"
 
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/context.h"
@@ -41,6 +42,8 @@ static cl_mem mem_alloc(cl_context ctx, cl_mem_flags flags, size_t size)
    mem->type = CL_MEM_OBJECT_BUFFER;
    mem->flags = flags;
    mem->size = size;
+   static atomic_uint_fast64_t serials;
+   mem->serial = atomic_fetch_add(&serials, 1) + 1;
    pthread_mutex_init(&mem->lock, NULL);
    kiln_object_ref(&ctx->obj);
    return mem;

@@ -47,6 +47,7 @@ struct _cl_mem {
    unsigned map_count;
    struct kiln_mapping *mappings;
    struct kiln_mem_callback *callbacks; /* most recent first */
+   uint64_t serial; /* unique per object: tells a reused handle from this one */
 };
 
 static inline cl_mem kiln_mem_from(cl_mem m)

@@ -511,6 +511,12 @@ static void locals(const struct kt_env *env)
 }
 
 /* Unset arguments, and values captured when the kernel is enqueued. */
+static void CL_CALLBACK count_destructor(cl_mem m, void *data)
+{
+   (void)m;
+   ++*(int *)data;
+}
+
 static void missing_and_capture(const struct kt_env *env)
 {
    cl_kernel k = kk_kernel(prog, "one_int");
@@ -560,11 +566,33 @@ static void missing_and_capture(const struct kt_env *env)
       CHECK(o2[i] == 222, " second enqueue: o2[%d] = %d, expected 222", i, o2[i]);
    }
    CHECK_OK(clReleaseEvent(gate));
-   /* The kernel holds its buffer argument: release the app's reference and
-    * run again. */
+   /* A buffer that is no longer an argument can go; the kernel still runs. */
    CHECK_OK(clReleaseMemObject(m1));
    KK_RUN(env, k, 1, NULL, &g, NULL);
+
+   /* Setting a buffer as an argument does not keep it alive: its last
+    * release deletes it at once (1.1 5.4.1: only pending commands delay
+    * that; the CTS's api retain_mem_object_set_kernel_arg waits for the
+    * destructor callback), and a launch then refuses the stale argument. */
+   static int destroyed;
+   destroyed = 0;
+   CHECK_OK(clSetMemObjectDestructorCallback(m2, count_destructor, &destroyed));
    CHECK_OK(clReleaseMemObject(m2));
+   CHECK(destroyed == 1, " released argument buffer: destructor ran %d times, expected 1",
+         destroyed);
+   CHECK_ERR(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+             CL_INVALID_KERNEL_ARGS);
+   CHECK_ERR(clEnqueueTask(env->queue, k, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+   /* A new buffer with the handle's memory reused must not pass for it. */
+   cl_mem m3 = kk_buffer_in(env, g * sizeof(cl_int), NULL);
+   if (m3 == m2)
+      CHECK_ERR(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+                CL_INVALID_KERNEL_ARGS);
+   KK_ARG(k, 0, m3);
+   KK_RUN(env, k, 1, NULL, &g, NULL);
+   kk_read(env, m3, sizeof(o2), o2);
+   CHECK(o2[0] == 222, " after a new buffer argument: %d, expected 222", o2[0]);
+   CHECK_OK(clReleaseMemObject(m3));
    CHECK_OK(clReleaseKernel(k));
 }
 
