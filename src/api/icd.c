@@ -44,6 +44,7 @@ static void dispatch_init(void)
    SLOT(clEnqueueReadBufferRect);
    SLOT(clEnqueueWriteBufferRect);
    SLOT(clEnqueueCopyBuffer);
+   SLOT(clEnqueueFillBuffer);
    SLOT(clEnqueueCopyBufferRect);
    SLOT(clEnqueueMapBuffer);
    SLOT(clEnqueueUnmapMemObject);

@@ -94,6 +94,45 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_qu
                      num_events_in_wait_list, event_wait_list, event, true, __func__);
 }
 
+/* OpenCL 1.2 (5.2.2); Kiln's device is 1.1, but a 1.2 loader dispatches it
+ * and the CTS's builtin suites (math_brute_force, select) fill their
+ * output buffers with it. */
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue,
+                                                    cl_mem buffer, const void *pattern,
+                                                    size_t pattern_size, size_t offset,
+                                                    size_t size,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event)
+{
+   const char *func = __func__;
+   cl_command_queue q;
+   cl_mem m;
+   cl_int err = check_queue_mem(command_queue, buffer, num_events_in_wait_list,
+                                event_wait_list, &q, &m, func);
+   if (err)
+      return err;
+   bool size_ok = pattern_size && pattern_size <= 128 &&
+                  (pattern_size & (pattern_size - 1)) == 0;
+   if (!pattern || !size_ok || offset % (size_ok ? pattern_size : 1) ||
+       size % (size_ok ? pattern_size : 1) || !range_ok(offset, size, m->size))
+      return kiln_api_fail(func, CL_INVALID_VALUE,
+                           "pattern %p of %zu bytes, offset %zu size %zu on %zu bytes", pattern,
+                           pattern_size, offset, size, m->size);
+   if ((err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
+                                       func)) ||
+       (err = check_sub_alignment(q, m, func)))
+      return err;
+   cl_event ev;
+   err = kiln_enqueue_fill_buffer(q, m, pattern, pattern_size, offset, size,
+                                  (struct kiln_wait_list){num_events_in_wait_list,
+                                                          event_wait_list},
+                                  &ev);
+   if (err)
+      return kiln_api_fail(func, err, "cannot enqueue");
+   return kiln_api_finish_enqueue(ev, false, event);
+}
+
 /* Fills in default pitches (0 means tightly packed) and checks them as
  * 5.2.2 does: CL_INVALID_VALUE for pitches smaller than the region. */
 static bool rect_setup(struct kiln_rect *r, const size_t origin[3], const size_t region[3],

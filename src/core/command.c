@@ -20,6 +20,10 @@ struct cmd {
          size_t src_offset, dst_offset, size;
       } copy;
       struct {
+         size_t offset, size, pattern_size;
+         unsigned char pattern[128]; /* the largest OpenCL type: double16 */
+      } fill;
+      struct {
          struct kiln_rect a, b; /* buffer and host, or source and destination */
          size_t region[3];
          void *ptr;
@@ -109,6 +113,29 @@ static cl_int run_copy_rect(cl_event ev)
    return CL_SUCCESS;
 }
 
+/* The pattern repeated over the range in a host staging buffer of at most
+ * 1 MiB, written in pieces. */
+static cl_int run_fill(cl_event ev)
+{
+   struct cmd *c = ev->payload;
+   size_t base;
+   struct pipe_resource *res = kiln_mem_resource(c->mem[0], &base);
+   struct pipe_context *p = pipe_of(ev);
+   size_t ps = c->u.fill.pattern_size, size = c->u.fill.size;
+   size_t chunk = size < (1u << 20) ? size : ((size_t)1 << 20) / ps * ps;
+   unsigned char *buf = malloc(chunk);
+   if (!buf)
+      return CL_OUT_OF_HOST_MEMORY;
+   for (size_t i = 0; i < chunk; i += ps)
+      memcpy(buf + i, c->u.fill.pattern, ps);
+   for (size_t done = 0; done < size; done += chunk) {
+      size_t n = size - done < chunk ? size - done : chunk;
+      p->buffer_write(p, res, base + c->u.fill.offset + done, n, buf);
+   }
+   free(buf);
+   return CL_SUCCESS;
+}
+
 /* Maps and unmaps move no data on devices whose memory the host sees;
  * flushing makes the device's writes visible before the host reads. */
 static cl_int run_flush(cl_event ev)
@@ -127,6 +154,7 @@ static cl_int run_nothing(cl_event ev)
 static const struct kiln_command_ops ops_rw = {run_rw, cmd_cleanup};
 static const struct kiln_command_ops ops_rw_rect = {run_rw_rect, cmd_cleanup};
 static const struct kiln_command_ops ops_copy = {run_copy, cmd_cleanup};
+static const struct kiln_command_ops ops_fill = {run_fill, cmd_cleanup};
 static const struct kiln_command_ops ops_copy_rect = {run_copy_rect, cmd_cleanup};
 static const struct kiln_command_ops ops_flush = {run_flush, cmd_cleanup};
 static const struct kiln_command_ops ops_sync = {run_nothing, cmd_cleanup};
@@ -217,6 +245,22 @@ cl_int kiln_enqueue_copy_buffer(cl_command_queue q, cl_mem src, cl_mem dst, size
    c->u.copy.dst_offset = dst_offset;
    c->u.copy.size = size;
    return enqueue(q, CL_COMMAND_COPY_BUFFER, &ops_copy, c, KILN_ORDER_COMMAND, wait, ev);
+}
+
+cl_int kiln_enqueue_fill_buffer(cl_command_queue q, cl_mem mem, const void *pattern,
+                                size_t pattern_size, size_t offset, size_t size,
+                                struct kiln_wait_list wait, cl_event *ev)
+{
+   if (pattern_size > sizeof(((struct cmd *)0)->u.fill.pattern))
+      return CL_INVALID_VALUE;
+   struct cmd *c = cmd_new(mem, NULL);
+   if (!c)
+      return CL_OUT_OF_HOST_MEMORY;
+   memcpy(c->u.fill.pattern, pattern, pattern_size);
+   c->u.fill.pattern_size = pattern_size;
+   c->u.fill.offset = offset;
+   c->u.fill.size = size;
+   return enqueue(q, CL_COMMAND_FILL_BUFFER, &ops_fill, c, KILN_ORDER_COMMAND, wait, ev);
 }
 
 cl_int kiln_enqueue_copy_buffer_rect(cl_command_queue q, cl_mem src, cl_mem dst,

@@ -33,6 +33,9 @@ cl_int kiln_enqueue_rw_buffer_rect(cl_command_queue q, cl_mem mem, bool write,
 cl_int kiln_enqueue_copy_buffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
                                 size_t dst_offset, size_t size, struct kiln_wait_list wait,
                                 cl_event *ev);
+cl_int kiln_enqueue_fill_buffer(cl_command_queue q, cl_mem mem, const void *pattern,
+                                size_t pattern_size, size_t offset, size_t size,
+                                struct kiln_wait_list wait, cl_event *ev);
 cl_int kiln_enqueue_copy_buffer_rect(cl_command_queue q, cl_mem src, cl_mem dst,
                                      const struct kiln_rect *s, const struct kiln_rect *d,
                                      const size_t region[3], struct kiln_wait_list wait,

@@ -27,6 +27,7 @@
 #define KILN_CPU_TRIPLE "x86_64-unknown-linux-gnu"
 #include "llvm/clc_frontend.h"
 #include "llvm/metadata.h"
+#include "llvm/safe_div.h"
 #include "llvm/target.h"
 #include "llvm/workgroup.h"
 #include "util/alloc.h"
@@ -388,6 +389,8 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    LLVMSetTarget(m, host.triple);
    set_target_attributes(m, &host);
    internalize(m);
+   /* Before anything optimises: x86 traps on a division by zero. */
+   kiln_safe_divisions(m);
    if (!run_passes(m, tm, "globaldce", &log) || !check_undefined(m, &log))
       goto done;
    if (target->bounds_check) {

@@ -139,6 +139,51 @@ static void errors(struct kt_env *env)
    CHECK_OK(clReleaseMemObject(m));
 }
 
+/* clEnqueueFillBuffer (OpenCL 1.2, used by the CTS's select and
+ * math_brute_force suites): every pattern size, a sub-range, the errors. */
+static void fill(struct kt_env *env)
+{
+   enum { FN = 4096 };
+   unsigned char *got = malloc(FN), *want = malloc(FN);
+   REQUIRE(got && want);
+   cl_mem m = kt_buffer(env->context, 0, FN, NULL);
+   unsigned char pat[128];
+   for (int i = 0; i < 128; i++)
+      pat[i] = (unsigned char)(7 * i + 3);
+   for (size_t ps = 1; ps <= 128; ps *= 2) {
+      memset(want, 0xee, FN);
+      CHECK_OK(clEnqueueWriteBuffer(env->queue, m, CL_TRUE, 0, FN, want, 0, NULL, NULL));
+      size_t off = 2 * 128, size = FN - 4 * 128;
+      cl_event ev = NULL;
+      CHECK_OK(clEnqueueFillBuffer(env->queue, m, pat, ps, off, size, 0, NULL, &ev));
+      if (ev) {
+         check_event(ev, env->queue, env->context, CL_COMMAND_FILL_BUFFER);
+         CHECK_OK(clReleaseEvent(ev));
+      }
+      for (size_t i = 0; i < size; i++)
+         want[off + i] = pat[i % ps];
+      CHECK_OK(clEnqueueReadBuffer(env->queue, m, CL_TRUE, 0, FN, got, 0, NULL, NULL));
+      CHECK(memcmp(got, want, FN) == 0, " fill with a %zu-byte pattern", ps);
+   }
+   CHECK_ERR(clEnqueueFillBuffer(env->queue, m, pat, 3, 0, 12, 0, NULL, NULL),
+             CL_INVALID_VALUE);
+   CHECK_ERR(clEnqueueFillBuffer(env->queue, m, pat, 256, 0, 256, 0, NULL, NULL),
+             CL_INVALID_VALUE);
+   CHECK_ERR(clEnqueueFillBuffer(env->queue, m, pat, 4, 2, 8, 0, NULL, NULL),
+             CL_INVALID_VALUE);
+   CHECK_ERR(clEnqueueFillBuffer(env->queue, m, pat, 4, 0, 6, 0, NULL, NULL),
+             CL_INVALID_VALUE);
+   CHECK_ERR(clEnqueueFillBuffer(env->queue, m, pat, 4, FN - 4, 8, 0, NULL, NULL),
+             CL_INVALID_VALUE);
+   CHECK_ERR(clEnqueueFillBuffer(env->queue, m, NULL, 4, 0, 8, 0, NULL, NULL),
+             CL_INVALID_VALUE);
+   CHECK_ERR(clEnqueueFillBuffer(env->queue, NULL, pat, 4, 0, 8, 0, NULL, NULL),
+             CL_INVALID_MEM_OBJECT);
+   CHECK_OK(clReleaseMemObject(m));
+   free(got);
+   free(want);
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -149,6 +194,7 @@ int main(void)
    non_blocking(&env, ooo);
    CHECK_OK(clReleaseCommandQueue(ooo));
    errors(&env);
+   fill(&env);
    kt_teardown(&env);
    return kt_result();
 }

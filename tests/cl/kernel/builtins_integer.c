@@ -2,6 +2,8 @@
  * integer type, scalars and vectors, against exact host references. */
 #include "kk.h"
 
+#include <limits.h>
+
 #define NI 512 /* inputs per type */
 #define NF 14  /* results per input */
 
@@ -531,6 +533,65 @@ static void selects(const struct kt_env *env, cl_program p)
    CHECK_OK(clReleaseKernel(k));
 }
 
+/* Division by zero and MIN / -1 are undefined in OpenCL C but must not
+ * trap (x86's div raises SIGFPE, which would kill the host program): the
+ * CTS's integer_divideAssign divides random data that includes zeros.
+ * Defined lanes must still be exact. */
+static const char *div_source =
+   "__kernel void divz(__global const int *a, __global const int *b, __global int *o)\n"
+   "{\n"
+   "  size_t i = get_global_id(0);\n"
+   "  int x = a[i], y = b[i];\n"
+   "  __global int *r = o + 8 * i;\n"
+   "  r[0] = x / y; r[1] = x % y;\n"
+   "  int4 q = (int4)(x, 1, 2, x) / (int4)(y, 1, 1, y); r[2] = q.w;\n"
+   "  int4 m = (int4)(x, 1, x, 2) % (int4)(y, 1, y, 1); r[3] = m.z;\n"
+   "  r[4] = (int)((uint)x / (uint)y); r[5] = (int)((uint)x % (uint)y);\n"
+   "  long lx = x == INT_MIN ? LONG_MIN : (long)x, ly = y;\n"
+   "  long lq = lx / ly; r[6] = (int)(lq >> 32) ^ (int)lq; r[7] = (int)(lx % ly);\n"
+   "}\n";
+
+static void division_by_zero(const struct kt_env *env)
+{
+   enum { N = 10 };
+   static const int a[N] = {7, INT_MIN, INT_MIN, -7, 0, 100, INT_MIN, 5, -1, INT_MAX};
+   static const int b[N] = {0, -1, 0, 2, 0, -1, 1, 3, 0, -1};
+   int o[8 * N];
+   cl_program p = kk_build(env, div_source, NULL);
+   cl_kernel k = kk_kernel(p, "divz");
+   cl_mem ma = kk_buffer_in(env, sizeof(a), a), mb = kk_buffer_in(env, sizeof(b), b);
+   cl_mem mo = kk_buffer_in(env, sizeof(o), NULL);
+   KK_ARG(k, 0, ma);
+   KK_ARG(k, 1, mb);
+   KK_ARG(k, 2, mo);
+   size_t g = N;
+   KK_RUN(env, k, 1, NULL, &g, NULL);
+   kk_read(env, mo, sizeof(o), o);
+   for (int i = 0; i < N; i++) {
+      int x = a[i], y = b[i];
+      const int *r = o + 8 * i;
+      if (y == 0)
+         continue; /* any value, as long as nothing trapped */
+      if (!(x == INT_MIN && y == -1)) {
+         CHECK(r[0] == x / y && r[1] == x % y && r[2] == x / y && r[3] == x % y,
+               " %d / %d: %d %d %d %d", x, y, r[0], r[1], r[2], r[3]);
+      }
+      CHECK(r[4] == (int)((unsigned)x / (unsigned)y) && r[5] == (int)((unsigned)x % (unsigned)y),
+            " %u / %u (uint): %d %d", (unsigned)x, (unsigned)y, r[4], r[5]);
+      long long lx = x == INT_MIN ? LLONG_MIN : x;
+      if (!(lx == LLONG_MIN && y == -1)) {
+         long long lq = lx / y;
+         CHECK(r[6] == ((int)(lq >> 32) ^ (int)lq) && r[7] == (int)(lx % y),
+               " %lld / %d (long): %d %d", lx, y, r[6], r[7]);
+      }
+   }
+   CHECK_OK(clReleaseMemObject(ma));
+   CHECK_OK(clReleaseMemObject(mb));
+   CHECK_OK(clReleaseMemObject(mo));
+   CHECK_OK(clReleaseKernel(k));
+   CHECK_OK(clReleaseProgram(p));
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -541,6 +602,7 @@ int main(void)
    relational(&env, p);
    selects(&env, p);
    CHECK_OK(clReleaseProgram(p));
+   division_by_zero(&env);
    kt_teardown(&env);
    return kt_result();
 }
