@@ -123,7 +123,7 @@ static cl_int run_fill(cl_event ev)
    struct pipe_context *p = pipe_of(ev);
    size_t ps = c->u.fill.pattern_size, size = c->u.fill.size;
    size_t chunk = size < (1u << 20) ? size : ((size_t)1 << 20) / ps * ps;
-   unsigned char *buf = malloc(chunk);
+   unsigned char *buf = kiln_malloc(chunk);
    if (!buf)
       return CL_OUT_OF_HOST_MEMORY;
    for (size_t i = 0; i < chunk; i += ps)
@@ -132,7 +132,7 @@ static cl_int run_fill(cl_event ev)
       size_t n = size - done < chunk ? size - done : chunk;
       p->buffer_write(p, res, base + c->u.fill.offset + done, n, buf);
    }
-   free(buf);
+   kiln_free(buf);
    return CL_SUCCESS;
 }
 
