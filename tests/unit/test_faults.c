@@ -1184,6 +1184,17 @@ static cl_int path_first_launch_on_device(struct fx *f, struct call *c)
    clReleaseCommandQueue(q);
    clReleaseContext(ctx);
    wait_handles(f, KILN_TYPE_CONTEXT);
+   /* The executor may still be dropping the last command's references
+    * (the buffer, since a kernel argument holds none): the screen must
+    * outlive that, so wait until Kiln's allocations stay put. */
+   struct kt_alloc_count before = kt_alloc_live();
+   for (int i = 0; i < 1000; i++) {
+      sleep_ms(5);
+      struct kt_alloc_count now = kt_alloc_live();
+      if (now.blocks == before.blocks && now.objects == before.objects)
+         break;
+      before = now;
+   }
    kiln_device_destroy(dev);
    screen->destroy(screen);
    /* The executor is the one thing that stays. */
