@@ -180,6 +180,8 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
 
    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
    unsigned byref = LLVMGetEnumAttributeKindForName("byref", 5);
+   const char *triple = LLVMGetTarget(m);
+   bool amdgcn = triple && !strncmp(triple, "amdgcn", 6);
    uint32_t offset = 0;
    for (unsigned i = 0; i < n; i++) {
       struct kiln_arg_info *a = &k->args[i];
@@ -212,7 +214,10 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
       case 3:
          a->kind = KILN_ARG_LOCAL;
          a->address_qualifier = CL_KERNEL_ARG_ADDRESS_LOCAL;
-         size = align = 8; /* the slot holds an offset into the arena */
+         /* The slot holds an offset into the arena: 8 bytes on the CPU;
+          * on amdgcn the 32-bit LDS pointer the kernarg segment holds, so
+          * that the buffer is the hardware's layout as it is. */
+         size = align = amdgcn ? 4 : 8;
          break;
       default: {
          a->kind = KILN_ARG_VALUE;

@@ -19,8 +19,11 @@ void fake_drm_reset(void)
 {
    for (unsigned i = 0; i < FAKE_MAX_BOS; i++)
       free(fake.bos[i].mem);
-   for (unsigned i = 0; i < fake.num_submits; i++)
+   for (unsigned i = 0; i < fake.num_submits; i++) {
       free(fake.submits[i].ib);
+      for (unsigned k = 0; k < fake.submits[i].num_bos; k++)
+         free(fake.submits[i].bo_copy[k]);
+   }
    memset(&fake, 0, sizeof(fake));
    /* Far from 0, like the kernel's VA space, so a 0 address is a bug. */
    fake.next_va = 0x100000000ull;
@@ -306,6 +309,15 @@ void *fake_drm_va_to_cpu(uint64_t va, uint64_t size)
    return NULL;
 }
 
+const void *fake_submit_va_to_cpu(const struct fake_submit *s, uint64_t va, uint64_t size)
+{
+   for (unsigned i = 0; i < s->num_bos; i++)
+      if (s->bo_va[i] && va >= s->bo_va[i] && size <= s->bo_size[i] &&
+          va - s->bo_va[i] <= s->bo_size[i] - size)
+         return (const char *)s->bo_copy[i] + (va - s->bo_va[i]);
+   return NULL;
+}
+
 /* ---- contexts, submission, fences ---- */
 
 static int ctx_marker;
@@ -387,6 +399,13 @@ static int f_submit(amdgpu_context_handle ctx, uint64_t flags, struct amdgpu_cs_
    memcpy(s->ib, ib, (size_t)s->ib_dwords * 4);
    s->num_bos = l->n;
    memcpy(s->bos, l->bos, sizeof(s->bos));
+   for (unsigned i = 0; i < l->n; i++) {
+      const struct fake_bo *b = &fake.bos[l->bos[i]];
+      s->bo_va[i] = b->va;
+      s->bo_size[i] = b->req.alloc_size;
+      s->bo_copy[i] = malloc(b->req.alloc_size);
+      memcpy(s->bo_copy[i], b->mem, b->req.alloc_size);
+   }
    s->seq = req->seq_no = fake.next_seq++;
    fake.num_submits++;
    return 0;

@@ -50,6 +50,10 @@ struct fake_submit {
    uint32_t *ib;            /* a copy of the IB's dwords at submission */
    unsigned num_bos;
    int bos[FAKE_MAX_LIST];  /* indexes into fake.bos */
+   /* Each listed BO as it was at submission (the driver frees its
+    * launch BOs once the fence signals). */
+   uint64_t bo_va[FAKE_MAX_LIST], bo_size[FAKE_MAX_LIST];
+   void *bo_copy[FAKE_MAX_LIST];
    uint64_t seq;
 };
 
@@ -90,5 +94,7 @@ int fake_drm_bo_index(const void *handle);
 /* Host memory behind GPU address va, with size bytes valid (NULL if no
  * live, GPU-mapped BO holds them). */
 void *fake_drm_va_to_cpu(uint64_t va, uint64_t size);
+/* The same in a submission's snapshot of its BOs. */
+const void *fake_submit_va_to_cpu(const struct fake_submit *s, uint64_t va, uint64_t size);
 
 #endif

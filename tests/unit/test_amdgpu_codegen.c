@@ -159,6 +159,9 @@ static void check_common(const struct built *b)
     * out, then Kiln's four implicit u32s (work_dim, global offset x/y/z,
     * what libclc reads) at the next multiple of 4. */
    assert_true(b->info->num_args > 0);
+   /* Core's argument buffer is the explicit part, byte for byte
+    * (src/llvm/metadata.c lays it out for amdgcn). */
+   assert_int_equal(k->kernarg_size, ((b->info->args_size + 3u) & ~3u) + 16);
    if (accum(b->gfx)) {
       unsigned quads = (k->vgpr_count + 3) / 4;
       assert_int_equal(k->rsrc3, RSRC3_GFX90A_ACCUM_OFFSET(quads - 1));
