@@ -216,10 +216,12 @@ static void fill_caps(struct pipe_caps *c, const struct amdgpu_ws_info *info)
    c->max_compute_units = info->num_cu ? info->num_cu : 1;
    c->max_clock_frequency = info->max_clock_mhz;
    c->address_bits = 64;
-   /* LLVM's default flat work-group size limit for OpenCL kernels. */
-   c->max_work_group_size = 1024;
+   /* Clang compiles OpenCL kernels without reqd_work_group_size for at
+    * most 256 work-items ("amdgpu-flat-work-group-size"="1,256"): larger
+    * groups would break its register allocation. */
+   c->max_work_group_size = 256;
    for (int d = 0; d < 3; d++)
-      c->max_work_item_sizes[d] = 1024;
+      c->max_work_item_sizes[d] = 256;
    static const cl_uint widths[7] = {1, 1, 1, 1, 1, 1, 0};
    memcpy(c->preferred_vector_width, widths, sizeof(widths));
    memcpy(c->native_vector_width, widths, sizeof(widths));
