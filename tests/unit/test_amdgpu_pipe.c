@@ -579,6 +579,56 @@ static void test_errors(void **state)
    assert_int_equal(live_bos(), 0);
 }
 
+/* A program binary of one GPU (what kiln-compile writes, here taken from
+ * clGetProgramInfo) loads on a device of that processor and runs there;
+ * the other GPU refuses it. */
+static void test_binary_round_trip(void **state)
+{
+   (void)state;
+   struct env e;
+   env_open(&e, 1);
+   size_t size = 0;
+   assert_int_equal(clGetProgramInfo(e.prog, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL),
+                    CL_SUCCESS);
+   unsigned char *bin = malloc(size);
+   assert_int_equal(clGetProgramInfo(e.prog, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL),
+                    CL_SUCCESS);
+   /* The target id names the processor. */
+   assert_non_null(memmem(bin, size, "amdgpu:amdgcn-mesa-mesa3d:gfx1100", 33));
+   const unsigned char *bins[1] = {bin};
+   cl_int err, st;
+   cl_program p = clCreateProgramWithBinary(e.ctx, 1, &e.dev, &size, bins, &st, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   assert_int_equal(clBuildProgram(p, 1, &e.dev, NULL, NULL, NULL), CL_SUCCESS);
+   uint64_t ova;
+   cl_mem out = buffer(&e, 4096, &ova);
+   cl_kernel k = clCreateKernel(p, "local_args", &err);
+   assert_int_equal(err, CL_SUCCESS);
+   clSetKernelArg(k, 0, sizeof(out), &out);
+   clSetKernelArg(k, 1, 64, NULL);
+   clSetKernelArg(k, 2, 64, NULL);
+   size_t global = 64;
+   unsigned submits = fake.num_submits;
+   assert_int_equal(clEnqueueNDRangeKernel(e.q, k, 1, NULL, &global, &global, 0, NULL, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(clFinish(e.q), CL_SUCCESS);
+   assert_int_equal(fake.num_submits, submits + 1);
+   clReleaseKernel(k);
+   clReleaseMemObject(out);
+   clReleaseProgram(p);
+   env_close(&e);
+
+   /* gfx900 is another target. */
+   env_open(&e, 0);
+   p = clCreateProgramWithBinary(e.ctx, 1, &e.dev, &size, bins, &st, &err);
+   assert_null(p);
+   assert_int_equal(err, CL_INVALID_BINARY);
+   assert_int_equal(st, CL_INVALID_BINARY);
+   env_close(&e);
+   free(bin);
+   assert_int_equal(live_bos(), 0);
+}
+
 /* The device as clGetDeviceInfo shows it. */
 static void test_device_info(void **state)
 {
@@ -619,7 +669,7 @@ int main(void)
       cmocka_unit_test(test_device_info), cmocka_unit_test(test_saxpy_gfx9),
       cmocka_unit_test(test_saxpy_gfx11), cmocka_unit_test(test_local_gfx9),
       cmocka_unit_test(test_local_gfx11), cmocka_unit_test(test_tiles_2d),
-      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_binary_round_trip), cmocka_unit_test(test_errors),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }
