@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include <elf.h>
+
 #include "kiln/kernel_info.h"
 #include "llvm/amdgpu_target.h"
 #include "llvm/compiler.h"
@@ -262,6 +264,96 @@ static void test_local_args(void **state)
    }
 }
 
+/* Program-scope __constant data: relocations the loader applies.  Each
+ * ABS32_HI/LO pair, once loaded at a base that makes the high half
+ * matter, must form the GPU address of one of the three tables, whose
+ * bytes the image holds there. */
+static void test_constant_relocations(void **state)
+{
+   (void)state;
+   static const int table[8] = {3, 5, 7, 11, 13, 17, 19, 23};
+   static const int table2[8] = {2, 4, 6, 8, 10, 12, 14, 16};
+   static const float ftab[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+   /* 256-byte aligned, 256 bytes below 8 GiB: everything past the first
+    * 256 bytes of the image has a high half of 2, not 1. */
+   const uint64_t base = 0x1ffffff00ull;
+   size_t size;
+   const char *src = load_kernel_source("constant_table.cl", &size);
+   for (unsigned t = 0; t < NUM_TARGETS; t++) {
+      const char *gfx = gfx_targets[t];
+      struct kiln_compile_target ct = {.opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
+      struct kiln_build_output out;
+      assert_int_equal(kiln_llvm_build_amdgpu(src, size, "", &ct, gfx, &out), KILN_BUILD_OK);
+      struct amdgpu_isa isa = {kiln_amdgpu_target_find(gfx)->gfx_level, accum(gfx)};
+      struct amdgpu_code_object co;
+      assert_int_equal(amdgpu_code_object_parse(out.object, out.object_size, &isa, &co, NULL, 0),
+                       AMDGPU_CODE_OBJECT_OK);
+      assert_true(co.num_relocations >= 2);
+      assert_true(co.num_sections >= 2);
+      assert_true(co.image_size > co.text_size);
+      uint8_t *img = kiln_malloc(co.image_size);
+      char err[256] = "";
+      assert_int_equal(amdgpu_code_object_load(&co, out.object, out.object_size, base, img, err,
+                                               sizeof(err)),
+                       AMDGPU_CODE_OBJECT_OK);
+      /* .text is the image's start, unchanged but for relocated fields. */
+      const struct amdgpu_kernel_desc *k = amdgpu_code_object_find(&co, "constant_table");
+      assert_non_null(k);
+      assert_memory_equal(img + k->header_offset,
+                          (const uint8_t *)out.object + co.text_file_offset + k->header_offset,
+                          AKC_SIZE);
+      /* Walk the relocations; pair each HI with the next LO of the same
+       * symbol (LLVM emits them together). */
+      const uint8_t *e = out.object;
+      Elf64_Ehdr eh;
+      memcpy(&eh, e, sizeof(eh));
+      unsigned pairs = 0, found_mask = 0;
+      for (unsigned i = 0; i < eh.e_shnum; i++) {
+         Elf64_Shdr sh;
+         memcpy(&sh, e + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+         if (sh.sh_type != SHT_REL)
+            continue;
+         Elf64_Rel rels[64];
+         unsigned n = (unsigned)(sh.sh_size / sizeof(Elf64_Rel));
+         assert_true(n <= 64);
+         memcpy(rels, e + sh.sh_offset, n * sizeof(Elf64_Rel));
+         for (unsigned r = 0; r < n; r++) {
+            if (ELF64_R_TYPE(rels[r].r_info) != 2 /* ABS32_HI */)
+               continue;
+            for (unsigned q = 0; q < n; q++) {
+               if (ELF64_R_TYPE(rels[q].r_info) != 1 ||
+                   ELF64_R_SYM(rels[q].r_info) != ELF64_R_SYM(rels[r].r_info))
+                  continue;
+               uint32_t hi, lo, hi0, lo0;
+               memcpy(&hi, img + rels[r].r_offset, 4);
+               memcpy(&lo, img + rels[q].r_offset, 4);
+               memcpy(&hi0, e + co.text_file_offset + rels[r].r_offset, 4);
+               memcpy(&lo0, e + co.text_file_offset + rels[q].r_offset, 4);
+               if (hi0 != lo0)
+                  continue; /* another use of the section: another addend */
+               uint64_t addr = (uint64_t)hi << 32 | lo;
+               assert_true(addr >= base + co.text_size && addr < base + co.image_size);
+               assert_int_equal(hi, 2);
+               const uint8_t *data = img + (addr - base);
+               found_mask |= !memcmp(data, table, sizeof(table)) ? 1
+                             : !memcmp(data, table2, sizeof(table2)) ? 2
+                             : !memcmp(data, ftab, sizeof(ftab))     ? 4
+                                                                     : 8;
+               pairs++;
+               break;
+            }
+         }
+      }
+      assert_true(pairs >= 2);
+      /* Every address formed is one of the tables' (8: something else). */
+      assert_int_equal(found_mask & 8, 0);
+      assert_true(found_mask & 4);
+      kiln_free(img);
+      amdgpu_code_object_fini(&co);
+      kiln_build_output_fini(&out);
+   }
+}
+
 /* gfx12 has no libclc file; it links gfx1100's (amdgpu_target.c). */
 static void test_libclc_fallback(void **state)
 {
@@ -365,6 +457,7 @@ int main(void)
       cmocka_unit_test(test_saxpy),           cmocka_unit_test(test_sgemm_tiled),
       cmocka_unit_test(test_private_array),   cmocka_unit_test(test_local_args),
       cmocka_unit_test(test_libclc_fallback), cmocka_unit_test(test_build_errors),
+      cmocka_unit_test(test_constant_relocations),
       cmocka_unit_test(test_parse_rejects),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);

@@ -629,6 +629,47 @@ static void test_binary_round_trip(void **state)
    assert_int_equal(live_bos(), 0);
 }
 
+/* Program-scope __constant data builds and runs: the loader relocates
+ * the code for the BO's address, and the table sits in the same BO. */
+static void test_constant_program(void **state)
+{
+   (void)state;
+   static const char *src =
+      "__constant int table[8] = {3, 5, 7, 11, 13, 17, 19, 23};\n"
+      "__kernel void k(__global int *o) { o[get_global_id(0)] = table[get_global_id(0) & 7]; }\n";
+   cl_int err;
+   for (unsigned which = 0; which < 2; which++) {
+      cl_context ctx = clCreateContext(NULL, 1, &gpus[which], NULL, NULL, &err);
+      cl_command_queue q = clCreateCommandQueue(ctx, gpus[which], 0, &err);
+      cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+      assert_int_equal(clBuildProgram(p, 1, &gpus[which], NULL, NULL, NULL), CL_SUCCESS);
+      cl_mem o = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 256, NULL, &err);
+      cl_kernel k = clCreateKernel(p, "k", &err);
+      assert_int_equal(err, CL_SUCCESS);
+      clSetKernelArg(k, 0, sizeof(o), &o);
+      size_t global = 64;
+      unsigned submits = fake.num_submits;
+      assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                       CL_SUCCESS);
+      assert_int_equal(clFinish(q), CL_SUCCESS);
+      assert_int_equal(fake.num_submits, submits + 1);
+      /* The table is in a BO of the submission. */
+      const struct fake_submit *s = &fake.submits[submits];
+      static const int table[8] = {3, 5, 7, 11, 13, 17, 19, 23};
+      bool found = false;
+      for (unsigned i = 0; i < s->num_bos && !found; i++)
+         for (uint64_t off = 0; off + sizeof(table) <= s->bo_size[i] && !found; off += 4)
+            found = !memcmp((const char *)s->bo_copy[i] + off, table, sizeof(table));
+      assert_true(found);
+      clReleaseKernel(k);
+      clReleaseMemObject(o);
+      clReleaseProgram(p);
+      clReleaseCommandQueue(q);
+      clReleaseContext(ctx);
+   }
+   assert_int_equal(live_bos(), 0);
+}
+
 /* The device as clGetDeviceInfo shows it. */
 static void test_device_info(void **state)
 {
@@ -669,7 +710,8 @@ int main(void)
       cmocka_unit_test(test_device_info), cmocka_unit_test(test_saxpy_gfx9),
       cmocka_unit_test(test_saxpy_gfx11), cmocka_unit_test(test_local_gfx9),
       cmocka_unit_test(test_local_gfx11), cmocka_unit_test(test_tiles_2d),
-      cmocka_unit_test(test_binary_round_trip), cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_binary_round_trip), cmocka_unit_test(test_constant_program),
+      cmocka_unit_test(test_errors),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

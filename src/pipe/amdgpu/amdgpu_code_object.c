@@ -172,6 +172,45 @@ enum amdgpu_code_object_status amdgpu_code_object_parse(const void *elf, size_t 
    }
    out->text_file_offset = sh[text].sh_offset;
    out->text_size = sh[text].sh_size;
+   if (sh[text].sh_type != SHT_PROGBITS) {
+      kiln_free(sh);
+      return fail(error, error_size, ".text is not PROGBITS");
+   }
+   /* The image: .text at 0 (kernel code offsets are relative to it), then
+    * the other allocated sections at their alignment. */
+   out->sections = kiln_calloc(eh.e_shnum, sizeof(*out->sections));
+   if (!out->sections) {
+      kiln_free(sh);
+      return AMDGPU_CODE_OBJECT_OUT_OF_MEMORY;
+   }
+   uint64_t end = 0;
+   for (unsigned pass = 0; pass < 2 && !st; pass++)
+      for (unsigned i = 1; i < eh.e_shnum && !st; i++) {
+         if ((pass == 0) != (i == text) || !(sh[i].sh_flags & SHF_ALLOC) || !sh[i].sh_size)
+            continue;
+         if (sh[i].sh_type != SHT_PROGBITS && sh[i].sh_type != SHT_NOBITS) {
+            st = fail(error, error_size, "allocated section %u of type %u", i, sh[i].sh_type);
+            break;
+         }
+         uint64_t align = sh[i].sh_addralign ? sh[i].sh_addralign : 1;
+         if (align > 65536 || (align & (align - 1)) || sh[i].sh_size > (1ull << 32)) {
+            st = fail(error, error_size, "section %u has a bad alignment or size", i);
+            break;
+         }
+         struct amdgpu_co_section *cs = &out->sections[out->num_sections++];
+         cs->index = i;
+         cs->nobits = sh[i].sh_type == SHT_NOBITS;
+         cs->file_offset = cs->nobits ? 0 : sh[i].sh_offset;
+         cs->size = sh[i].sh_size;
+         cs->image_offset = (end + align - 1) & ~(align - 1);
+         end = cs->image_offset + cs->size;
+      }
+   out->image_size = end;
+   if (st) {
+      kiln_free(sh);
+      amdgpu_code_object_fini(out);
+      return st;
+   }
    const Elf64_Shdr *strs = &sh[sh[symtab].sh_link];
    size_t nsyms = sh[symtab].sh_size / sizeof(Elf64_Sym);
    out->kernels = kiln_calloc(nsyms ? nsyms : 1, sizeof(*out->kernels));
@@ -216,8 +255,125 @@ const struct amdgpu_kernel_desc *amdgpu_code_object_find(const struct amdgpu_cod
    return NULL;
 }
 
+/* ---- loading ---- */
+
+enum {
+   R_AMDGPU_ABS32_LO = 1,
+   R_AMDGPU_ABS32_HI = 2,
+   R_AMDGPU_ABS64 = 3,
+   R_AMDGPU_REL32 = 4,
+   R_AMDGPU_REL64 = 5,
+   R_AMDGPU_ABS32 = 6,
+   R_AMDGPU_REL32_LO = 10,
+   R_AMDGPU_REL32_HI = 11,
+};
+
+static const struct amdgpu_co_section *image_section(const struct amdgpu_code_object *co,
+                                                     unsigned index)
+{
+   for (unsigned i = 0; i < co->num_sections; i++)
+      if (co->sections[i].index == index)
+         return &co->sections[i];
+   return NULL;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+   for (int i = 0; i < 4; i++)
+      p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* One REL or RELA section against its target. */
+static enum amdgpu_code_object_status relocate(const struct amdgpu_code_object *co,
+                                               const uint8_t *b, size_t size,
+                                               const Elf64_Shdr *sh, unsigned shnum,
+                                               const Elf64_Shdr *rel, uint64_t base_va,
+                                               uint8_t *dst, char *error, size_t error_size)
+{
+   bool rela = rel->sh_type == SHT_RELA;
+   size_t ent = rela ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel);
+   const struct amdgpu_co_section *target = image_section(co, rel->sh_info);
+   if (!target)
+      return AMDGPU_CODE_OBJECT_OK; /* relocations of debug info and the like */
+   if (rel->sh_entsize != ent || rel->sh_link >= shnum || sh[rel->sh_link].sh_type != SHT_SYMTAB)
+      return fail(error, error_size, "bad relocation section");
+   const Elf64_Shdr *symtab = &sh[rel->sh_link];
+   uint64_t nsyms = symtab->sh_size / sizeof(Elf64_Sym);
+   for (uint64_t i = 0; i < rel->sh_size / ent; i++) {
+      Elf64_Rela r = {0};
+      memcpy(&r, b + rel->sh_offset + i * ent, ent);
+      uint32_t type = (uint32_t)ELF64_R_TYPE(r.r_info), symi = (uint32_t)ELF64_R_SYM(r.r_info);
+      unsigned width = type == R_AMDGPU_ABS64 || type == R_AMDGPU_REL64 ? 8 : 4;
+      if (target->nobits || r.r_offset > target->size || width > target->size - r.r_offset)
+         return fail(error, error_size, "relocation outside its section");
+      if (symi == 0 || symi >= nsyms)
+         return fail(error, error_size, "relocation against a bad symbol");
+      Elf64_Sym s;
+      memcpy(&s, b + symtab->sh_offset + symi * sizeof(s), sizeof(s));
+      const struct amdgpu_co_section *ss = s.st_shndx < shnum ? image_section(co, s.st_shndx) : NULL;
+      if (!ss)
+         return fail(error, error_size, "relocation against an undefined symbol");
+      uint8_t *at = dst + target->image_offset + r.r_offset;
+      /* REL keeps the addend in the field itself. */
+      int64_t addend = r.r_addend;
+      if (!rela) {
+         uint64_t v = 0;
+         for (unsigned k = 0; k < width; k++)
+            v |= (uint64_t)at[k] << (8 * k);
+         /* LLVM writes the whole addend in both halves of a LO/HI pair. */
+         addend = width == 8 ? (int64_t)v : (int64_t)(int32_t)v;
+      }
+      uint64_t S = base_va + ss->image_offset + s.st_value;
+      uint64_t P = base_va + target->image_offset + r.r_offset;
+      uint64_t v;
+      switch (type) {
+      case R_AMDGPU_ABS32_LO: case R_AMDGPU_ABS32: v = (S + addend) & 0xffffffffu; break;
+      case R_AMDGPU_ABS32_HI: v = (S + addend) >> 32; break;
+      case R_AMDGPU_ABS64: v = S + addend; break;
+      case R_AMDGPU_REL32: case R_AMDGPU_REL32_LO: v = (S + addend - P) & 0xffffffffu; break;
+      case R_AMDGPU_REL32_HI: v = (S + addend - P) >> 32; break;
+      case R_AMDGPU_REL64: v = S + addend - P; break;
+      default:
+         return fail(error, error_size, "relocation type %u is not supported", type);
+      }
+      wr32(at, (uint32_t)v);
+      if (width == 8)
+         wr32(at + 4, (uint32_t)(v >> 32));
+   }
+   (void)size;
+   return AMDGPU_CODE_OBJECT_OK;
+}
+
+enum amdgpu_code_object_status amdgpu_code_object_load(const struct amdgpu_code_object *co,
+                                                       const void *elf, size_t size,
+                                                       uint64_t base_va, void *dst,
+                                                       char *error, size_t error_size)
+{
+   const uint8_t *b = elf;
+   uint8_t *d = dst;
+   memset(d, 0, co->image_size);
+   for (unsigned i = 0; i < co->num_sections; i++)
+      if (!co->sections[i].nobits)
+         memcpy(d + co->sections[i].image_offset, b + co->sections[i].file_offset,
+                co->sections[i].size);
+   /* The headers were checked by amdgpu_code_object_parse. */
+   Elf64_Ehdr eh;
+   memcpy(&eh, b, sizeof(eh));
+   Elf64_Shdr *sh = kiln_calloc(eh.e_shnum, sizeof(*sh));
+   if (!sh)
+      return AMDGPU_CODE_OBJECT_OUT_OF_MEMORY;
+   memcpy(sh, b + eh.e_shoff, (size_t)eh.e_shnum * sizeof(*sh));
+   enum amdgpu_code_object_status st = AMDGPU_CODE_OBJECT_OK;
+   for (unsigned i = 1; i < eh.e_shnum && !st; i++)
+      if (sh[i].sh_type == SHT_REL || sh[i].sh_type == SHT_RELA)
+         st = relocate(co, b, size, sh, eh.e_shnum, &sh[i], base_va, d, error, error_size);
+   kiln_free(sh);
+   return st;
+}
+
 void amdgpu_code_object_fini(struct amdgpu_code_object *co)
 {
+   kiln_free(co->sections);
    for (unsigned i = 0; co->kernels && i < co->num_kernels; i++)
       kiln_free(co->kernels[i].name);
    kiln_free(co->kernels);

@@ -30,10 +30,23 @@ struct amdgpu_kernel_desc {
    int sgpr_dispatch_id, sgpr_flat_scratch_init, sgpr_private_segment_size;
 };
 
+/* The GPU's copy of the code object: every allocated section (.text
+ * first, at 0, then .rodata* / .data / .bss) at its alignment. */
+struct amdgpu_co_section {
+   unsigned index;       /* ELF section index */
+   uint64_t file_offset; /* 0 for .bss */
+   uint64_t size;
+   uint64_t image_offset;
+   bool nobits;
+};
+
 struct amdgpu_code_object {
    uint64_t text_file_offset; /* where .text starts in the ELF */
    uint64_t text_size;
-   unsigned num_relocations;  /* against .text/.rodata: the loader applies them */
+   unsigned num_relocations;  /* the loader applies them (amdgpu_code_object_load) */
+   struct amdgpu_co_section *sections;
+   unsigned num_sections;
+   uint64_t image_size;       /* bytes amdgpu_code_object_load writes */
    struct amdgpu_kernel_desc *kernels;
    unsigned num_kernels;
 };
@@ -58,6 +71,16 @@ enum amdgpu_code_object_status amdgpu_code_object_parse(const void *elf, size_t 
                                                         const struct amdgpu_isa *isa,
                                                         struct amdgpu_code_object *out,
                                                         char *error, size_t error_size);
+
+/* Lays the sections out in dst (image_size bytes, which the GPU sees at
+ * base_va, 256-byte aligned) and applies the relocations (absolute and
+ * PC-relative, 32 and 64 bits: what LLVM emits for program-scope
+ * __constant data).  elf is the blob co was parsed from.  Kernel code
+ * offsets are image offsets, as .text starts it. */
+enum amdgpu_code_object_status amdgpu_code_object_load(const struct amdgpu_code_object *co,
+                                                       const void *elf, size_t size,
+                                                       uint64_t base_va, void *dst,
+                                                       char *error, size_t error_size);
 
 const struct amdgpu_kernel_desc *amdgpu_code_object_find(const struct amdgpu_code_object *co,
                                                          const char *name);

@@ -159,14 +159,6 @@ static void *program_create(struct pipe_screen *screen, const void *code, size_t
          *error = error_text(why);
       return NULL;
    }
-   if (p->co.num_relocations) {
-      /* Program-scope __constant data sits in .rodata, reached through
-       * relocations Kiln's loader does not apply yet. */
-      program_destroy(screen, p);
-      *error = error_text("the code object needs relocations (program-scope __constant data), "
-                          "which the AMDGPU loader does not apply yet");
-      return NULL;
-   }
    p->kernels = kiln_calloc(p->co.num_kernels ? p->co.num_kernels : 1, sizeof(*p->kernels));
    if (!p->kernels) {
       program_destroy(screen, p);
@@ -177,7 +169,9 @@ static void *program_create(struct pipe_screen *screen, const void *code, size_t
       p->kernels[i].program = p;
    }
    void *cpu = NULL;
-   cl_int err = amdgpu_ws_bo_create(s->ws, p->co.text_size ? p->co.text_size : 1, 256,
+   /* Code and program-scope __constant data, relocated for where the BO
+    * sits in the GPU's address space. */
+   cl_int err = amdgpu_ws_bo_create(s->ws, p->co.image_size ? p->co.image_size : 1, 256,
                                     AMDGPU_WS_GTT, true, &p->code);
    if (!err)
       err = amdgpu_ws_bo_map(s->ws, p->code, &cpu);
@@ -186,7 +180,13 @@ static void *program_create(struct pipe_screen *screen, const void *code, size_t
       *error = error_text("cannot allocate GPU memory for the program's code");
       return NULL;
    }
-   memcpy(cpu, (const char *)code + p->co.text_file_offset, p->co.text_size);
+   st = amdgpu_code_object_load(&p->co, code, size, p->code->va, cpu, why, sizeof(why));
+   if (st) {
+      program_destroy(screen, p);
+      if (st == AMDGPU_CODE_OBJECT_INVALID)
+         *error = error_text(why);
+      return NULL;
+   }
    return p;
 }
 
