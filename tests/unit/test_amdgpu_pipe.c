@@ -199,6 +199,10 @@ static uint32_t u32_at(const uint8_t *p)
    return v;
 }
 
+/* Set by the scratch test: check_dispatch leaves TMPRING and the scratch
+ * buffer resource to it. */
+static bool scratch_kernel;
+
 /* Checks the registers every dispatch of kernel k must write. */
 static void check_dispatch(const struct env *e, const struct fake_submit *s,
                            const struct decoded *d, const uint32_t local[3],
@@ -248,7 +252,10 @@ static void check_dispatch(const struct env *e, const struct fake_submit *s,
    if (e->level >= 10)
       assert_int_equal(reg(d, R_COMPUTE_PGM_RSRC3), 0);
    assert_int_equal(has_reg(d, R_COMPUTE_USER_ACCUM_0), e->level >= 11);
-   assert_int_equal(reg(d, R_COMPUTE_TMPRING_SIZE), 0);
+   if (!scratch_kernel) {
+      assert_int_equal(reg(d, R_COMPUTE_TMPRING_SIZE), 0);
+      assert_false(has_reg(d, R_COMPUTE_DISPATCH_SCRATCH_BASE_LO));
+   }
    assert_int_equal(reg(d, R_COMPUTE_RESOURCE_LIMITS), 0);
    assert_int_equal(reg(d, R_COMPUTE_STATIC_THREAD_MGMT_SE0), 0xffffffff);
    assert_int_equal(reg(d, R_COMPUTE_STATIC_THREAD_MGMT_SE3), 0xffffffff);
@@ -261,14 +268,14 @@ static void check_dispatch(const struct env *e, const struct fake_submit *s,
       assert_true(has_reg(d, R_COMPUTE_USER_DATA_0 + 4 * i));
    assert_false(has_reg(d, R_COMPUTE_USER_DATA_0 + 4 * nuser));
    unsigned dp = e->level >= 11 ? 0 : 4;
-   if (e->level < 11)
+   if (e->level < 11 && !scratch_kernel)
       for (unsigned i = 0; i < 4; i++)
          assert_int_equal(reg(d, R_COMPUTE_USER_DATA_0 + 4 * i), 0);
    *dispatch_va = reg(d, R_COMPUTE_USER_DATA_0 + 4 * dp) |
                   (uint64_t)reg(d, R_COMPUTE_USER_DATA_0 + 4 * (dp + 1)) << 32;
    *kernarg_va = reg(d, R_COMPUTE_USER_DATA_0 + 4 * (dp + 2)) |
                  (uint64_t)reg(d, R_COMPUTE_USER_DATA_0 + 4 * (dp + 3)) << 32;
-   for (unsigned i = dp + 4; i < nuser; i++)
+   for (unsigned i = dp + 4; i < nuser && !scratch_kernel; i++)
       assert_int_equal(reg(d, R_COMPUTE_USER_DATA_0 + 4 * i), 0);
 
    /* The dispatch packet: sizes libclc reads. */
@@ -491,6 +498,92 @@ static void test_tiles_2d(void **state)
    assert_int_equal(live_bos(), 0);
 }
 
+/* Private memory in scratch: a VRAM BO sized for 32 waves per CU,
+ * COMPUTE_TMPRING_SIZE, and the buffer resource in s[0:3] (gfx9) or the
+ * flat scratch base registers (gfx11). */
+static void test_scratch(void **state)
+{
+   (void)state;
+   for (unsigned which = 0; which < 2; which++) {
+      struct env e;
+      env_open(&e, which);
+      uint64_t iva, ova;
+      cl_mem idx = buffer(&e, 4096, &iva), out = buffer(&e, 4096, &ova);
+      cl_int err;
+      cl_kernel k = clCreateKernel(e.prog, "priv", &err);
+      assert_int_equal(err, CL_SUCCESS);
+      clSetKernelArg(k, 0, sizeof(idx), &idx);
+      clSetKernelArg(k, 1, sizeof(out), &out);
+      size_t global = 128, local = 64;
+      for (int run = 0; run < 2; run++) {
+         unsigned submits = fake.num_submits;
+         assert_int_equal(clEnqueueNDRangeKernel(e.q, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                          CL_SUCCESS);
+         assert_int_equal(clFinish(e.q), CL_SUCCESS);
+         assert_int_equal(fake.num_submits, submits + 1);
+         const struct fake_submit *s = &fake.submits[submits];
+         struct decoded *d = calloc(1, sizeof(*d));
+         decode(s, d);
+         const uint32_t lsz[3] = {64, 1, 1}, groups[3] = {2, 1, 1};
+         uint64_t kva, dva;
+         scratch_kernel = true;
+         check_dispatch(&e, s, d, lsz, groups, 0, &kva, &dva);
+         scratch_kernel = false;
+         uint32_t r2 = reg(d, R_COMPUTE_PGM_RSRC2);
+         assert_int_equal(RSRC2_SCRATCH_EN(r2), 1);
+         /* Bytes per lane from the descriptor, times the wave size, in
+          * granules of 1 KiB (gfx9) or 256 bytes (gfx11). */
+         uint64_t pgm = ((uint64_t)reg(d, R_COMPUTE_PGM_HI) << 40) |
+                        ((uint64_t)reg(d, R_COMPUTE_PGM_LO) << 8);
+         uint32_t lane = u32_at(fake_submit_va_to_cpu(s, pgm - AKC_SIZE, AKC_SIZE) +
+                                AKC_PRIVATE_SEGMENT_SIZE);
+         assert_true(lane >= 1024);
+         uint32_t granule = e.level >= 11 ? 256 : 1024, lanes = e.level >= 10 ? 32 : 64;
+         uint32_t per_wave = (lane * lanes + granule - 1) / granule * granule;
+         uint32_t tmpring = reg(d, R_COMPUTE_TMPRING_SIZE);
+         assert_int_equal(tmpring & 0xfff, 40 * 32);
+         assert_int_equal(TMPRING_WAVESIZE_GET(tmpring), per_wave / granule);
+         /* The scratch BO: VRAM the CPU never maps, in the submission. */
+         int sb = -1;
+         for (unsigned i = 0; i < s->num_bos; i++)
+            if (fake.bos[s->bos[i]].req.preferred_heap == AMDGPU_GEM_DOMAIN_VRAM)
+               sb = (int)i;
+         assert_true(sb >= 0);
+         const struct fake_bo *bo = &fake.bos[s->bos[sb]];
+         assert_int_equal(bo->req.flags, AMDGPU_GEM_CREATE_NO_CPU_ACCESS);
+         assert_true(s->bo_size[sb] >= (uint64_t)40 * 32 * per_wave);
+         uint64_t va = s->bo_va[sb];
+         if (e.level >= 11) {
+            assert_int_equal(reg(d, R_COMPUTE_DISPATCH_SCRATCH_BASE_LO), (uint32_t)(va >> 8));
+            assert_int_equal(reg(d, R_COMPUTE_DISPATCH_SCRATCH_BASE_HI), (uint32_t)(va >> 40));
+         } else {
+            assert_false(has_reg(d, R_COMPUTE_DISPATCH_SCRATCH_BASE_LO));
+            assert_int_equal(reg(d, R_COMPUTE_USER_DATA_0), (uint32_t)va);
+            assert_int_equal(reg(d, R_COMPUTE_USER_DATA_0 + 4),
+                             (uint32_t)(va >> 32) | BUF_WORD1_SWIZZLE_ENABLE);
+            assert_int_equal(reg(d, R_COMPUTE_USER_DATA_0 + 8), 0xffffffffu);
+            assert_int_equal(reg(d, R_COMPUTE_USER_DATA_0 + 12),
+                             BUF_WORD3_DST_SEL_XYZW | BUF_WORD3_INDEX_STRIDE(3) |
+                                BUF_WORD3_ADD_TID_ENABLE | BUF_WORD3_GFX9_NUM_FORMAT_FLOAT |
+                                BUF_WORD3_GFX9_DATA_FORMAT_32 | BUF_WORD3_GFX9_ELEMENT_SIZE_4);
+            /* s[8:9]: flat scratch init, the same base (the kernel adds
+             * its wave's offset); nothing after it. */
+            assert_int_equal(RSRC2_USER_SGPR(r2), 10);
+            assert_int_equal(reg(d, R_COMPUTE_USER_DATA_0 + 32), (uint32_t)va);
+            assert_int_equal(reg(d, R_COMPUTE_USER_DATA_0 + 36), (uint32_t)(va >> 32));
+         }
+         free(d);
+      }
+      /* The scratch BO went with its launch. */
+      assert_int_equal(live_bos(), 1 + 2);
+      clReleaseKernel(k);
+      clReleaseMemObject(idx);
+      clReleaseMemObject(out);
+      env_close(&e);
+      assert_int_equal(live_bos(), 0);
+   }
+}
+
 static cl_int event_status(cl_event ev)
 {
    cl_int st = 1;
@@ -557,13 +650,14 @@ static void test_errors(void **state)
    fake.fence_never_signals = false;
    /* And then it works again. */
    assert_int_equal(saxpy_failing(&e, k), CL_COMPLETE);
-   /* A kernel needing scratch is refused, not run wrongly. */
+   /* No VRAM for a kernel's scratch. */
    cl_kernel p = clCreateKernel(e.prog, "priv", &err);
    assert_int_equal(err, CL_SUCCESS);
    clSetKernelArg(p, 0, sizeof(x), &x);
    clSetKernelArg(p, 1, sizeof(y), &y);
    submits = fake.num_submits;
-   assert_int_equal(saxpy_failing(&e, p), CL_OUT_OF_RESOURCES);
+   fake.fail_bo_alloc = -ENOMEM;
+   assert_int_equal(saxpy_failing(&e, p), CL_MEM_OBJECT_ALLOCATION_FAILURE);
    assert_int_equal(fake.num_submits, submits);
    /* A lost device: this launch and every later one fail. */
    fake.fail_submit = -ECANCELED;
@@ -711,6 +805,7 @@ int main(void)
       cmocka_unit_test(test_saxpy_gfx11), cmocka_unit_test(test_local_gfx9),
       cmocka_unit_test(test_local_gfx11), cmocka_unit_test(test_tiles_2d),
       cmocka_unit_test(test_binary_round_trip), cmocka_unit_test(test_constant_program),
+      cmocka_unit_test(test_scratch),
       cmocka_unit_test(test_errors),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);

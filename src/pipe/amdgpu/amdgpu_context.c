@@ -12,6 +12,7 @@
 
 #define IB_BYTES 4096u
 
+
 static void *host(struct pipe_resource *res)
 {
    return ((struct amdgpu_resource *)res)->cpu;
@@ -90,8 +91,9 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
    const struct amdgpu_kernel_desc *desc = k->desc;
    cl_int err = amdgpu_launch_supported(desc);
    if (err) {
-      kiln_log(KILN_LOG_WARN, "amdgpu: kernel '%s' needs scratch memory or inputs the AMDGPU "
-                              "dispatch does not provide yet", desc->name);
+      kiln_log(KILN_LOG_WARN, "amdgpu: kernel '%s' needs inputs the AMDGPU dispatch does not "
+                              "provide (queue pointer, dispatch id)",
+               desc->name);
       return err;
    }
    if (!grid->info || desc->kernarg_align > AMDGPU_DISPATCH_PACKET_SIZE)
@@ -112,9 +114,23 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
 
    /* The kernarg BO: the dispatch packet, then the kernarg segment. */
    struct amdgpu_ws_bo *kernarg = NULL, *ib = NULL;
-   struct amdgpu_ws_bo **bos = kiln_calloc(grid->info->num_args + 2, sizeof(*bos));
-   if (!bos)
+   /* Scratch for private memory: VRAM for this launch alone (launches
+    * are serial; keeping it between launches is an optimisation to come). */
+   struct amdgpu_ws_bo *scratch = NULL;
+   uint64_t scratch_bytes = 0;
+   amdgpu_scratch_size(s->isa.gfx_level, desc, ctx->screen->caps.max_compute_units,
+                       &l.tmpring_size, &scratch_bytes);
+   if (scratch_bytes) {
+      err = amdgpu_ws_bo_create(s->ws, scratch_bytes, 65536, AMDGPU_WS_VRAM, false, &scratch);
+      if (err)
+         return err;
+      l.scratch_va = scratch->va;
+   }
+   struct amdgpu_ws_bo **bos = kiln_calloc(grid->info->num_args + 3, sizeof(*bos));
+   if (!bos) {
+      amdgpu_ws_bo_destroy(s->ws, scratch);
       return CL_OUT_OF_HOST_MEMORY;
+   }
    void *kcpu = NULL, *icpu = NULL;
    err = amdgpu_ws_bo_create(s->ws, AMDGPU_DISPATCH_PACKET_SIZE + desc->kernarg_size, 256,
                              AMDGPU_WS_GTT, true, &kernarg);
@@ -134,6 +150,8 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
       amdgpu_dispatch_packet(kcpu, grid, desc, l.lds_bytes, l.code_va, l.kernarg_va);
       bos[n++] = kernarg;
       bos[n++] = k->program->code;
+      if (scratch)
+         bos[n++] = scratch;
       err = arg_bos(s, grid, bos, &n);
    }
    struct pm4_buf b = {.dw = icpu, .cap = IB_BYTES / 4};
@@ -154,6 +172,7 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
    }
    amdgpu_ws_bo_destroy(s->ws, ib);
    amdgpu_ws_bo_destroy(s->ws, kernarg);
+   amdgpu_ws_bo_destroy(s->ws, scratch);
    kiln_free(bos);
    return err;
 }

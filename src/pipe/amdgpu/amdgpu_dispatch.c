@@ -87,15 +87,31 @@ void amdgpu_dispatch_packet(uint8_t out[AMDGPU_DISPATCH_PACKET_SIZE],
    put64(out + 40, kernarg_va);
 }
 
+void amdgpu_scratch_size(unsigned gfx_level, const struct amdgpu_kernel_desc *desc,
+                         unsigned num_cu, uint32_t *tmpring, uint64_t *bytes)
+{
+   *tmpring = 0;
+   *bytes = 0;
+   if (!desc->private_segment_size)
+      return;
+   uint64_t granule = gfx_level >= 11 ? 256 : 1024;
+   uint64_t per_wave = (uint64_t)desc->private_segment_size * (desc->wave32 ? 32 : 64);
+   per_wave = (per_wave + granule - 1) / granule * granule;
+   /* Room for 32 waves per CU at once (what a CU can hold of a kernel
+    * this size, generously); more wait for a slot. */
+   uint64_t waves = (uint64_t)(num_cu ? num_cu : 1) * 32;
+   if (waves > 4095)
+      waves = 4095;
+   *tmpring = TMPRING_WAVES((uint32_t)waves) | TMPRING_WAVESIZE((uint32_t)(per_wave / granule));
+   *bytes = waves * per_wave;
+}
+
 cl_int amdgpu_launch_supported(const struct amdgpu_kernel_desc *desc)
 {
-   /* Scratch needs a per-queue scratch BO, COMPUTE_TMPRING_SIZE and (gfx9/10) a
-    * buffer resource in s[0:3] or (gfx11) the flat scratch base: not done
-    * yet (docs/amdgpu.md).  Queue pointers and dispatch ids do not exist
-    * outside HSA. */
-   if (desc->private_segment_size || RSRC2_SCRATCH_EN(desc->rsrc2) ||
-       desc->sgpr_queue_ptr >= 0 || desc->sgpr_dispatch_id >= 0 ||
-       desc->sgpr_flat_scratch_init >= 0 || desc->sgpr_private_segment_size >= 0 ||
+   /* Queue pointers, dispatch ids (HSA's) and the private segment size
+    * SGPR are inputs Kiln does not provide. */
+   if (desc->sgpr_queue_ptr >= 0 || desc->sgpr_dispatch_id >= 0 ||
+       desc->sgpr_private_segment_size >= 0 ||
        (desc->code_properties & (AKC_PROP_GRID_WORKGROUP_COUNT_X | AKC_PROP_GRID_WORKGROUP_COUNT_Y |
                                  AKC_PROP_GRID_WORKGROUP_COUNT_Z)) ||
        desc->user_sgpr_count > 16)
@@ -151,15 +167,42 @@ void amdgpu_emit_dispatch(struct pm4_buf *b, const struct amdgpu_launch *l)
    const uint32_t all_cus[2] = {0xffffffff, 0xffffffff};
    pm4_set_sh_regs(b, R_COMPUTE_STATIC_THREAD_MGMT_SE0, all_cus, 2);
    pm4_set_sh_regs(b, R_COMPUTE_STATIC_THREAD_MGMT_SE2, all_cus, 2);
-   pm4_set_sh_reg(b, R_COMPUTE_TMPRING_SIZE, 0); /* no scratch */
+   pm4_set_sh_reg(b, R_COMPUTE_TMPRING_SIZE, l->tmpring_size);
+   if (l->gfx_level >= 11 && l->scratch_va) {
+      /* gfx11 scratch is flat: the hardware gives each wave its slice of
+       * this base. */
+      const uint32_t base[2] = {(uint32_t)(l->scratch_va >> 8), (uint32_t)(l->scratch_va >> 40)};
+      pm4_set_sh_regs(b, R_COMPUTE_DISPATCH_SCRATCH_BASE_LO, base, 2);
+   }
    if (l->gfx_level >= 11) {
       const uint32_t zero[4] = {0, 0, 0, 0};
       pm4_set_sh_regs(b, R_COMPUTE_USER_ACCUM_0, zero, 4);
    }
-   /* User SGPRs in the order the kernel descriptor asked for them; the
-    * private segment buffer stays 0 (no scratch), as do SGPRs gfx11
-    * reserves beyond the inputs. */
+   /* User SGPRs in the order the kernel descriptor asked for them; SGPRs
+    * gfx11 reserves beyond the inputs stay 0. */
    uint32_t user[16] = {0};
+   if (k->sgpr_private_segment_buffer >= 0 && l->scratch_va) {
+      /* gfx9/10: scratch through a buffer resource whose records are
+       * interleaved per lane; the hardware adds each wave's offset. */
+      uint32_t *v = &user[k->sgpr_private_segment_buffer];
+      v[0] = (uint32_t)l->scratch_va;
+      v[1] = (uint32_t)(l->scratch_va >> 32) | BUF_WORD1_SWIZZLE_ENABLE;
+      v[2] = 0xffffffffu;
+      v[3] = BUF_WORD3_DST_SEL_XYZW | BUF_WORD3_INDEX_STRIDE(k->wave32 ? 2 : 3) |
+             BUF_WORD3_ADD_TID_ENABLE;
+      if (l->gfx_level >= 10)
+         v[3] |= BUF_WORD3_GFX10_FORMAT_32_FLOAT | BUF_WORD3_GFX10_RESOURCE_LEVEL |
+                 BUF_WORD3_GFX10_OOB_SELECT_RAW;
+      else
+         v[3] |= BUF_WORD3_GFX9_NUM_FORMAT_FLOAT | BUF_WORD3_GFX9_DATA_FORMAT_32 |
+                 BUF_WORD3_GFX9_ELEMENT_SIZE_4;
+   }
+   if (k->sgpr_flat_scratch_init >= 0) {
+      /* gfx9/10 kernel prologs add their wave's offset to this to set
+       * FLAT_SCRATCH: the start of the scratch backing memory. */
+      user[k->sgpr_flat_scratch_init] = (uint32_t)l->scratch_va;
+      user[k->sgpr_flat_scratch_init + 1] = (uint32_t)(l->scratch_va >> 32);
+   }
    if (k->sgpr_dispatch_ptr >= 0) {
       user[k->sgpr_dispatch_ptr] = (uint32_t)l->dispatch_va;
       user[k->sgpr_dispatch_ptr + 1] = (uint32_t)(l->dispatch_va >> 32);

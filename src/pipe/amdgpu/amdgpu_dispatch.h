@@ -49,10 +49,19 @@ struct amdgpu_launch {
    uint32_t lds_bytes;
    uint32_t local[3];    /* work-group size */
    uint32_t groups[3];   /* work-groups in each dimension */
+   /* Scratch (amdgpu_scratch_size): 0 when the kernel needs none. */
+   uint64_t scratch_va;
+   uint32_t tmpring_size;
 };
 
+/* The scratch a kernel needs on a GPU of num_cu compute units: the
+ * COMPUTE_TMPRING_SIZE value and the bytes of the scratch BO (0 and 0
+ * without private memory). */
+void amdgpu_scratch_size(unsigned gfx_level, const struct amdgpu_kernel_desc *desc,
+                         unsigned num_cu, uint32_t *tmpring, uint64_t *bytes);
+
 /* CL_SUCCESS, or CL_OUT_OF_RESOURCES for kernels this dispatch cannot
- * start yet (scratch memory, inputs Kiln does not provide). */
+ * start (inputs Kiln does not provide: queue pointer, dispatch id, ...). */
 cl_int amdgpu_launch_supported(const struct amdgpu_kernel_desc *desc);
 void amdgpu_emit_dispatch(struct pm4_buf *b, const struct amdgpu_launch *l);
 

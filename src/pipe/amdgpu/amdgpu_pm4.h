@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pipe/amdgpu/amdgpu_regs.h"
+
 /* Header: type 3, body length - 1, opcode, SHADER_TYPE = compute. */
 #define PM4_PKT3(op, body_dwords) \
    ((3u << 30) | ((uint32_t)((body_dwords) - 1) << 16) | ((uint32_t)(op) << 8) | (1u << 1))
@@ -36,6 +38,8 @@ enum pm4_opcode {
 #define R_COMPUTE_NUM_THREAD_Z 0xb824u
 #define R_COMPUTE_PGM_LO 0xb830u
 #define R_COMPUTE_PGM_HI 0xb834u
+#define R_COMPUTE_DISPATCH_SCRATCH_BASE_LO 0xb840u /* gfx11 */
+#define R_COMPUTE_DISPATCH_SCRATCH_BASE_HI 0xb844u
 #define R_COMPUTE_PGM_RSRC1 0xb848u
 #define R_COMPUTE_PGM_RSRC2 0xb84cu
 #define R_COMPUTE_RESOURCE_LIMITS 0xb854u
@@ -47,6 +51,27 @@ enum pm4_opcode {
 #define R_COMPUTE_PGM_RSRC3 0xb8a0u
 #define R_COMPUTE_USER_ACCUM_0 0xb890u /* gfx11: four of them */
 #define R_COMPUTE_USER_DATA_0 0xb900u  /* sixteen */
+
+/* COMPUTE_TMPRING_SIZE: scratch waves and bytes per wave, in granules of
+ * 1 KiB (gfx9/10) or 256 bytes (gfx11). */
+#define TMPRING_WAVES(v) AMDGPU_FIELD(v, 0, 12)
+#define TMPRING_WAVESIZE(v) AMDGPU_FIELD(v, 12, 15)
+#define TMPRING_WAVESIZE_GET(v) AMDGPU_FIELD_GET(v, 12, 15)
+
+/* The scratch buffer resource (V#) of gfx9/10 kernels, in s[0:3]:
+ * word1 SWIZZLE_ENABLE; word3 the channel selects X Y Z W, then per
+ * generation the 32-bit format, per-lane interleaving (INDEX_STRIDE =
+ * wave size, ADD_TID_ENABLE). */
+#define BUF_WORD1_SWIZZLE_ENABLE (1u << 31)
+#define BUF_WORD3_DST_SEL_XYZW (4u | 5u << 3 | 6u << 6 | 7u << 9)
+#define BUF_WORD3_GFX9_NUM_FORMAT_FLOAT AMDGPU_FIELD(7, 12, 3)
+#define BUF_WORD3_GFX9_DATA_FORMAT_32 AMDGPU_FIELD(4, 15, 4)
+#define BUF_WORD3_GFX9_ELEMENT_SIZE_4 AMDGPU_FIELD(1, 19, 2)
+#define BUF_WORD3_GFX10_FORMAT_32_FLOAT AMDGPU_FIELD(22, 12, 7)
+#define BUF_WORD3_GFX10_RESOURCE_LEVEL (1u << 24)
+#define BUF_WORD3_GFX10_OOB_SELECT_RAW AMDGPU_FIELD(3, 28, 2)
+#define BUF_WORD3_INDEX_STRIDE(v) AMDGPU_FIELD(v, 21, 2) /* 2: 32 lanes, 3: 64 */
+#define BUF_WORD3_ADD_TID_ENABLE (1u << 23)
 
 /* COMPUTE_DISPATCH_INITIATOR */
 #define DISPATCH_COMPUTE_SHADER_EN (1u << 0)
