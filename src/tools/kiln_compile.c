@@ -49,9 +49,9 @@ static char *read_all(const char *path, size_t *size)
    for (;;) {
       if (len + 4096 + 1 > cap) {
          cap = (len + 4096 + 1) * 2;
-         char *t = realloc(buf, cap);
+         char *t = kiln_realloc(buf, cap);
          if (!t) {
-            free(buf);
+            kiln_free(buf);
             fclose(f);
             return NULL;
          }
@@ -65,7 +65,7 @@ static char *read_all(const char *path, size_t *size)
    bool bad = ferror(f);
    fclose(f);
    if (bad) {
-      free(buf);
+      kiln_free(buf);
       return NULL;
    }
    buf[len] = 0;
@@ -132,11 +132,11 @@ static int disassemble(const char *gfx, const struct kiln_build_output *out)
 static bool add_define(char **options, const char *def)
 {
    size_t n = strlen(*options) + strlen(def) + 5;
-   char *o = malloc(n);
+   char *o = kiln_malloc(n);
    if (!o)
       return false;
    snprintf(o, n, "%s -D %s", *options, def);
-   free(*options);
+   kiln_free(*options);
    *options = o;
    return true;
 }
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
       {NULL, 0, NULL, 0},
    };
    const char *target = NULL, *output = NULL, *elf = NULL;
-   char *options = strdup("");
+   char *options = kiln_strdup("");
    bool disasm = false;
    int c;
    while (options && (c = getopt_long(argc, argv, "t:o:SD:h", longopts, NULL)) != -1) {
@@ -166,43 +166,43 @@ int main(int argc, char **argv)
             return 2;
          break;
       case OPT_OPTIONS: {
-         free(options);
-         options = strdup(optarg);
+         kiln_free(options);
+         options = kiln_strdup(optarg);
          break;
       }
       case OPT_LIST:
          printf("cpu\n");
          for (unsigned i = 0; kiln_amdgpu_target_at(i); i++)
             printf("%s\n", kiln_amdgpu_target_at(i)->gfx);
-         free(options);
+         kiln_free(options);
          return 0;
-      case 'h': usage(stdout); free(options); return 0;
-      default: usage(stderr); free(options); return 2;
+      case 'h': usage(stdout); kiln_free(options); return 0;
+      default: usage(stderr); kiln_free(options); return 2;
       }
    }
    if (!options)
       return 2;
    if (!target || optind != argc - 1 || (!output && !elf && !disasm)) {
       usage(stderr);
-      free(options);
+      kiln_free(options);
       return 2;
    }
    bool cpu = !strcmp(target, "cpu");
    if (!cpu && !kiln_amdgpu_target_find(target)) {
       fprintf(stderr, "kiln-compile: unknown target '%s' (--list-targets)\n", target);
-      free(options);
+      kiln_free(options);
       return 2;
    }
    if (cpu && (elf || disasm)) {
       fprintf(stderr, "kiln-compile: --elf and -S are for GPU targets\n");
-      free(options);
+      kiln_free(options);
       return 2;
    }
    size_t size;
    char *source = read_all(argv[optind], &size);
    if (!source) {
       fprintf(stderr, "kiln-compile: cannot read %s: %s\n", argv[optind], strerror(errno));
-      free(options);
+      kiln_free(options);
       return 2;
    }
 
@@ -212,7 +212,7 @@ int main(int argc, char **argv)
    if (cpu) {
       struct pipe_screen *screen = cpu_screen_create();
       if (!screen) {
-         free(source), free(options);
+         kiln_free(source), kiln_free(options);
          return 2;
       }
       t.image_support = screen->caps.image_support;
@@ -223,7 +223,7 @@ int main(int argc, char **argv)
       t.cl_ext = AMDGPU_CLANG_EXTENSIONS;
       st = kiln_llvm_build_amdgpu(source, size, options, &t, target, &out);
    }
-   free(source);
+   kiln_free(source);
    if (out.log && *out.log)
       fputs(out.log, stderr);
    int rc = 0;
@@ -247,16 +247,16 @@ int main(int argc, char **argv)
          .num_kernels = out.num_kernels,
       };
       size_t n = kiln_binary_write(&bin, NULL);
-      unsigned char *data = malloc(n);
+      unsigned char *data = kiln_malloc(n);
       if (!data || (kiln_binary_write(&bin, data), !write_all(output, data, n))) {
          fprintf(stderr, "kiln-compile: cannot write %s: %s\n", output, strerror(errno));
          rc = 2;
       }
-      free(data);
+      kiln_free(data);
    }
    if (!rc && disasm)
       rc = disassemble(target, &out);
    kiln_build_output_fini(&out);
-   free(options);
+   kiln_free(options);
    return rc;
 }
