@@ -7,6 +7,7 @@
 #include "core/binary.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/program_cache.h"
 #include "kiln/kernel_info.h"
 #include "llvm/compiler.h"
 #include "util/check.h"
@@ -266,6 +267,32 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       .cl_ext = dev->caps->clang_extensions,
       .bounds_check = kiln_check_bounds(),
    };
+   /* The compile cache: a hit loads the stored code as a binary would be;
+    * code that fails to load is rebuilt, never reported as the build's
+    * failure.  KILN_DUMP wants the intermediate files only a real build
+    * makes, so it skips the lookup (and still stores). */
+   struct kiln_fcache *cache = kiln_program_cache();
+   unsigned char key[KILN_FCACHE_KEY_SIZE];
+   if (cache && !kiln_program_cache_key(prog->source, prog->source_size, options, &target, key))
+      cache = NULL;
+   if (cache && !kiln_llvm_dumping() && kiln_program_cache_load(cache, key, &target, &fresh)) {
+      if (!build_load(dev, &fresh)) {
+         fresh.status = CL_BUILD_SUCCESS;
+         pthread_mutex_lock(&prog->lock);
+         struct kiln_program_build old = *b;
+         *b = fresh;
+         pthread_mutex_unlock(&prog->lock);
+         build_clear(dev, &old);
+         return CL_SUCCESS;
+      }
+      kiln_log(KILN_LOG_COMPILE, "cache: the cached code did not load; rebuilding");
+      kiln_fcache_remove(cache, key);
+      char *opts = fresh.options;
+      fresh.options = NULL;
+      build_clear(dev, &fresh);
+      fresh.options = opts;
+      fresh.status = CL_BUILD_IN_PROGRESS;
+   }
    struct kiln_build_output out;
    enum kiln_build_status st =
       kiln_llvm_build_cpu(prog->source, prog->source_size, options, &target, &out);
@@ -284,8 +311,13 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       fresh.target = out.target_id;
       fresh.bitcode = out.bitcode;
       fresh.bitcode_size = out.bitcode_size;
+      struct kiln_build_dep *deps = out.deps;
+      unsigned num_deps = out.num_deps;
       memset(&out, 0, sizeof(out));
       err = build_load(dev, &fresh);
+      if (!err && cache)
+         kiln_program_cache_store(cache, key, &fresh, deps, num_deps);
+      kiln_build_deps_free(deps, num_deps);
    } else {
       err = st == KILN_BUILD_INVALID_OPTIONS ? CL_INVALID_BUILD_OPTIONS
             : st == KILN_BUILD_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY

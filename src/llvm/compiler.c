@@ -128,7 +128,26 @@ void kiln_build_output_fini(struct kiln_build_output *out)
    for (unsigned i = 0; i < out->num_kernels; i++)
       kiln_kernel_info_free(&out->kernels[i]);
    kiln_free(out->kernels);
+   kiln_build_deps_free(out->deps, out->num_deps);
    memset(out, 0, sizeof(*out));
+}
+
+void kiln_build_deps_free(struct kiln_build_dep *deps, unsigned n)
+{
+   for (unsigned i = 0; deps && i < n; i++)
+      kiln_free(deps[i].path);
+   kiln_free(deps);
+}
+
+const char *kiln_llvm_builtins_id(void)
+{
+   return kiln_builtins_hash();
+}
+
+bool kiln_llvm_dumping(void)
+{
+   const char *d = getenv("KILN_DUMP");
+   return d && *d;
 }
 
 /* KILN_DUMP=<dir>: keep each build's source, IR before and after
@@ -355,7 +374,8 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
       .opencl_version = target->opencl_version,
       .image_support = target->image_support,
    };
-   enum kiln_clc_status fst = kiln_clc_compile(source, size, &opts, &t, c, &m, &fe_log);
+   enum kiln_clc_status fst =
+      kiln_clc_compile_deps(source, size, &opts, &t, c, &m, &fe_log, &out->deps, &out->num_deps);
    if (fe_log)
       log_append(&log, "%s", fe_log);
    kiln_free(fe_log);
