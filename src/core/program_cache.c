@@ -105,6 +105,14 @@ struct kiln_fcache *kiln_program_cache(void)
    return cache;
 }
 
+void kiln_program_cache_use(const char *dir, uint64_t max_bytes)
+{
+   pthread_once(&cache_once, cache_init);
+   if (cache)
+      kiln_fcache_close(cache);
+   cache = dir && kiln_fcache_open(&cache_store, dir, max_bytes) ? &cache_store : NULL;
+}
+
 /* Fields are length-prefixed, so no two different builds hash the same
  * byte stream ("-DA" + "B" vs "-D" + "AB"). */
 static void field(struct kiln_sha256 *s, const void *data, size_t size)

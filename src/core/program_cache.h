@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/fcache.h"
 
@@ -17,6 +18,10 @@ struct kiln_build_dep;
 /* The process's cache (KILN_CACHE, KILN_CACHE_DIR, XDG_CACHE_HOME, HOME,
  * KILN_CACHE_SIZE, read once), or NULL when it is off or unusable. */
 struct kiln_fcache *kiln_program_cache(void);
+
+/* For tests (tests/unit/test_faults.c): the process's cache becomes one
+ * in dir, or none when dir is NULL.  No build may be running. */
+void kiln_program_cache_use(const char *dir, uint64_t max_bytes);
 
 /* The key of a build: the source's bytes, the options, the device's target
  * id, language version, extensions and image support, and the versions of
