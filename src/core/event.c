@@ -179,6 +179,7 @@ bool kiln_event_complete(cl_event ev, cl_int status)
       if (!ev->times[i] || i == KILN_PROF_END)
          ev->times[i] = t;
    atomic_store(&ev->status, status);
+   bool traced = kiln_trace_enabled() && ev->queue;
    struct kiln_event_edge *deps = ev->dependents;
    ev->dependents = ev->dependents_last = NULL;
    struct kiln_event_callback *cbs = ev->callbacks;
@@ -186,6 +187,8 @@ bool kiln_event_complete(cl_event ev, cl_int status)
    pthread_cond_broadcast(&ev->done);
    pthread_mutex_unlock(&ev->lock);
 
+   if (traced)
+      kiln_trace_command(ev, status); /* before cleanup drops the payload */
    if (ev->ops && ev->ops->cleanup)
       ev->ops->cleanup(ev);
 
