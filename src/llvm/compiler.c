@@ -468,6 +468,8 @@ done:
    kiln_build_options_fini(&opts);
    if (status == KILN_BUILD_FAILED && log.len == 0)
       log_append(&log, "error: the build failed for a reason Kiln did not record\n");
+   if (dump_dir() && log.text)
+      dump_bytes(id, "log", log.text, log.len);
    out->log = log.text;
    if (status != KILN_BUILD_OK) {
       char *keep = out->log;
