@@ -95,7 +95,8 @@ static void cache_init(void)
       return;
    if (kiln_fcache_open(&cache_store, dir, limit)) {
       cache = &cache_store;
-      kiln_log(KILN_LOG_COMPILE, "cache: %s, limit %llu bytes", dir, (unsigned long long)limit);
+      kiln_log(KILN_LOG_COMPILE, "cache: %s, limit %llu bytes (Kiln build %.16s)", dir,
+               (unsigned long long)limit, kiln_build_id());
    }
 }
 

@@ -5,6 +5,7 @@
  * stored or threw an entry away, and from the kernel's results that the
  * code was right either way. */
 #include <dirent.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -30,6 +31,62 @@ static char *variant_source(int v, bool include)
             "{ int i = get_global_id(0); o[i] = %d * 100 + VAL + i; }\n",
             include ? "#include \"val.h\"\n" : "", v);
    return s;
+}
+
+struct thread_build {
+   struct kt_env *env;
+   int variant;
+   bool ok;
+};
+
+/* One of several threads building the same program at once. */
+static void *thread_build(void *arg)
+{
+   struct thread_build *t = arg;
+   char *src = variant_source(t->variant, false);
+   const char *s = src;
+   cl_int err;
+   cl_program p = clCreateProgramWithSource(t->env->context, 1, &s, NULL, &err);
+   t->ok = !err && !clBuildProgram(p, 1, &t->env->device, "", NULL, NULL);
+   cl_kernel k = t->ok ? clCreateKernel(p, "k", &err) : NULL;
+   t->ok = t->ok && k && !err;
+   cl_command_queue q = clCreateCommandQueue(t->env->context, t->env->device, 0, &err);
+   int out[16] = {0};
+   cl_mem m = clCreateBuffer(t->env->context, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &err);
+   size_t global = 16;
+   t->ok = t->ok && q && m && !clSetKernelArg(k, 0, sizeof(m), &m) &&
+           !clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL) &&
+           !clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL);
+   for (int i = 0; t->ok && i < 16; i++)
+      t->ok = out[i] == t->variant * 100 + i;
+   if (m)
+      clReleaseMemObject(m);
+   if (q)
+      clReleaseCommandQueue(q);
+   if (k)
+      clReleaseKernel(k);
+   clReleaseProgram(p);
+   free(src);
+   return NULL;
+}
+
+/* Child: 4 threads build variants 6 and 7 (two each) at once. */
+static int child_threads(void)
+{
+   struct kt_env env;
+   kt_setup(&env, 0);
+   struct thread_build t[4];
+   pthread_t th[4];
+   for (int i = 0; i < 4; i++) {
+      t[i] = (struct thread_build){&env, 6 + i % 2, false};
+      REQUIRE(pthread_create(&th[i], NULL, thread_build, &t[i]) == 0);
+   }
+   for (int i = 0; i < 4; i++) {
+      pthread_join(th[i], NULL);
+      CHECK(t[i].ok, "thread %d (variant %d) failed", i, t[i].variant);
+   }
+   kt_teardown(&env);
+   return kt_result();
 }
 
 /* Child: builds each "variant[:include]" of argv with options, runs it
@@ -378,6 +435,27 @@ static void concurrent(void)
    struct result r = run(dir, NULL, "", 0, "1 2 3");
    EXPECT(r, 3, 0, 0);
    free(r.log);
+
+   /* Threads of one process building the same programs at once, twice:
+    * first into an empty cache, then from a full one. */
+   sub(dir, sizeof(dir), "threads");
+   for (int round = 0; round < 2; round++) {
+      setenv("KILN_CACHE_DIR", dir, 1);
+      setenv("KILN_DEBUG", "compile", 1);
+      setenv("KILN_LOG", log_path, 1);
+      unlink(log_path);
+      char *argv[] = {"/proc/self/exe", "--threads", NULL};
+      pid_t pid;
+      REQUIRE(posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) == 0);
+      int st = wait_child(pid);
+      char *log = read_file(log_path);
+      CHECK(st == 0, "threads, round %d: exited %d:\n%s", round, st, log);
+      CHECK(count(log, "ignored and removed") == 0, "threads: a bad entry:\n%s", log);
+      if (round == 1)
+         CHECK(count(log, "cache: hit ") == 4, "threads: 4 hits from a full cache:\n%s", log);
+      free(log);
+   }
+   CHECK(entries(dir, NULL, 0, NULL) == 2, "threads: two entries");
 }
 
 /* A directory others can read is refused; the build goes on without it. */
@@ -411,6 +489,8 @@ int main(int argc, char **argv)
 {
    if (argc >= 4 && !strcmp(argv[1], "--run"))
       return child_run(argc, argv);
+   if (argc == 2 && !strcmp(argv[1], "--threads"))
+      return child_threads();
    snprintf(root, sizeof(root), "/tmp/kiln-test-cache-XXXXXX");
    REQUIRE(mkdtemp(root));
    snprintf(log_path, sizeof(log_path), "%s/log", root);
