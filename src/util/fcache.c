@@ -252,7 +252,9 @@ static bool is_entry_name(const char *n)
  * Returns the bytes left. */
 static uint64_t scan(struct kiln_fcache *c, bool evict)
 {
-   int fd = dup(c->dir);
+   /* A descriptor of its own (not a dup, which would share the read
+    * position with other threads' scans). */
+   int fd = openat(c->dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
    if (fd < 0)
       return 0;
    DIR *d = fdopendir(fd);
@@ -260,7 +262,6 @@ static uint64_t scan(struct kiln_fcache *c, bool evict)
       close(fd);
       return 0;
    }
-   rewinddir(d);
    struct entry *list = NULL;
    size_t n = 0, cap = 0;
    uint64_t total = 0;
