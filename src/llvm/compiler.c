@@ -5,6 +5,7 @@
 #include "llvm/compiler.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
@@ -62,15 +63,21 @@ static void log_append(struct log *l, const char *fmt, ...)
    va_end(again);
 }
 
+static char llvm_version[32];
+static pthread_once_t llvm_version_once = PTHREAD_ONCE_INIT;
+
+static void llvm_version_init(void)
+{
+   unsigned major, minor, patch;
+   LLVMGetVersion(&major, &minor, &patch);
+   snprintf(llvm_version, sizeof(llvm_version), "LLVM %u.%u.%u", major, minor, patch);
+}
+
+/* Once: concurrent builds all compute the compile cache's key. */
 const char *kiln_llvm_version(void)
 {
-   static char v[32];
-   if (!v[0]) {
-      unsigned major, minor, patch;
-      LLVMGetVersion(&major, &minor, &patch);
-      snprintf(v, sizeof(v), "LLVM %u.%u.%u", major, minor, patch);
-   }
-   return v;
+   pthread_once(&llvm_version_once, llvm_version_init);
+   return llvm_version;
 }
 
 enum kiln_build_status kiln_llvm_check_options(const char *options, char **log)
