@@ -351,8 +351,10 @@ bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN
    b->target = contents.target;
    b->bitcode = contents.bitcode;
    b->bitcode_size = contents.bitcode_size;
-   kiln_free(b->options);
-   b->options = contents.options;
+   if (contents.options) { /* the options given, as the key had them */
+      kiln_free(b->options);
+      b->options = contents.options;
+   }
    b->log = log_copy;
    kiln_log(KILN_LOG_COMPILE, "cache: hit %.16s (%.2f ms, %zu bytes)", hex, ms_since(&t0), size);
    return true;
