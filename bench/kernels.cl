@@ -58,3 +58,12 @@ __kernel void reduce_sum(__global const float *in, __global float *partial, uint
    if (lid == 0)
       partial[get_group_id(0)] = scratch[0];
 }
+
+/* 4. Transcendental-heavy: five libm-class functions per element, the kind
+ * of kernel where a driver's math library (not memory) sets the speed. */
+__kernel void math_mix(__global const float *x, __global float *y)
+{
+   size_t i = get_global_id(0);
+   float a = x[i];
+   y[i] = sin(a) + cos(a) * exp(-a * a) + log(1.0f + fabs(a)) + pow(fabs(a) + 1.0f, 0.3f);
+}

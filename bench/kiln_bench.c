@@ -60,7 +60,8 @@ static void usage(FILE *f, const char *argv0)
    fprintf(f,
            "usage: %s [--platform SUBSTR]... [--runs N] [--size SCALE] [--no-child]\n"
            "\n"
-           "Runs saxpy, tiled SGEMM and a __local tree reduction on the CPU device of\n"
+           "Runs saxpy, tiled SGEMM, a __local tree reduction and a kernel of\n"
+           "transcendental functions (sin, cos, exp, log, pow) on the CPU device of\n"
            "every OpenCL platform (or those whose name or vendor contains SUBSTR,\n"
            "case-insensitive; repeatable), checks each result against the host and\n"
            "prints a table with Kiln's throughput relative to each other platform.\n"
@@ -157,7 +158,7 @@ static bool contains_ci(const char *hay, const char *needle)
 
 enum status { ST_NOT_RUN, ST_OK, ST_INVALID, ST_ERROR };
 
-enum bench_id { B_SAXPY, B_SAXPY_NULL, B_SGEMM, B_REDUCE, B_REDUCE_1PW, B_COUNT };
+enum bench_id { B_SAXPY, B_SAXPY_NULL, B_SGEMM, B_REDUCE, B_REDUCE_1PW, B_MATH, B_COUNT };
 
 struct result {
    enum status status;
@@ -166,8 +167,9 @@ struct result {
    double work; /* bytes moved or flops per run */
 };
 
-enum kernel_id { K_SAXPY, K_SGEMM, K_REDUCE, K_COUNT };
-static const char *const kernel_names[K_COUNT] = {"saxpy", "sgemm_tiled", "reduce_sum"};
+enum kernel_id { K_SAXPY, K_SGEMM, K_REDUCE, K_MATH, K_COUNT };
+static const char *const kernel_names[K_COUNT] = {"saxpy", "sgemm_tiled", "reduce_sum",
+                                                  "math_mix"};
 
 struct build_times {
    enum status status;
@@ -635,6 +637,58 @@ out:
    free(hp);
 }
 
+/* math_mix on n/16 elements (x in [0, 1) scaled to [-8, 8)): checked
+ * against the same formula in double, within 4e-6 relative + 4e-6
+ * absolute (a few ulp of each term: every function is inside its §7.4
+ * limit on a conformant device). */
+static void bench_math(struct platform *p, const struct host *h, int runs, struct result *r)
+{
+   cl_int err;
+   size_t n = h->n / 16, bytes = n * sizeof(float);
+   double *t = calloc((size_t)runs, sizeof(double));
+   float *in = malloc(bytes);
+   cl_mem x = NULL, y = NULL;
+   if (!t || !in) {
+      r->status = ST_ERROR;
+      snprintf(r->note, sizeof(r->note), "out of host memory");
+      goto out;
+   }
+   for (size_t i = 0; i < n; i++)
+      in[i] = 16.0f * h->x[i] - 8.0f;
+   x = clCreateBuffer(p->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, in, &err);
+   y = err ? NULL : clCreateBuffer(p->ctx, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
+   CHECK_R(r, err, "clCreateBuffer");
+   cl_kernel k = p->k[K_MATH];
+   CHECK_R(r, clSetKernelArg(k, 0, sizeof(x), &x), "clSetKernelArg");
+   CHECK_R(r, clSetKernelArg(k, 1, sizeof(y), &y), "clSetKernelArg");
+   CHECK_R(r, launch_once(p, k, 1, &n, NULL, &r->first_ms), "math_mix");
+   for (int i = 0; i < runs; i++)
+      CHECK_R(r, launch_once(p, k, 1, &n, NULL, &t[i]), "math_mix");
+   r->min_ms = t[0];
+   for (int i = 1; i < runs; i++)
+      r->min_ms = t[i] < r->min_ms ? t[i] : r->min_ms;
+   r->median_ms = median(t, runs);
+   r->work = (double)n * 1e3; /* the table divides by 1e6 * ms: Melem/s */
+   CHECK_R(r, clEnqueueReadBuffer(p->q, y, CL_TRUE, 0, bytes, h->out, 0, NULL, NULL), "read y");
+   r->status = ST_OK;
+   for (size_t i = 0; i < n; i++) {
+      double a = in[i];
+      double want = sin(a) + cos(a) * exp(-a * a) + log(1.0 + fabs(a)) + pow(fabs(a) + 1.0, 0.3);
+      if (!(fabs(h->out[i] - want) <= 4e-6 * fabs(want) + 4e-6)) {
+         r->status = ST_INVALID;
+         snprintf(r->note, sizeof(r->note), "y[%zu] = %g, expected %g", i, h->out[i], want);
+         break;
+      }
+   }
+out:
+   if (x)
+      clReleaseMemObject(x);
+   if (y)
+      clReleaseMemObject(y);
+   free(in);
+   free(t);
+}
+
 static void run_benchmarks(struct platform *p, const struct host *h, int runs)
 {
    if (p->build.status != ST_OK) {
@@ -661,6 +715,8 @@ static void run_benchmarks(struct platform *p, const struct host *h, int runs)
    fprintf(stderr, "kiln_bench: %s: reduce...\n", p->short_name);
    bench_reduce(p, h, runs, false, &p->r[B_REDUCE]);
    bench_reduce(p, h, runs, true, &p->r[B_REDUCE_1PW]);
+   fprintf(stderr, "kiln_bench: %s: math...\n", p->short_name);
+   bench_math(p, h, runs, &p->r[B_MATH]);
 }
 
 /* ---- child processes for the build measurements ------------------------ */
@@ -809,16 +865,17 @@ static void print_report(const struct options *o, const struct host *h, struct p
 
    static const char *const names[B_COUNT] = {
       "saxpy (local 256)", "saxpy (local NULL)", "sgemm 16x16 tiles", "reduce (4096 groups)",
-      "reduce (1 elem/item)"};
+      "reduce (1 elem/item)", "math (sin cos exp log pow)"};
    char sizes[B_COUNT][48];
    snprintf(sizes[B_SAXPY], 48, "%zuM floats", h->n >> 20);
    snprintf(sizes[B_SAXPY_NULL], 48, "%zuM floats", h->n >> 20);
    snprintf(sizes[B_SGEMM], 48, "%dx%d", h->gemm_n, h->gemm_n);
    snprintf(sizes[B_REDUCE], 48, "%zuM floats", h->n >> 20);
    snprintf(sizes[B_REDUCE_1PW], 48, "%zuM floats, %zu groups", h->n >> 20, h->n / RL);
+   snprintf(sizes[B_MATH], 48, "%zuK floats", h->n >> 14);
    if (h->n < (1u << 20))
       for (int b = 0; b < B_COUNT; b++)
-         if (b != B_SGEMM) {
+         if (b != B_SGEMM && b != B_MATH) {
             char tmp[48];
             snprintf(tmp, sizeof(tmp), "%zuK floats%s", h->n >> 10,
                      b == B_REDUCE_1PW ? ", n/256 groups" : "");
@@ -840,7 +897,8 @@ static void print_report(const struct options *o, const struct host *h, struct p
    printf("\n");
    for (int b = 0; b < B_COUNT; b++) {
       bool gflops = b == B_SGEMM;
-      printf("| %s | %s | %s |", names[b], sizes[b], gflops ? "GFLOP/s" : "GB/s");
+      printf("| %s | %s | %s |", names[b], sizes[b],
+             gflops ? "GFLOP/s" : b == B_MATH ? "Melem/s" : "GB/s");
       for (int i = 0; i < np; i++) {
          const struct result *r = &ps[i].r[b];
          if (r->status == ST_OK || r->status == ST_INVALID)
@@ -861,9 +919,9 @@ static void print_report(const struct options *o, const struct host *h, struct p
       printf("\n");
    }
    printf("\nThroughput: saxpy counts 12 bytes/element (read x, y; write y), reduce 4;\n"
-          "sgemm 2n^3 flops. Kiln/X > 1: Kiln is faster. \"first\" is the warm-up run.\n");
+          "sgemm 2n^3 flops, math elements. Kiln/X > 1: Kiln is faster. \"first\" is the warm-up run.\n");
 
-   printf("\n| build (same source, 3 kernels) |");
+   printf("\n| build (same source, 4 kernels) |");
    for (int i = 0; i < np; i++)
       printf(" %s ms |", ps[i].short_name);
    printf("\n|---|");

@@ -191,7 +191,10 @@ static char *get_string(struct reader *r)
    return s;
 }
 
-static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigned *count)
+/* lds32: the binary is for an AMD GPU, whose __local slots hold 32-bit
+ * LDS offsets (src/llvm/metadata.c). */
+static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigned *count,
+                        bool lds32)
 {
    uint32_t n = get32(r);
    /* Each kernel takes at least 80 bytes: a count beyond that is a lie. */
@@ -240,9 +243,12 @@ static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigne
          arg->type_name = get_string(r);
          arg->name = get_string(r);
          /* Arguments must fit the buffer the kernel reads, and pointer
-          * slots hold 8 bytes (Kiln writes addresses and offsets there). */
+          * slots hold 8 bytes (Kiln writes addresses and offsets there),
+          * but __local ones 4 on AMD GPUs. */
+         bool lds_slot = lds32 && arg->kind == KILN_ARG_LOCAL && arg->size == 4;
          if (arg->kind > KILN_ARG_IMAGE3D || (uint64_t)arg->offset + arg->size > k[i].args_size ||
-             (arg->kind != KILN_ARG_VALUE && arg->kind != KILN_ARG_SAMPLER && arg->size != 8))
+             (arg->kind != KILN_ARG_VALUE && arg->kind != KILN_ARG_SAMPLER && arg->size != 8 &&
+              !lds_slot))
             r->bad = true;
       }
    }
@@ -330,7 +336,8 @@ enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
          have_sum = get64(&sum) == fnv1a(data, header_at) && s + 1 == n;
          r.bad |= !have_sum;
       } else if (type == KILN_SECTION_KERNELS && !have_kernels) {
-         have_kernels = get_kernels(&sec, &c->kernels, &c->num_kernels);
+         have_kernels = get_kernels(&sec, &c->kernels, &c->num_kernels,
+                                    c->target && !strncmp(c->target, "amdgpu:", 7));
          r.bad |= !have_kernels;
       }
       /* Other sections (KILN_VERSION, newer ones) are skipped. */

@@ -210,7 +210,9 @@ static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
           * wrap the total around to something small. */
          if (a->local_size > dev->caps->local_mem_size)
             return CL_OUT_OF_RESOURCES;
-         memcpy(slot, &local, sizeof(local));
+         /* 8-byte slots on the CPU, 32-bit LDS offsets on amdgcn
+          * (little-endian both). */
+         memcpy(slot, &local, ai->size < sizeof(local) ? ai->size : sizeof(local));
          local += (a->local_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
          break;
       default:
@@ -222,6 +224,7 @@ static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
       return CL_OUT_OF_RESOURCES;
    n->grid.local_mem_size = local;
    n->grid.args = n->args;
+   n->grid.info = info;
    n->grid.args_size = info->args_size;
    /* Checked code exists only in processes with KILN_CHECK=bounds (it is
     * part of the target id, so no binary brings it in otherwise). */

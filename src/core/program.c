@@ -87,6 +87,10 @@ static char *target_id_checked(cl_device_id dev, bool bounds_check)
 {
    if (dev->caps->ir == PIPE_IR_HOST_CPU)
       return kiln_llvm_cpu_target_id(bounds_check);
+   /* GPU code carries no bounds checks (such builds fail), so the id has
+    * no suffix either way. */
+   if (dev->caps->ir == PIPE_IR_AMDGCN)
+      return kiln_llvm_amdgpu_target_id(dev->caps->ir_target);
    return NULL;
 }
 
@@ -181,7 +185,7 @@ cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id 
       char *want = device_target_id(devices[i]);
       enum kiln_binary_status read = kiln_binary_read(binaries[i], lengths[i], &c);
       if (read == KILN_BINARY_OUT_OF_MEMORY ||
-          (!want && devices[i]->caps->ir == PIPE_IR_HOST_CPU)) {
+          (!want && devices[i]->caps->ir != PIPE_IR_NONE)) {
          st = CL_OUT_OF_HOST_MEMORY;
       } else if (read == KILN_BINARY_OK) {
          if (want && !strcmp(want, c.target)) {
@@ -250,7 +254,7 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    fresh.options = kiln_strdup(options ? options : "");
    if (!fresh.options)
       return CL_OUT_OF_HOST_MEMORY;
-   if (dev->caps->ir != PIPE_IR_HOST_CPU) {
+   if (dev->caps->ir == PIPE_IR_NONE) {
       fresh.log = kiln_strdup("error: this device has no OpenCL C compiler\n");
       fresh.status = CL_BUILD_ERROR;
       pthread_mutex_lock(&prog->lock);
@@ -268,7 +272,10 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    };
    struct kiln_build_output out;
    enum kiln_build_status st =
-      kiln_llvm_build_cpu(prog->source, prog->source_size, options, &target, &out);
+      dev->caps->ir == PIPE_IR_AMDGCN
+         ? kiln_llvm_build_amdgpu(prog->source, prog->source_size, options, &target,
+                                  dev->caps->ir_target, &out)
+         : kiln_llvm_build_cpu(prog->source, prog->source_size, options, &target, &out);
    fresh.log = out.log;
    out.log = NULL;
    cl_int err = CL_SUCCESS;

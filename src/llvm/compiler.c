@@ -22,6 +22,7 @@
 #include "llvm/build_options.h"
 #include "llvm/bounds_check.h"
 #include "llvm/builtins.h"
+#include "llvm/build_log.h"
 
 /* The triple the builtins library is built for (src/llvm/builtins). */
 #define KILN_CPU_TRIPLE "x86_64-unknown-linux-gnu"
@@ -31,36 +32,6 @@
 #include "llvm/target.h"
 #include "llvm/workgroup.h"
 #include "util/alloc.h"
-
-/* A growing log buffer. */
-struct log {
-   char *text;
-   size_t len, cap;
-};
-
-static void log_append(struct log *l, const char *fmt, ...)
-{
-   va_list ap, again;
-   va_start(ap, fmt);
-   va_copy(again, ap);
-   int n = vsnprintf(NULL, 0, fmt, ap);
-   va_end(ap);
-   if (n >= 0 && l->len + (size_t)n + 1 > l->cap) {
-      size_t cap = (l->len + (size_t)n + 1) * 2;
-      char *t = kiln_realloc(l->text, cap);
-      if (t) {
-         l->text = t;
-         l->cap = cap;
-      } else {
-         n = -1; /* out of memory: keep what the log has */
-      }
-   }
-   if (n >= 0) {
-      vsnprintf(l->text + l->len, (size_t)n + 1, fmt, again);
-      l->len += (size_t)n;
-   }
-   va_end(again);
-}
 
 const char *kiln_llvm_version(void)
 {
@@ -171,7 +142,7 @@ static bool is_intrinsic(const char *name)
 /* Every function still only declared must come from the process (libm,
  * libc); anything else is a call to something that does not exist, which
  * is a build error here rather than a crash at run time. */
-static bool check_undefined(LLVMModuleRef m, struct log *log)
+static bool check_undefined(LLVMModuleRef m, struct kiln_build_log *log)
 {
    bool ok = true;
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
@@ -183,7 +154,7 @@ static bool check_undefined(LLVMModuleRef m, struct log *log)
          continue;
       if (strncmp(name, "_Z", 2) && dlsym(RTLD_DEFAULT, name))
          continue;
-      log_append(log, "error: undefined function '%s' (not an OpenCL C 1.1 builtin Kiln provides)\n",
+      kiln_build_log_append(log, "error: undefined function '%s' (not an OpenCL C 1.1 builtin Kiln provides)\n",
                  name);
       ok = false;
    }
@@ -210,7 +181,7 @@ static void set_target_attributes(LLVMModuleRef m, const struct kiln_llvm_host *
 }
 
 static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes,
-                       struct log *log)
+                       struct kiln_build_log *log)
 {
    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
    LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
@@ -219,7 +190,7 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
    LLVMDisposePassBuilderOptions(po);
    if (err) {
       char *msg = LLVMGetErrorMessage(err);
-      log_append(log, "error: internal: passes '%s': %s\n", passes, msg);
+      kiln_build_log_append(log, "error: internal: passes '%s': %s\n", passes, msg);
       LLVMDisposeErrorMessage(msg);
       return false;
    }
@@ -230,7 +201,7 @@ static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pas
  * optimiser drops them once inlined.  KILN_BUILD_FAILED has a log line. */
 static enum kiln_build_status build_workgroups(LLVMModuleRef m, LLVMTargetMachineRef tm,
                                                struct kiln_kernel_info *kernels, unsigned n,
-                                               struct log *log, unsigned dump_id)
+                                               struct kiln_build_log *log, unsigned dump_id)
 {
    LLVMValueRef *kfn = kiln_calloc(n ? n : 1, sizeof(*kfn));
    LLVMValueRef *wg = kiln_calloc(n ? n : 1, sizeof(*wg));
@@ -265,7 +236,7 @@ static enum kiln_build_status build_workgroups(LLVMModuleRef m, LLVMTargetMachin
       } else if (ws != KILN_WG_OK) {
          if (dump_dir())
             dump_module(dump_id, "failed.ll", m);
-         log_append(log, "error: kernel '%s': cannot arrange its barriers for the CPU device\n",
+         kiln_build_log_append(log, "error: kernel '%s': cannot arrange its barriers for the CPU device\n",
                     kernels[i].name);
          st = KILN_BUILD_FAILED;
       }
@@ -290,12 +261,12 @@ static void internalize(LLVMModuleRef m)
 }
 
 static LLVMTargetMachineRef host_machine(const struct kiln_llvm_host *host, bool opt,
-                                         struct log *log)
+                                         struct kiln_build_log *log)
 {
    LLVMTargetRef t;
    char *msg = NULL;
    if (LLVMGetTargetFromTriple(host->triple, &t, &msg)) {
-      log_append(log, "error: internal: no LLVM target for %s: %s\n", host->triple, msg);
+      kiln_build_log_append(log, "error: internal: no LLVM target for %s: %s\n", host->triple, msg);
       LLVMDisposeMessage(msg);
       return NULL;
    }
@@ -313,8 +284,8 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    unsigned id = atomic_fetch_add(&builds, 1);
    if (dump_dir())
       dump_bytes(id, "cl", source, size);
-   struct log log = {0};
-   log_append(&log, "%s", "");
+   struct kiln_build_log log = {0};
+   kiln_build_log_append(&log, "%s", "");
    enum kiln_build_status status = KILN_BUILD_FAILED;
 
    struct kiln_build_options opts;
@@ -323,7 +294,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
       kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
    if (ost != KILN_BUILD_OPTIONS_OK) {
       kiln_build_options_fini(&opts);
-      log_append(&log, "error: invalid build options: %s\n", reason);
+      kiln_build_log_append(&log, "error: invalid build options: %s\n", reason);
       out->log = log.text;
       return ost == KILN_BUILD_OPTIONS_INVALID ? KILN_BUILD_INVALID_OPTIONS
                                                : KILN_BUILD_OUT_OF_MEMORY;
@@ -357,7 +328,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    };
    enum kiln_clc_status fst = kiln_clc_compile(source, size, &opts, &t, c, &m, &fe_log);
    if (fe_log)
-      log_append(&log, "%s", fe_log);
+      kiln_build_log_append(&log, "%s", fe_log);
    kiln_free(fe_log);
    if (fst != KILN_CLC_OK) {
       status = fst == KILN_CLC_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY : KILN_BUILD_FAILED;
@@ -422,7 +393,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    char *msg = NULL;
    LLVMMemoryBufferRef obj;
    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &obj)) {
-      log_append(&log, "error: internal: code generation failed: %s\n", msg);
+      kiln_build_log_append(&log, "error: internal: code generation failed: %s\n", msg);
       LLVMDisposeMessage(msg);
       goto done;
    }
@@ -447,7 +418,7 @@ done:
    kiln_llvm_host_fini(&host);
    kiln_build_options_fini(&opts);
    if (status == KILN_BUILD_FAILED && log.len == 0)
-      log_append(&log, "error: the build failed for a reason Kiln did not record\n");
+      kiln_build_log_append(&log, "error: the build failed for a reason Kiln did not record\n");
    out->log = log.text;
    if (status != KILN_BUILD_OK) {
       char *keep = out->log;

@@ -41,6 +41,19 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
                                            const struct kiln_compile_target *target,
                                            struct kiln_build_output *out);
 
+/* Builds source for the AMD GPU processor gfx ("gfx1030"; the list is
+ * llvm/amdgpu_target.h): an amdgcn-mesa-mesa3d ELF relocatable with one
+ * amd_kernel_code_t-headed symbol per kernel (docs/amdgpu.md), linked with
+ * libclc.  target->bounds_check is refused.  Thread-safe. */
+enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
+                                              const char *options,
+                                              const struct kiln_compile_target *target,
+                                              const char *gfx, struct kiln_build_output *out);
+
+/* "amdgpu:amdgcn-mesa-mesa3d:<gfx>" (kiln_malloc'd; NULL when out of
+ * memory): the target id of program binaries for that processor. */
+char *kiln_llvm_amdgpu_target_id(const char *gfx);
+
 /* Checks the options alone (clBuildProgram reports CL_INVALID_BUILD_OPTIONS
  * before any work): KILN_BUILD_OK, KILN_BUILD_INVALID_OPTIONS with a reason
  * in *log (kiln_malloc'd, when there is memory for it), or

@@ -179,6 +179,9 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
       err = -1;
 
    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+   unsigned byref = LLVMGetEnumAttributeKindForName("byref", 5);
+   const char *triple = LLVMGetTarget(m);
+   bool amdgcn = triple && !strncmp(triple, "amdgcn", 6);
    uint32_t offset = 0;
    for (unsigned i = 0; i < n; i++) {
       struct kiln_arg_info *a = &k->args[i];
@@ -211,12 +214,19 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
       case 3:
          a->kind = KILN_ARG_LOCAL;
          a->address_qualifier = CL_KERNEL_ARG_ADDRESS_LOCAL;
-         size = align = 8; /* the slot holds an offset into the arena */
+         /* The slot holds an offset into the arena: 8 bytes on the CPU;
+          * on amdgcn the 32-bit LDS pointer the kernarg segment holds, so
+          * that the buffer is the hardware's layout as it is. */
+         size = align = amdgcn ? 4 : 8;
          break;
       default: {
          a->kind = KILN_ARG_VALUE;
          a->address_qualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+         /* Aggregates: byval on x86, byref on amdgcn (the kernarg
+          * segment holds the value itself either way). */
          LLVMAttributeRef bv = LLVMGetEnumAttributeAtIndex(fn, i + 1, byval);
+         if (!bv)
+            bv = LLVMGetEnumAttributeAtIndex(fn, i + 1, byref);
          if (bv)
             t = LLVMGetTypeAttributeValue(bv);
          size = (uint32_t)LLVMABISizeOfType(td, t);
@@ -285,5 +295,8 @@ int kiln_metadata_kernels(LLVMModuleRef m, struct kiln_kernel_info **out, unsign
 
 bool kiln_is_kernel(LLVMValueRef fn)
 {
-   return LLVMGetFunctionCallConv(fn) == LLVMSPIRKERNELCallConv && LLVMGetFirstBasicBlock(fn);
+   /* spir_kernel on the CPU triple, amdgpu_kernel on amdgcn. */
+   unsigned cc = LLVMGetFunctionCallConv(fn);
+   return (cc == LLVMSPIRKERNELCallConv || cc == LLVMAMDGPUKERNELCallConv) &&
+          LLVMGetFirstBasicBlock(fn);
 }

@@ -50,6 +50,7 @@ static void init_targets_once(void)
    LLVMInitializeAMDGPUTarget();
    LLVMInitializeAMDGPUTargetMC();
    LLVMInitializeAMDGPUAsmPrinter();
+   LLVMInitializeAMDGPUDisassembler(); /* kiln-compile --disassemble */
 
    LLVMInitializeNVPTXTargetInfo();
    LLVMInitializeNVPTXTarget();

@@ -19,10 +19,12 @@
 enum pipe_ir {
    PIPE_IR_NONE,     /* no compiler */
    PIPE_IR_HOST_CPU, /* ELF object for this process's CPU (src/llvm/compiler.h) */
+   PIPE_IR_AMDGCN,   /* amdgcn-mesa-mesa3d code object for caps.ir_target */
 };
 
 struct pipe_caps {
    enum pipe_ir ir;
+   char ir_target[32]; /* PIPE_IR_AMDGCN: the LLVM processor, "gfx1030" */
    cl_device_type type;
    cl_uint vendor_id;
    char name[128];
@@ -75,6 +77,7 @@ struct pipe_resource {
 
 struct pipe_context;
 struct kiln_bounds;
+struct kiln_kernel_info;
 
 /* One NDRange launch of a kernel of a loaded program. */
 struct pipe_grid_info {
@@ -84,6 +87,8 @@ struct pipe_grid_info {
    uint64_t global_size[3]; /* multiples of local_size */
    uint64_t local_size[3];
    const void *args;        /* argument buffer laid out as the kernel's metadata says */
+   /* That metadata (include/kiln/kernel_info.h): which slots are what. */
+   const struct kiln_kernel_info *info;
    size_t args_size;
    size_t local_mem_size;   /* __local bytes each work-group needs */
    /* KILN_CHECK=bounds (include/kiln/bounds.h): the launch's bounds table,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pipe/amdgpu/amdgpu_screen.h"
 #include "pipe/cpu/cpu_screen.h"
 #include "util/log.h"
 
@@ -21,8 +22,11 @@ static unsigned probe_cpu(struct pipe_screen **screens, unsigned max)
    return screens[0] ? 1 : 0;
 }
 
+/* The CPU first: it stays the default device where an application takes
+ * the first one. */
 static const struct driver drivers[] = {
    {"cpu", probe_cpu},
+   {"amdgpu", amdgpu_screen_probe},
 };
 
 static bool wanted(const char *list, const char *name)
@@ -48,7 +52,7 @@ static void warn_unknown(const char *list)
    snprintf(buf, sizeof(buf), "%s", list);
    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
         tok = strtok_r(NULL, ",", &save)) {
-      bool known = !strcmp(tok, "all") || !strcmp(tok, "amdgpu") || !strcmp(tok, "cuda");
+      bool known = !strcmp(tok, "all") || !strcmp(tok, "cuda");
       for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
          known |= !strcmp(tok, drivers[i].name);
       if (!known)

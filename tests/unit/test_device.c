@@ -408,6 +408,17 @@ static void info_vector_widths(void **state)
       assert_int_equal(w, 0);
       GET(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, w);
       assert_int_equal(w, 0);
+   } else {
+      GET(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, w);
+      assert_true(w >= 1);
+      GET(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, w);
+      assert_true(w >= 1);
+      /* §9.3: the minimum double-precision capability. */
+      cl_device_fp_config fp = 0;
+      GET(CL_DEVICE_DOUBLE_FP_CONFIG, fp);
+      const cl_device_fp_config need = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                                       CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
+      assert_int_equal(fp & need, need);
    }
    if (!fp16) {
       GET(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, w);

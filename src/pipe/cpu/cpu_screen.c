@@ -80,8 +80,7 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
       c->preferred_vector_width[i] = bytes / sizes[i];
       c->native_vector_width[i] = bytes / sizes[i];
    }
-   /* No cl_khr_fp64 / cl_khr_fp16 until the builtins library has them. */
-   c->preferred_vector_width[5] = c->native_vector_width[5] = 0;
+   /* No cl_khr_fp16: the builtins library has no half arithmetic. */
    c->preferred_vector_width[6] = c->native_vector_width[6] = 0;
 
    c->global_mem_size = sw_winsys_total_memory();
@@ -109,7 +108,11 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->single_fp_config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST;
    if (info->fma)
       c->single_fp_config |= CL_FP_FMA;
-   c->double_fp_config = 0;
+   /* cl_khr_fp64: what §9.3 requires of a double-precision device.  FMA
+    * is exact everywhere: without the instruction, fma() is glibc's
+    * correctly rounded software fma. */
+   c->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                         CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
 
    /* Images are linear host memory read and written by the builtins
     * library (src/llvm/builtins/image.cl); the limits are not the
@@ -131,12 +134,14 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->profiling_timer_resolution = 1;
    c->execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
    c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-   /* What OpenCL C 1.1 requires of every device; each is implemented by
-    * the builtins library (atomics) or the compiler (byte stores). */
+   /* What OpenCL C 1.1 requires of every device, and double precision;
+    * each is implemented by the builtins library (atomics, every double
+    * builtin) or the compiler (byte stores, double arithmetic). */
    static const char *const exts[] = {
       "cl_khr_byte_addressable_store",        "cl_khr_global_int32_base_atomics",
       "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
-      "cl_khr_local_int32_extended_atomics",  "cl_khr_3d_image_writes",
+      "cl_khr_local_int32_extended_atomics",  "cl_khr_fp64",
+      "cl_khr_3d_image_writes",
    };
    size_t n = 0, m = snprintf(c->clang_extensions, sizeof(c->clang_extensions), "-all");
    for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {

@@ -371,6 +371,12 @@ static void special_values(const struct kt_env *env, cl_program p)
       {"k_fract", -0.25f, 0, 0.75f}, {"k_fract", -1e-10f, 0, 0x1.fffffep-1f},
       {"k_fract", inf, 0, 0},     {"k_fract", -inf, 0, -0.0f}, {"k_fract", nan, 0, nan},
       {"k_fract", -0.0f, 0, -0.0f},
+      /* Denormals are kept (CL_FP_DENORM), and results rounded to even. */
+      {"k_sqrt", 0x1p-149f, 0, 0x1.6a09e6p-75f}, {"k_div", 0x1p-126f, 2, 0x1p-127f},
+      {"k_div", 0x1p-149f, 2, 0},  {"k_div", 0x1.8p-148f, 2, 0x1p-148f},
+      {"k_ldexp", 1, -149, 0x1p-149f}, {"k_ldexp", 1, -150, 0}, {"k_log2", 0x1p-149f, 0, -149},
+      {"k_fmin", 0x1p-149f, 0, 0}, {"k_fmax", -0x1p-149f, -0.0f, -0.0f},
+      {"k_mad", 0x1p-149f, 1, 0x1p-149f}, {"k_copysign", 0x1p-149f, -0.0f, -0x1p-149f},
    };
    size_t nc = sizeof(cases) / sizeof(cases[0]);
    for (size_t i = 0; i < nc; i++) {

@@ -1,0 +1,59 @@
+/* The AMDGPU pipe driver: a GCN/RDNA GPU as an OpenCL device, through
+ * src/winsys/amdgpu. */
+#ifndef KILN_PIPE_AMDGPU_SCREEN_H
+#define KILN_PIPE_AMDGPU_SCREEN_H
+
+#include <pthread.h>
+
+#include "pipe/amdgpu/amdgpu_code_object.h"
+#include "pipe/pipe.h"
+
+/* Adds a screen per AMD GPU found (none, silently, without one or
+ * without libdrm_amdgpu); returns how many. */
+unsigned amdgpu_screen_probe(struct pipe_screen **screens, unsigned max);
+
+/* Driver-internal: shared by the files of src/pipe/amdgpu. */
+struct amdgpu_winsys;
+struct amdgpu_ws_bo;
+struct amdgpu_drm_shared;
+
+struct amdgpu_resource {
+   struct pipe_resource base;
+   struct amdgpu_ws_bo *bo;
+   void *cpu;
+   struct amdgpu_resource *next; /* the screen's list, for address lookups */
+};
+
+struct amdgpu_program;
+
+struct amdgpu_kernel {
+   const struct amdgpu_kernel_desc *desc;
+   struct amdgpu_program *program;
+};
+
+struct amdgpu_program {
+   struct amdgpu_code_object co;
+   struct amdgpu_ws_bo *code; /* .text, where the GPU runs it */
+   struct amdgpu_kernel *kernels;
+};
+
+struct amdgpu_screen {
+   struct pipe_screen base;
+   struct amdgpu_winsys *ws;
+   struct amdgpu_drm_shared *drm;
+   struct amdgpu_isa isa;
+   uint64_t fence_timeout_ns;
+   pthread_mutex_t lock; /* resources */
+   struct amdgpu_resource *resources;
+};
+
+static inline struct amdgpu_screen *amdgpu_screen(struct pipe_screen *s)
+{
+   return (struct amdgpu_screen *)s;
+}
+
+struct pipe_context *amdgpu_context_create(struct pipe_screen *screen);
+/* The resource holding GPU address va, or NULL. */
+struct amdgpu_resource *amdgpu_screen_find_resource(struct amdgpu_screen *s, uint64_t va);
+
+#endif

@@ -1,0 +1,262 @@
+/* kiln-compile: the offline compiler.  OpenCL C in, a Kiln program binary
+ * (include/kiln/binary_format.h) out, for clCreateProgramWithBinary on a
+ * device of that target — including GPUs this machine does not have.
+ *
+ *   kiln-compile -t gfx1030 -o saxpy.bin saxpy.cl
+ *   kiln-compile -t gfx1100 -S saxpy.cl          (disassembly on stdout)
+ *   kiln-compile -t gfx900 --elf saxpy.o saxpy.cl (the bare code object)
+ */
+#include <CL/cl.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/binary.h"
+#include "kiln/kernel_info.h"
+#include "llvm/amdgpu_target.h"
+#include "llvm/compiler.h"
+#include "llvm/disasm.h"
+#include "pipe/amdgpu/amdgpu_caps.h"
+#include "pipe/amdgpu/amdgpu_code_object.h"
+#include "pipe/cpu/cpu_screen.h"
+#include "util/alloc.h"
+
+static void usage(FILE *f)
+{
+   fprintf(f,
+           "usage: kiln-compile -t TARGET [-o BINARY] [--elf OBJECT] [-S] [-D NAME[=V]] "
+           "[--options STRING] FILE.cl\n"
+           "  -t, --target TARGET   cpu (this machine's processor) or an AMD GPU: gfx900, ...\n"
+           "  -o, --output FILE     the program binary for clCreateProgramWithBinary\n"
+           "      --elf FILE        the device code object alone (GPU targets)\n"
+           "  -S, --disassemble     print each kernel's descriptor and instructions (GPU)\n"
+           "      --options STRING  clBuildProgram options (\"-cl-fast-relaxed-math ...\")\n"
+           "  -D NAME[=VALUE]       same as --options \"-D NAME=VALUE\"\n"
+           "      --list-targets    the targets this kiln-compile knows\n"
+           "Exit status: 0 built, 1 the build failed (log on stderr), 2 usage or I/O.\n");
+}
+
+static char *read_all(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   char *buf = NULL;
+   size_t len = 0, cap = 0;
+   for (;;) {
+      if (len + 4096 + 1 > cap) {
+         cap = (len + 4096 + 1) * 2;
+         char *t = kiln_realloc(buf, cap);
+         if (!t) {
+            kiln_free(buf);
+            fclose(f);
+            return NULL;
+         }
+         buf = t;
+      }
+      size_t n = fread(buf + len, 1, 4096, f);
+      len += n;
+      if (n < 4096)
+         break;
+   }
+   bool bad = ferror(f);
+   fclose(f);
+   if (bad) {
+      kiln_free(buf);
+      return NULL;
+   }
+   buf[len] = 0;
+   *size = len;
+   return buf;
+}
+
+static bool write_all(const char *path, const void *data, size_t size)
+{
+   FILE *f = fopen(path, "wb");
+   if (!f)
+      return false;
+   bool ok = fwrite(data, 1, size, f) == size;
+   return fclose(f) == 0 && ok;
+}
+
+static struct amdgpu_isa isa_of(const char *gfx)
+{
+   struct amdgpu_isa isa = {
+      .gfx_level = kiln_amdgpu_target_find(gfx)->gfx_level,
+      .accum_offset = !strcmp(gfx, "gfx90a") || !strncmp(gfx, "gfx94", 5),
+   };
+   return isa;
+}
+
+static int disassemble(const char *gfx, const struct kiln_build_output *out)
+{
+   struct amdgpu_code_object co;
+   char error[256] = "";
+   struct amdgpu_isa isa = isa_of(gfx);
+   if (amdgpu_code_object_parse(out->object, out->object_size, &isa, &co,
+                                error, sizeof(error))) {
+      fprintf(stderr, "kiln-compile: the code object does not parse: %s\n", error);
+      return 1;
+   }
+   const unsigned char *text = (const unsigned char *)out->object + co.text_file_offset;
+   for (unsigned i = 0; i < co.num_kernels; i++) {
+      const struct amdgpu_kernel_desc *k = &co.kernels[i];
+      printf("kernel %s (%s, wave%u)\n", k->name, gfx, k->wave32 ? 32 : 64);
+      printf("  COMPUTE_PGM_RSRC1 0x%08x  RSRC2 0x%08x  RSRC3 0x%08x\n", k->rsrc1, k->rsrc2,
+             k->rsrc3);
+      printf("  sgprs %u  vgprs %u  user sgprs %u (dispatch ptr s%d, kernarg ptr s%d, "
+             "scratch buffer s%d)\n",
+             k->sgpr_count, k->vgpr_count, k->user_sgpr_count, k->sgpr_dispatch_ptr,
+             k->sgpr_kernarg_ptr, k->sgpr_private_segment_buffer);
+      printf("  kernarg %llu bytes  lds %u bytes  scratch %u bytes/work-item\n",
+             (unsigned long long)k->kernarg_size, k->group_segment_size,
+             k->private_segment_size);
+      char *s = kiln_llvm_disassemble_amdgpu(gfx, text + k->code_offset, k->code_size,
+                                             k->code_offset);
+      if (!s) {
+         amdgpu_code_object_fini(&co);
+         fprintf(stderr, "kiln-compile: no disassembler for %s\n", gfx);
+         return 1;
+      }
+      fputs(s, stdout);
+      kiln_free(s);
+   }
+   amdgpu_code_object_fini(&co);
+   return 0;
+}
+
+/* Appends " -D <def>" to *options. */
+static bool add_define(char **options, const char *def)
+{
+   size_t n = strlen(*options) + strlen(def) + 5;
+   char *o = kiln_malloc(n);
+   if (!o)
+      return false;
+   snprintf(o, n, "%s -D %s", *options, def);
+   kiln_free(*options);
+   *options = o;
+   return true;
+}
+
+int main(int argc, char **argv)
+{
+   enum { OPT_ELF = 256, OPT_OPTIONS, OPT_LIST };
+   static const struct option longopts[] = {
+      {"target", required_argument, NULL, 't'},   {"output", required_argument, NULL, 'o'},
+      {"elf", required_argument, NULL, OPT_ELF},  {"disassemble", no_argument, NULL, 'S'},
+      {"options", required_argument, NULL, OPT_OPTIONS},
+      {"list-targets", no_argument, NULL, OPT_LIST}, {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
+   };
+   const char *target = NULL, *output = NULL, *elf = NULL;
+   char *options = kiln_strdup("");
+   bool disasm = false;
+   int c;
+   while (options && (c = getopt_long(argc, argv, "t:o:SD:h", longopts, NULL)) != -1) {
+      switch (c) {
+      case 't': target = optarg; break;
+      case 'o': output = optarg; break;
+      case 'S': disasm = true; break;
+      case OPT_ELF: elf = optarg; break;
+      case 'D':
+         if (!add_define(&options, optarg))
+            return 2;
+         break;
+      case OPT_OPTIONS: {
+         kiln_free(options);
+         options = kiln_strdup(optarg);
+         break;
+      }
+      case OPT_LIST:
+         printf("cpu\n");
+         for (unsigned i = 0; kiln_amdgpu_target_at(i); i++)
+            printf("%s\n", kiln_amdgpu_target_at(i)->gfx);
+         kiln_free(options);
+         return 0;
+      case 'h': usage(stdout); kiln_free(options); return 0;
+      default: usage(stderr); kiln_free(options); return 2;
+      }
+   }
+   if (!options)
+      return 2;
+   if (!target || optind != argc - 1 || (!output && !elf && !disasm)) {
+      usage(stderr);
+      kiln_free(options);
+      return 2;
+   }
+   bool cpu = !strcmp(target, "cpu");
+   if (!cpu && !kiln_amdgpu_target_find(target)) {
+      fprintf(stderr, "kiln-compile: unknown target '%s' (--list-targets)\n", target);
+      kiln_free(options);
+      return 2;
+   }
+   if (cpu && (elf || disasm)) {
+      fprintf(stderr, "kiln-compile: --elf and -S are for GPU targets\n");
+      kiln_free(options);
+      return 2;
+   }
+   size_t size;
+   char *source = read_all(argv[optind], &size);
+   if (!source) {
+      fprintf(stderr, "kiln-compile: cannot read %s: %s\n", argv[optind], strerror(errno));
+      kiln_free(options);
+      return 2;
+   }
+
+   struct kiln_compile_target t = {.opencl_version = 110};
+   struct kiln_build_output out;
+   enum kiln_build_status st;
+   if (cpu) {
+      struct pipe_screen *screen = cpu_screen_create();
+      if (!screen) {
+         kiln_free(source), kiln_free(options);
+         return 2;
+      }
+      t.image_support = screen->caps.image_support;
+      t.cl_ext = screen->caps.clang_extensions;
+      st = kiln_llvm_build_cpu(source, size, options, &t, &out);
+      screen->destroy(screen);
+   } else {
+      t.cl_ext = AMDGPU_CLANG_EXTENSIONS;
+      st = kiln_llvm_build_amdgpu(source, size, options, &t, target, &out);
+   }
+   kiln_free(source);
+   if (out.log && *out.log)
+      fputs(out.log, stderr);
+   int rc = 0;
+   if (st != KILN_BUILD_OK) {
+      fprintf(stderr, "kiln-compile: the build for %s failed\n", target);
+      rc = 1;
+   }
+   if (!rc && elf && !write_all(elf, out.object, out.object_size)) {
+      fprintf(stderr, "kiln-compile: cannot write %s: %s\n", elf, strerror(errno));
+      rc = 2;
+   }
+   if (!rc && output) {
+      struct kiln_binary_contents bin = {
+         .target = out.target_id,
+         .options = options,
+         .object = out.object,
+         .object_size = out.object_size,
+         .bitcode = out.bitcode,
+         .bitcode_size = out.bitcode_size,
+         .kernels = out.kernels,
+         .num_kernels = out.num_kernels,
+      };
+      size_t n = kiln_binary_write(&bin, NULL);
+      unsigned char *data = kiln_malloc(n);
+      if (!data || (kiln_binary_write(&bin, data), !write_all(output, data, n))) {
+         fprintf(stderr, "kiln-compile: cannot write %s: %s\n", output, strerror(errno));
+         rc = 2;
+      }
+      kiln_free(data);
+   }
+   if (!rc && disasm)
+      rc = disassemble(target, &out);
+   kiln_build_output_fini(&out);
+   kiln_free(options);
+   return rc;
+}
