@@ -63,6 +63,10 @@ cl_int kiln_info(const void *data, size_t size, size_t param_value_size, void *p
                  : API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x (and %p is not " what ")", \
                             (unsigned)(param_name), (void *)(handle)))
 
+/* Flags valid for clCreateBuffer and clCreateImage2D/3D: known bits, one
+ * access mode at most, USE_HOST_PTR alone among the host-pointer flags. */
+bool kiln_api_valid_mem_flags(cl_mem_flags flags);
+
 /* The two symbols the library exports (cl_khr_icd); see kiln.sym. */
 #define KILN_EXPORT __attribute__((visibility("default")))
 

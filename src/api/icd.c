@@ -91,6 +91,7 @@ static void dispatch_init(void)
    SLOT(clEnqueueCopyImageToBuffer);
    SLOT(clEnqueueCopyBufferToImage);
    SLOT(clEnqueueMapImage);
+   SLOT(clCreateImage);
 #undef SLOT
    kiln_object_set_dispatch(d);
 }

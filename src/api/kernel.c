@@ -8,6 +8,7 @@
 #include "core/kernel.h"
 #include "core/mem.h"
 #include "core/program.h"
+#include "core/sampler.h"
 #include "kiln/kernel_info.h"
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name,
@@ -117,14 +118,31 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
       if (!arg_size)
          return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: __local size 0", arg_index);
       break;
-   case KILN_ARG_SAMPLER:
+   case KILN_ARG_SAMPLER: {
       if (arg_size != sizeof(cl_sampler))
          return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: a sampler takes sizeof(cl_sampler)",
                          arg_index);
-      return API_FAIL(CL_INVALID_SAMPLER, "arg %u: samplers are not supported yet", arg_index);
+      cl_sampler s = arg_value ? kiln_sampler_from(*(const cl_sampler *)arg_value) : NULL;
+      if (!s || s->context != k->program->context)
+         return API_FAIL(CL_INVALID_SAMPLER, "arg %u: not a sampler of the kernel's context",
+                         arg_index);
+      break;
+   }
    case KILN_ARG_IMAGE2D:
-   case KILN_ARG_IMAGE3D:
-      return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: images are not supported yet", arg_index);
+   case KILN_ARG_IMAGE3D: {
+      if (arg_size != sizeof(cl_mem))
+         return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: an image takes sizeof(cl_mem), not %zu",
+                         arg_index, arg_size);
+      cl_mem m = arg_value ? kiln_mem_from(*(const cl_mem *)arg_value) : NULL;
+      cl_mem_object_type want =
+         ai->kind == KILN_ARG_IMAGE2D ? CL_MEM_OBJECT_IMAGE2D : CL_MEM_OBJECT_IMAGE3D;
+      if (!m || m->type != want)
+         return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: not a %s image", arg_index,
+                         ai->kind == KILN_ARG_IMAGE2D ? "2D" : "3D");
+      if (m->context != k->program->context)
+         return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: image of another context", arg_index);
+      break;
+   }
    default:
       if (!arg_value)
          return API_FAIL(CL_INVALID_ARG_VALUE, "arg %u: NULL value", arg_index);

@@ -12,7 +12,7 @@
 
 /* Flags valid for a buffer: known bits, one access mode at most,
  * USE_HOST_PTR alone among the host-pointer flags. */
-static bool valid_flags(cl_mem_flags flags)
+bool kiln_api_valid_mem_flags(cl_mem_flags flags)
 {
    if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_FLAGS))
       return false;
@@ -40,7 +40,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags 
    cl_context ctx = kiln_context_from(context);
    if (!ctx)
       API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
-   if (!valid_flags(flags))
+   if (!kiln_api_valid_mem_flags(flags))
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
    if (!size || size > max_alloc(ctx))
       API_FAIL_RET(errcode_ret, CL_INVALID_BUFFER_SIZE, "size %zu (max %llu)", size,
@@ -68,7 +68,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
    cl_mem parent = kiln_mem_from(buffer);
    if (!parent || parent->type != CL_MEM_OBJECT_BUFFER || parent->parent)
       API_FAIL_RET(errcode_ret, CL_INVALID_MEM_OBJECT, "%p is not a buffer", (void *)buffer);
-   if (flags & ~(cl_mem_flags)ACCESS_FLAGS || !valid_flags(flags))
+   if (flags & ~(cl_mem_flags)ACCESS_FLAGS || !kiln_api_valid_mem_flags(flags))
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
    /* A sub-buffer may not grant access the parent does not have. */
    cl_mem_flags pacc = parent->flags & ACCESS_FLAGS;

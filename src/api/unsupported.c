@@ -102,14 +102,6 @@ static cl_int CL_API_CALL stub_clReleaseDevice(cl_device_id p0)
    return kiln_api_unsupported("clReleaseDevice");
 }
 
-static cl_mem CL_API_CALL stub_clCreateImage(cl_context p0, cl_mem_flags p1, const cl_image_format * p2, const cl_image_desc * p3, void * p4, cl_int * p5)
-{
-   cl_int err = kiln_api_unsupported("clCreateImage");
-   if (p5)
-      *p5 = err;
-   return NULL;
-}
-
 static cl_program CL_API_CALL stub_clCreateProgramWithBuiltInKernels(cl_context p0, cl_uint p1, const cl_device_id * p2, const char * p3, cl_int * p4)
 {
    cl_int err = kiln_api_unsupported("clCreateProgramWithBuiltInKernels");
@@ -383,7 +375,6 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clCreateSubDevices = stub_clCreateSubDevices;
    d->clRetainDevice = stub_clRetainDevice;
    d->clReleaseDevice = stub_clReleaseDevice;
-   d->clCreateImage = stub_clCreateImage;
    d->clCreateProgramWithBuiltInKernels = stub_clCreateProgramWithBuiltInKernels;
    d->clCompileProgram = stub_clCompileProgram;
    d->clLinkProgram = stub_clLinkProgram;

@@ -240,7 +240,7 @@ cl_int kiln_enqueue_rw_buffer(cl_command_queue q, cl_mem mem, bool write, size_t
                   KILN_ORDER_COMMAND, wait, ev);
 }
 
-cl_int kiln_enqueue_rw_buffer_rect(cl_command_queue q, cl_mem mem, bool write,
+cl_int kiln_enqueue_rw_rect(cl_command_queue q, cl_command_type type, cl_mem mem, bool write,
                                    const struct kiln_rect *buf, const struct kiln_rect *host,
                                    const size_t region[3], void *ptr,
                                    struct kiln_wait_list wait, cl_event *ev)
@@ -253,8 +253,16 @@ cl_int kiln_enqueue_rw_buffer_rect(cl_command_queue q, cl_mem mem, bool write,
    memcpy(c->u.rect.region, region, sizeof(c->u.rect.region));
    c->u.rect.ptr = ptr;
    c->u.rect.write = write;
-   return enqueue(q, write ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT,
-                  &ops_rw_rect, c, KILN_ORDER_COMMAND, wait, ev);
+   return enqueue(q, type, &ops_rw_rect, c, KILN_ORDER_COMMAND, wait, ev);
+}
+
+cl_int kiln_enqueue_rw_buffer_rect(cl_command_queue q, cl_mem mem, bool write,
+                                   const struct kiln_rect *buf, const struct kiln_rect *host,
+                                   const size_t region[3], void *ptr,
+                                   struct kiln_wait_list wait, cl_event *ev)
+{
+   return kiln_enqueue_rw_rect(q, write ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT,
+                               mem, write, buf, host, region, ptr, wait, ev);
 }
 
 cl_int kiln_enqueue_copy_buffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
@@ -286,7 +294,7 @@ cl_int kiln_enqueue_fill_buffer(cl_command_queue q, cl_mem mem, const void *patt
    return enqueue(q, CL_COMMAND_FILL_BUFFER, &ops_fill, c, KILN_ORDER_COMMAND, wait, ev);
 }
 
-cl_int kiln_enqueue_copy_buffer_rect(cl_command_queue q, cl_mem src, cl_mem dst,
+cl_int kiln_enqueue_copy_rect(cl_command_queue q, cl_command_type type, cl_mem src, cl_mem dst,
                                      const struct kiln_rect *s, const struct kiln_rect *d,
                                      const size_t region[3], struct kiln_wait_list wait,
                                      cl_event *ev)
@@ -297,11 +305,20 @@ cl_int kiln_enqueue_copy_buffer_rect(cl_command_queue q, cl_mem src, cl_mem dst,
    c->u.rect.a = *s;
    c->u.rect.b = *d;
    memcpy(c->u.rect.region, region, sizeof(c->u.rect.region));
-   return enqueue(q, CL_COMMAND_COPY_BUFFER_RECT, &ops_copy_rect, c, KILN_ORDER_COMMAND, wait,
+   return enqueue(q, type, &ops_copy_rect, c, KILN_ORDER_COMMAND, wait,
                   ev);
 }
 
-cl_int kiln_enqueue_map_buffer(cl_command_queue q, cl_mem mem, cl_map_flags flags,
+cl_int kiln_enqueue_copy_buffer_rect(cl_command_queue q, cl_mem src, cl_mem dst,
+                                     const struct kiln_rect *s, const struct kiln_rect *d,
+                                     const size_t region[3], struct kiln_wait_list wait,
+                                     cl_event *ev)
+{
+   return kiln_enqueue_copy_rect(q, CL_COMMAND_COPY_BUFFER_RECT, src, dst, s, d, region, wait,
+                                 ev);
+}
+
+cl_int kiln_enqueue_map(cl_command_queue q, cl_command_type type, cl_mem mem, cl_map_flags flags,
                                size_t offset, size_t size, struct kiln_wait_list wait,
                                cl_event *ev, void **ptr)
 {
@@ -314,10 +331,17 @@ cl_int kiln_enqueue_map_buffer(cl_command_queue q, cl_mem mem, cl_map_flags flag
       cmd_cleanup(&tmp);
       return err;
    }
-   err = enqueue(q, CL_COMMAND_MAP_BUFFER, &ops_flush, c, KILN_ORDER_COMMAND, wait, ev);
+   err = enqueue(q, type, &ops_flush, c, KILN_ORDER_COMMAND, wait, ev);
    if (err)
       kiln_mem_unmap(mem, *ptr);
    return err;
+}
+
+cl_int kiln_enqueue_map_buffer(cl_command_queue q, cl_mem mem, cl_map_flags flags,
+                               size_t offset, size_t size, struct kiln_wait_list wait,
+                               cl_event *ev, void **ptr)
+{
+   return kiln_enqueue_map(q, CL_COMMAND_MAP_BUFFER, mem, flags, offset, size, wait, ev, ptr);
 }
 
 cl_int kiln_enqueue_unmap(cl_command_queue q, cl_mem mem, void *ptr,

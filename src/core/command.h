@@ -45,6 +45,20 @@ cl_int kiln_enqueue_map_buffer(cl_command_queue q, cl_mem mem, cl_map_flags flag
                                cl_event *ev, void **ptr);
 cl_int kiln_enqueue_unmap(cl_command_queue q, cl_mem mem, void *ptr,
                           struct kiln_wait_list wait, cl_event *ev);
+/* The same commands under another command type: images are linear in
+ * their resource, so image reads, writes, copies and maps are these
+ * rectangle transfers with the image's pitches (x in bytes). */
+cl_int kiln_enqueue_rw_rect(cl_command_queue q, cl_command_type type, cl_mem mem, bool write,
+                            const struct kiln_rect *buf, const struct kiln_rect *host,
+                            const size_t region[3], void *ptr, struct kiln_wait_list wait,
+                            cl_event *ev);
+cl_int kiln_enqueue_copy_rect(cl_command_queue q, cl_command_type type, cl_mem src, cl_mem dst,
+                              const struct kiln_rect *s, const struct kiln_rect *d,
+                              const size_t region[3], struct kiln_wait_list wait,
+                              cl_event *ev);
+cl_int kiln_enqueue_map(cl_command_queue q, cl_command_type type, cl_mem mem,
+                        cl_map_flags flags, size_t offset, size_t size,
+                        struct kiln_wait_list wait, cl_event *ev, void **ptr);
 /* Markers, barriers and clEnqueueWaitForEvents: commands that do nothing
  * but order. */
 cl_int kiln_enqueue_sync(cl_command_queue q, cl_command_type type, enum kiln_queue_order order,

@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "core/mem.h"
 #include "core/program.h"
+#include "core/sampler.h"
 #include "kiln/kernel_info.h"
 #include "util/log.h"
 #include "util/alloc.h"
@@ -77,7 +78,9 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
    struct kiln_kernel_arg *a = &k->args[index];
    switch (ai->kind) {
    case KILN_ARG_GLOBAL:
-   case KILN_ARG_CONSTANT: {
+   case KILN_ARG_CONSTANT:
+   case KILN_ARG_IMAGE2D:
+   case KILN_ARG_IMAGE3D: {
       cl_mem mem = value ? *(const cl_mem *)value : NULL;
       a->mem = mem;
       a->mem_serial = mem ? mem->serial : 0;
@@ -86,6 +89,18 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
    case KILN_ARG_LOCAL:
       a->local_size = size;
       break;
+   case KILN_ARG_SAMPLER: {
+      /* Samplers never change: their bits are the whole value, so the
+       * argument needs no reference on the object. */
+      uint64_t bits = kiln_sampler_bits(*(const cl_sampler *)value);
+      void *copy = kiln_malloc(sizeof(bits));
+      if (!copy)
+         return CL_OUT_OF_HOST_MEMORY;
+      memcpy(copy, &bits, sizeof(bits));
+      kiln_free(a->value);
+      a->value = copy;
+      break;
+   }
    default: {
       void *copy = kiln_malloc(size);
       if (!copy)

@@ -8,14 +8,14 @@ struct kiln_kernel_info;
 
 struct kiln_kernel_arg {
    bool set;
-   /* GLOBAL/CONSTANT: the buffer, or NULL.  Not a reference: releasing
+   /* GLOBAL/CONSTANT: the buffer, or NULL; IMAGE2D/3D: the image.  Not a reference: releasing
     * the buffer deletes it even while it is set here (1.1 5.4.1; the CTS
     * waits for its destructor callback), so launches check that it still
     * lives (kiln_kernel_args_live) before they take their own reference. */
    cl_mem mem;
    uint64_t mem_serial;
    size_t local_size; /* LOCAL: bytes per work-group */
-   void *value;       /* VALUE/SAMPLER: a copy of the bytes */
+   void *value;       /* VALUE: a copy of the bytes; SAMPLER: its bits (uint64_t) */
 };
 
 struct _cl_kernel {

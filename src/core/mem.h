@@ -48,6 +48,16 @@ struct _cl_mem {
    struct kiln_mapping *mappings;
    struct kiln_mem_callback *callbacks; /* most recent first */
    uint64_t serial; /* unique per object: tells a reused handle from this one */
+
+   /* Images (type CL_MEM_OBJECT_IMAGE2D/3D): a linear layout in res, with
+    * the application's pitches for CL_MEM_USE_HOST_PTR, tight otherwise.
+    * A 2D image has depth 1 and slice_pitch 0 (what clGetImageInfo says). */
+   struct {
+      cl_image_format format;
+      size_t elem_size;
+      size_t width, height, depth;
+      size_t row_pitch, slice_pitch;
+   } image;
 };
 
 static inline cl_mem kiln_mem_from(cl_mem m)
@@ -59,6 +69,20 @@ cl_int kiln_mem_create_buffer(cl_context ctx, cl_mem_flags flags, size_t size, v
                               cl_mem *out);
 cl_int kiln_mem_create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
                                   cl_mem *out);
+
+/* An image of w x h (x d for 3D, d = 1 for 2D) elements of format.  With
+ * CL_MEM_USE_HOST_PTR the image is host_ptr with the given pitches; with
+ * CL_MEM_COPY_HOST_PTR it is copied from there (pitches already resolved
+ * by the caller: never 0 when host_ptr is given). */
+cl_int kiln_mem_create_image(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type,
+                             const cl_image_format *format, size_t elem_size, size_t w,
+                             size_t h, size_t d, size_t row_pitch, size_t slice_pitch,
+                             void *host_ptr, cl_mem *out);
+
+static inline bool kiln_mem_is_image(cl_mem m)
+{
+   return m->type == CL_MEM_OBJECT_IMAGE2D || m->type == CL_MEM_OBJECT_IMAGE3D;
+}
 
 /* The root resource and the absolute offset of mem's first byte in it. */
 static inline struct pipe_resource *kiln_mem_resource(cl_mem mem, size_t *offset)

@@ -10,6 +10,7 @@
 #include "core/kernel.h"
 #include "core/mem.h"
 #include "kiln/bounds.h"
+#include "kiln/image.h"
 #include "kiln/kernel_info.h"
 #include "util/alloc.h"
 #include "util/check.h"
@@ -21,8 +22,9 @@ struct ndrange {
    cl_kernel kernel; /* held so the program's code stays loaded */
    struct pipe_grid_info grid;
    unsigned char *args;
-   cl_mem *mems; /* buffers the arguments point into, held */
+   cl_mem *mems; /* buffers and images the arguments point into, held */
    unsigned num_mems;
+   struct kiln_image_desc *images; /* what image arguments point to */
    struct kiln_bounds *bounds; /* KILN_CHECK=bounds */
    struct kiln_bounds_arg *bounds_args;
 };
@@ -35,6 +37,7 @@ static void ndrange_cleanup(cl_event ev)
    for (unsigned i = 0; i < n->num_mems; i++)
       kiln_object_unref(&n->mems[i]->obj);
    kiln_free(n->mems);
+   kiln_free(n->images);
    kiln_free(n->args);
    kiln_free(n->bounds);
    kiln_free(n->bounds_args);
@@ -171,7 +174,8 @@ static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
    const struct kiln_kernel_info *info = k->info;
    n->args = kiln_calloc(1, info->args_size ? info->args_size : 1);
    n->mems = kiln_calloc(info->num_args ? info->num_args : 1, sizeof(cl_mem));
-   if (!n->args || !n->mems)
+   n->images = kiln_calloc(info->num_args ? info->num_args : 1, sizeof(*n->images));
+   if (!n->args || !n->mems || !n->images)
       return CL_OUT_OF_HOST_MEMORY;
    uint64_t local = (info->local_mem_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
    for (uint32_t i = 0; i < info->num_args; i++) {
@@ -190,6 +194,28 @@ static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
             n->mems[n->num_mems++] = a->mem;
          }
          memcpy(slot, &addr, sizeof(addr));
+         break;
+      }
+      case KILN_ARG_IMAGE2D:
+      case KILN_ARG_IMAGE3D: {
+         /* The kernel sees a descriptor (include/kiln/image.h) that lives
+          * in this launch's payload. */
+         struct kiln_image_desc *d = &n->images[i];
+         size_t off;
+         struct pipe_resource *res = kiln_mem_resource(a->mem, &off);
+         d->data = dev->screen->resource_address(dev->screen, res) + off;
+         d->row_pitch = a->mem->image.row_pitch;
+         d->slice_pitch = a->mem->image.slice_pitch;
+         d->width = (int32_t)a->mem->image.width;
+         d->height = (int32_t)a->mem->image.height;
+         d->depth = (int32_t)a->mem->image.depth;
+         d->channel_order = (int32_t)a->mem->image.format.image_channel_order;
+         d->channel_type = (int32_t)a->mem->image.format.image_channel_data_type;
+         d->elem_size = (int32_t)a->mem->image.elem_size;
+         uint64_t addr = (uint64_t)(uintptr_t)d;
+         memcpy(slot, &addr, sizeof(addr));
+         kiln_object_ref(&a->mem->obj);
+         n->mems[n->num_mems++] = a->mem;
          break;
       }
       case KILN_ARG_LOCAL:

@@ -30,7 +30,6 @@ PASS_HANDLED = {'get_work_dim', 'get_global_size', 'get_global_id',
 
 # Declared by opencl-c.h for 1.1 but not (yet) provided by the library.
 NOT_YET = [
-    re.compile(r'image'),                 # images and samplers (CL 1.1 §6.11.13)
     re.compile(r'^amd_'),                 # cl_amd_media_ops, never advertised
 ]
 
@@ -74,6 +73,9 @@ def header_signatures(clang, resdir, tmp):
         if name in PASS_HANDLED or any(p.search(name) for p in NOT_YET):
             continue
         params = [p.strip() for p in params.split(',')] if params.strip() not in ('', 'void') else []
+        # Image types of OpenCL 1.2 that Clang declares in 1.1 mode too.
+        if any(re.search(r'image1d|image2d_array', p) for p in params):
+            continue
         sigs.append((name, ret.strip(), params))
     return sigs
 
@@ -81,23 +83,29 @@ def header_signatures(clang, resdir, tmp):
 def all_builtins_kernel(sigs):
     """A kernel with one call per overload; variables are left
     uninitialised (only the references matter) and the file is compiled at
-    -O0 so no call is dropped."""
+    -O0 so no call is dropped.  Images and samplers can only be parameters,
+    so those are the kernel's."""
     out = ['#pragma OPENCL EXTENSION cl_khr_fp64 : enable',
            '#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable',
            '#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable',
-           'kernel void all_builtins(void) {']
+           '#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable',
+           None]
+    kparams = []
     for i, (name, ret, params) in enumerate(sigs):
         args = []
         body = []
         for j, p in enumerate(params):
             v = 'a%d_%d' % (i, j)
-            if p.endswith('*'):
+            if 'image' in p or 'sampler_t' in p:
+                kparams.append('%s %s' % (p, v))
+            elif p.endswith('*'):
                 body.append('%s%s;' % (p, v))
             else:
                 body.append('%s %s;' % (p, v))
             args.append(v)
         out.append('  { %s %s(%s); }' % (' '.join(body), name, ', '.join(args)))
     out.append('}')
+    out[4] = 'kernel void all_builtins(%s) {' % (', '.join(kparams) or 'void')
     return '\n'.join(out) + '\n'
 
 

@@ -19,6 +19,7 @@
 TARGET(binary)
 TARGET(build_options)
 TARGET(set_kernel_arg)
+TARGET(image_create)
 #undef TARGET
 
 static const struct {
@@ -27,7 +28,7 @@ static const struct {
    int (*one)(const uint8_t *data, size_t size);
 } targets[] = {
 #define TARGET(name) {#name, kiln_fuzz_init_##name, kiln_fuzz_one_##name},
-   TARGET(binary) TARGET(build_options) TARGET(set_kernel_arg)
+   TARGET(binary) TARGET(build_options) TARGET(set_kernel_arg) TARGET(image_create)
 #undef TARGET
 };
 

@@ -5,7 +5,7 @@
 # build dependencies.
 #
 # Usage: tests/fuzz/run.sh [TARGET...]      (default: every target)
-#   TARGET: binary, build_options, set_kernel_arg
+#   TARGET: binary, build_options, set_kernel_arg, image_create
 # Environment:
 #   FUZZ_TIME   seconds per target (default 60)
 #   FUZZ_JOBS   targets fuzzed at once, one core each (default 1)
@@ -28,7 +28,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${FUZZ_BUILD:-$root/build-fuzz}
 seconds=${FUZZ_TIME:-60}
-all=(binary build_options set_kernel_arg)
+all=(binary build_options set_kernel_arg image_create)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do

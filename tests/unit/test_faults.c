@@ -418,6 +418,101 @@ static cl_int path_create_buffer_use_host_ptr(struct fx *f, struct call *c)
 }
 PATH(create_buffer_use_host_ptr, HOST | MEM_ALLOC)
 
+/* ---- images and samplers ---- */
+
+static const cl_image_format fault_fmt = {CL_RGBA, CL_UNSIGNED_INT8};
+
+static cl_int create_image(struct fx *f, struct call *c, cl_mem_flags flags, bool three_d)
+{
+   cl_uchar host[4 * 4 * 3 * 4];
+   for (unsigned i = 0; i < sizeof(host); i++)
+      host[i] = (cl_uchar)(i * 7);
+   bool ptr = flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR);
+   cl_int err = NONE_YET;
+   arm(c);
+   cl_mem m = three_d ? clCreateImage3D(f->ctx, flags, &fault_fmt, 4, 4, 3, 0, 0,
+                                        ptr ? host : NULL, &err)
+                      : clCreateImage2D(f->ctx, flags, &fault_fmt, 4, 4, 0, ptr ? host : NULL,
+                                        &err);
+   disarm(c);
+   if (err) {
+      assert_null(m);
+      return err;
+   }
+   assert_non_null(m);
+   cl_uchar got[sizeof(host)];
+   size_t origin[3] = {0, 0, 0}, region[3] = {4, 4, three_d ? 3 : 1};
+   assert_int_equal(clEnqueueReadImage(f->q, m, CL_TRUE, origin, region, 0, 0, got, 0, NULL,
+                                       NULL),
+                    CL_SUCCESS);
+   if (ptr)
+      assert_memory_equal(got, host, three_d ? sizeof(host) : sizeof(host) / 3);
+   clReleaseMemObject(m);
+   return CL_SUCCESS;
+}
+
+static cl_int path_create_image2d(struct fx *f, struct call *c)
+{
+   return create_image(f, c, CL_MEM_READ_WRITE, false);
+}
+PATH(create_image2d, HOST | MEM_ALLOC)
+
+static cl_int path_create_image2d_copy_host_ptr(struct fx *f, struct call *c)
+{
+   return create_image(f, c, CL_MEM_COPY_HOST_PTR, false);
+}
+PATH(create_image2d_copy_host_ptr, HOST | MEM_ALLOC)
+
+static cl_int path_create_image3d_use_host_ptr(struct fx *f, struct call *c)
+{
+   return create_image(f, c, CL_MEM_USE_HOST_PTR, true);
+}
+PATH(create_image3d_use_host_ptr, HOST | MEM_ALLOC)
+
+/* A write then a read of an image: a failed enqueue leaves the image as
+ * it was. */
+static cl_int path_enqueue_image_write_read(struct fx *f, struct call *c)
+{
+   cl_int err;
+   cl_uchar zero[64] = {0}, v[64], got[64];
+   for (unsigned i = 0; i < 64; i++)
+      v[i] = (cl_uchar)(3 * i + 1);
+   cl_mem m = clCreateImage2D(f->ctx, CL_MEM_COPY_HOST_PTR, &fault_fmt, 4, 4, 0, zero, &err);
+   assert_non_null(m);
+   size_t origin[3] = {0, 0, 0}, region[3] = {4, 4, 1};
+   arm(c);
+   err = clEnqueueWriteImage(f->q, m, CL_TRUE, origin, region, 0, 0, v, 0, NULL, NULL);
+   cl_int rerr = err ? err : clEnqueueReadImage(f->q, m, CL_TRUE, origin, region, 0, 0, got, 0,
+                                                NULL, NULL);
+   disarm(c);
+   assert_int_equal(clEnqueueReadImage(f->q, m, CL_TRUE, origin, region, 0, 0, got, 0, NULL,
+                                       NULL),
+                    CL_SUCCESS);
+   assert_memory_equal(got, err ? zero : v, 64);
+   clReleaseMemObject(m);
+   return err ? err : rerr;
+}
+PATH(enqueue_image_write_read, HOST)
+
+static cl_int path_create_sampler(struct fx *f, struct call *c)
+{
+   cl_int err = NONE_YET;
+   arm(c);
+   cl_sampler s = clCreateSampler(f->ctx, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, &err);
+   disarm(c);
+   if (err) {
+      assert_null(s);
+      return err;
+   }
+   cl_addressing_mode am = 0;
+   assert_int_equal(clGetSamplerInfo(s, CL_SAMPLER_ADDRESSING_MODE, sizeof(am), &am, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(am, CL_ADDRESS_REPEAT);
+   clReleaseSampler(s);
+   return CL_SUCCESS;
+}
+PATH(create_sampler, HOST)
+
 static cl_int path_create_sub_buffer(struct fx *f, struct call *c)
 {
    write_uints(f->q, f->buf, 0, 1);
@@ -1320,6 +1415,11 @@ int main(void)
       cmocka_unit_test(test_create_buffer),
       cmocka_unit_test(test_create_buffer_copy_host_ptr),
       cmocka_unit_test(test_create_buffer_use_host_ptr),
+      cmocka_unit_test(test_create_image2d),
+      cmocka_unit_test(test_create_image2d_copy_host_ptr),
+      cmocka_unit_test(test_create_image3d_use_host_ptr),
+      cmocka_unit_test(test_enqueue_image_write_read),
+      cmocka_unit_test(test_create_sampler),
       cmocka_unit_test(test_create_sub_buffer),
       cmocka_unit_test(test_mem_destructor_callback),
       cmocka_unit_test(test_create_user_event),

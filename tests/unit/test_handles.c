@@ -2,8 +2,7 @@
  * each handle argument (the other arguments valid):
  *   - NULL,
  *   - a released handle of the right type (not for platforms and devices,
- *     which 1.1 cannot release, nor samplers and images, which no Kiln
- *     device can create yet),
+ *     which 1.1 cannot release),
  *   - a live handle of every other type,
  *   - a forged handle: a copy of a live object's header (Kiln's dispatch
  *     table, the right type tag, counts of 1) that Kiln never made,
@@ -336,8 +335,8 @@ CALL(barrier) { return clEnqueueBarrier(Q(h)); }
 CALL(wait_events_q) { return clEnqueueWaitForEvents(Q(h), 1, &w.ev); }
 CALL(wait_events_e) { return clEnqueueWaitForEvents(w.q, WL(h)); }
 
-/* Images: no image can exist yet, so a bad queue is all that can be told
- * from a bad image (1.1 lists the image before the wait list). */
+/* Images: the calls with a bad queue pass NULL images (1.1 lists the queue
+ * first, so the image is never looked at). */
 CALL(read_image_q) { return clEnqueueReadImage(Q(h), NULL, CL_FALSE, zero3, one3, 0, 0, host, 0, NULL, NULL); }
 CALL(read_image_i) { return clEnqueueReadImage(w.q, (cl_mem)h, CL_FALSE, zero3, one3, 0, 0, host, 0, NULL, NULL); }
 CALL(write_image_q) { return clEnqueueWriteImage(Q(h), NULL, CL_FALSE, zero3, one3, 0, 0, host, 0, NULL, NULL); }
@@ -532,10 +531,19 @@ static void *released_of(enum kind k)
    case K_QUEUE:
       return kt_released_queue();
    case K_MEM:
-   case K_IMAGE:
       h = clCreateBuffer(w.ctx, 0, 64, NULL, &err);
       assert_int_equal(err, CL_SUCCESS);
       assert_int_equal(clReleaseMemObject(h), CL_SUCCESS);
+      return h;
+   case K_IMAGE:
+      h = clCreateImage2D(w.ctx, 0, &rgba8, 4, 4, 0, NULL, &err);
+      assert_int_equal(err, CL_SUCCESS);
+      assert_int_equal(clReleaseMemObject(h), CL_SUCCESS);
+      return h;
+   case K_SAMPLER:
+      h = clCreateSampler(w.ctx, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+      assert_int_equal(err, CL_SUCCESS);
+      assert_int_equal(clReleaseSampler(h), CL_SUCCESS);
       return h;
    case K_PROGRAM:
       h = clCreateProgramWithSource(w.ctx, 1, &source, NULL, &err);
@@ -555,7 +563,6 @@ static void *released_of(enum kind k)
       return h;
    case K_PLATFORM:
    case K_DEVICE:
-   case K_SAMPLER:
       return NULL;
    }
    return NULL;

@@ -114,7 +114,17 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                          CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
 
-   c->image_support = false; /* images are not implemented yet */
+   /* Images are linear host memory read and written by the builtins
+    * library (src/llvm/builtins/image.cl); the limits are not the
+    * hardware's but what keeps an image's byte offsets and a kernel's
+    * argument buffer (max_parameter_size) in range: 128 image arguments
+    * of 8 bytes fill 1024 bytes. */
+   c->image_support = true;
+   c->max_read_image_args = 128;
+   c->max_write_image_args = 64;
+   c->max_samplers = 16;
+   c->image2d_max_width = c->image2d_max_height = 16384;
+   c->image3d_max_width = c->image3d_max_height = c->image3d_max_depth = 2048;
 
    c->error_correction = false;
    c->host_unified_memory = true;
@@ -131,6 +141,7 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
       "cl_khr_byte_addressable_store",        "cl_khr_global_int32_base_atomics",
       "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
       "cl_khr_local_int32_extended_atomics",  "cl_khr_fp64",
+      "cl_khr_3d_image_writes",
    };
    size_t n = 0, m = snprintf(c->clang_extensions, sizeof(c->clang_extensions), "-all");
    for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
