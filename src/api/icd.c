@@ -130,6 +130,10 @@ static const struct {
    CMDBUF_FN(clCommandCopyBufferRectKHR),
    CMDBUF_FN(clCommandFillBufferKHR),
    CMDBUF_FN(clCommandNDRangeKernelKHR),
+   CMDBUF_FN(clCommandCopyBufferToImageKHR),
+   CMDBUF_FN(clCommandCopyImageKHR),
+   CMDBUF_FN(clCommandCopyImageToBufferKHR),
+   CMDBUF_FN(clCommandFillImageKHR),
 #undef CMDBUF_FN
 };
 
