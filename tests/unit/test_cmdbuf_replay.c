@@ -4,7 +4,8 @@
  * enqueuing the same commands one by one allocates for each.  Counted with
  * kiln_fault.c's allocation wrapping (like test_faults), so this test
  * sees every allocation Kiln makes through util/alloc.h and
- * kiln_object_alloc. */
+ * kiln_object_alloc.  Also Kiln's clGetExtensionFunctionAddress, called
+ * directly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,9 +141,24 @@ static void test_replay_allocations_constant(void **state)
    teardown(&f);
 }
 
+/* Kiln's own 1.1 lookup (ocl-icd does not forward KHR names to it, so the
+ * end-to-end test cannot see this). */
+static void test_extension_function_address(void **state)
+{
+   (void)state;
+   assert_ptr_equal(clGetExtensionFunctionAddress("clCreateCommandBufferKHR"),
+                    (void *)kiln_clCreateCommandBufferKHR);
+   assert_ptr_equal(clGetExtensionFunctionAddress("clCommandNDRangeKernelKHR"),
+                    (void *)kiln_clCommandNDRangeKernelKHR);
+   assert_ptr_equal(clGetExtensionFunctionAddress("clEnqueueCommandBufferKHR"),
+                    (void *)kiln_clEnqueueCommandBufferKHR);
+   assert_null(clGetExtensionFunctionAddress("clUpdateMutableCommandsKHR"));
+}
+
 int main(void)
 {
    const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_extension_function_address),
       cmocka_unit_test(test_replay_allocations_constant),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
