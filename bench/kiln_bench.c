@@ -197,7 +197,7 @@ struct platform {
    cl_kernel k[K_COUNT];
    struct build_times build;
    struct result r[B_COUNT];
-   struct child_build child[2];
+   struct child_build child[3];
    int num_children;
 };
 
@@ -798,6 +798,26 @@ static void measure_children(const struct options *o, struct platform *p)
          p->num_children = 2;
       } else {
          p->num_children = 1;
+      }
+   } else if (p->is_kiln) {
+      /* Kiln's compile cache (docs/cache.md): off, then a new one filled
+       * by the first child (cold: a miss and a store; the child's second
+       * build hits) and read by the second (warm: the first build hits). */
+      static const char *const no_cache[] = {"KILN_CACHE=0", NULL};
+      p->child[0].label = "fresh process, KILN_CACHE=0";
+      run_child(o, p, no_cache, &p->child[0].b);
+      p->num_children = 1;
+      char dir[] = "/tmp/kiln_bench_cache_XXXXXX";
+      if (mkdtemp(dir)) {
+         static char cache_dir[64];
+         snprintf(cache_dir, sizeof(cache_dir), "KILN_CACHE_DIR=%s/c", dir);
+         const char *cache[] = {"KILN_CACHE=1", cache_dir, NULL};
+         p->child[1].label = "fresh process, empty compile cache";
+         run_child(o, p, cache, &p->child[1].b);
+         p->child[2].label = "fresh process, warm compile cache";
+         run_child(o, p, cache, &p->child[2].b);
+         nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+         p->num_children = 3;
       }
    } else {
       p->child[0].label = "fresh process";

@@ -151,11 +151,34 @@ static cl_int run_nothing(cl_event ev)
    return CL_SUCCESS;
 }
 
-static const struct kiln_command_ops ops_rw = {run_rw, cmd_cleanup};
-static const struct kiln_command_ops ops_rw_rect = {run_rw_rect, cmd_cleanup};
-static const struct kiln_command_ops ops_copy = {run_copy, cmd_cleanup};
-static const struct kiln_command_ops ops_fill = {run_fill, cmd_cleanup};
-static const struct kiln_command_ops ops_copy_rect = {run_copy_rect, cmd_cleanup};
+/* KILN_TRACE: the bytes each command moves. */
+static void describe_rw(cl_event ev, struct kiln_trace_info *info)
+{
+   info->bytes = ((struct cmd *)ev->payload)->u.rw.size;
+}
+
+static void describe_rect(cl_event ev, struct kiln_trace_info *info)
+{
+   const size_t *r = ((struct cmd *)ev->payload)->u.rect.region;
+   info->bytes = (uint64_t)r[0] * r[1] * r[2];
+}
+
+static void describe_copy(cl_event ev, struct kiln_trace_info *info)
+{
+   info->bytes = ((struct cmd *)ev->payload)->u.copy.size;
+}
+
+static void describe_fill(cl_event ev, struct kiln_trace_info *info)
+{
+   info->bytes = ((struct cmd *)ev->payload)->u.fill.size;
+}
+
+static const struct kiln_command_ops ops_rw = {run_rw, cmd_cleanup, describe_rw};
+static const struct kiln_command_ops ops_rw_rect = {run_rw_rect, cmd_cleanup, describe_rect};
+static const struct kiln_command_ops ops_copy = {run_copy, cmd_cleanup, describe_copy};
+static const struct kiln_command_ops ops_fill = {run_fill, cmd_cleanup, describe_fill};
+static const struct kiln_command_ops ops_copy_rect = {run_copy_rect, cmd_cleanup,
+                                                      describe_rect};
 static const struct kiln_command_ops ops_flush = {run_flush, cmd_cleanup};
 static const struct kiln_command_ops ops_sync = {run_nothing, cmd_cleanup};
 

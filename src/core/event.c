@@ -8,6 +8,7 @@
 #include "core/executor.h"
 #include "core/queue.h"
 #include "util/alloc.h"
+#include "util/log.h"
 
 static cl_ulong now(cl_event ev)
 {
@@ -179,6 +180,7 @@ bool kiln_event_complete(cl_event ev, cl_int status)
       if (!ev->times[i] || i == KILN_PROF_END)
          ev->times[i] = t;
    atomic_store(&ev->status, status);
+   bool traced = kiln_trace_enabled() && ev->queue;
    struct kiln_event_edge *deps = ev->dependents;
    ev->dependents = ev->dependents_last = NULL;
    struct kiln_event_callback *cbs = ev->callbacks;
@@ -186,6 +188,14 @@ bool kiln_event_complete(cl_event ev, cl_int status)
    pthread_cond_broadcast(&ev->done);
    pthread_mutex_unlock(&ev->lock);
 
+   if (traced)
+      kiln_trace_command(ev, status); /* before cleanup drops the payload */
+   if (ev->queue && kiln_log_enabled(KILN_LOG_QUEUE))
+      kiln_log(KILN_LOG_QUEUE,
+               "event %p (command 0x%x) on queue %p: status %d, waited %.3f ms, ran %.3f ms", (void *)ev,
+               ev->type, (void *)ev->queue, status,
+               (double)(ev->times[KILN_PROF_START] - ev->times[KILN_PROF_QUEUED]) / 1e6,
+               (double)(ev->times[KILN_PROF_END] - ev->times[KILN_PROF_START]) / 1e6);
    if (ev->ops && ev->ops->cleanup)
       ev->ops->cleanup(ev);
 

@@ -17,6 +17,7 @@
 #include <pthread.h>
 
 #include "core/object.h"
+#include "core/trace.h"
 
 struct kiln_event_callback {
    void(CL_CALLBACK *fn)(cl_event event, cl_int status, void *user_data);
@@ -31,6 +32,8 @@ struct kiln_command_ops {
    cl_int (*run)(cl_event ev);
    /* Drops the command's references; called once it completed or failed. */
    void (*cleanup)(cl_event ev);
+   /* KILN_TRACE only: kernel name, sizes, bytes (core/trace.h).  Optional. */
+   void (*describe)(cl_event ev, struct kiln_trace_info *info);
 };
 
 /* "waiter starts only after the event whose list holds this edge".  The

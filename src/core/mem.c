@@ -12,6 +12,7 @@
 static void mem_destroy(struct kiln_object *obj)
 {
    cl_mem mem = (cl_mem)obj;
+   kiln_log(KILN_LOG_MEM, "%s %p destroyed", mem->parent ? "sub-buffer" : "buffer", (void *)mem);
    /* Destructor callbacks run in reverse order of registration, just
     * before the memory goes away (the application may free host_ptr in
     * them). */
@@ -75,6 +76,8 @@ cl_int kiln_mem_create_buffer(cl_context ctx, cl_mem_flags flags, size_t size, v
       mem_destroy(&mem->obj);
       return CL_OUT_OF_HOST_MEMORY;
    }
+   kiln_log(KILN_LOG_MEM, "buffer %p: %zu bytes, flags 0x%llx%s", (void *)mem, size,
+            (unsigned long long)flags, flags & CL_MEM_USE_HOST_PTR ? " (the host's memory)" : "");
    *out = mem;
    return CL_SUCCESS;
 }

@@ -165,7 +165,20 @@ static cl_int make_bounds(struct kiln_launch *n, const struct kiln_kernel_info *
    return CL_SUCCESS;
 }
 
-static const struct kiln_command_ops ndrange_ops = {ndrange_run, ndrange_cleanup};
+/* KILN_TRACE: the kernel and its sizes. */
+static void ndrange_describe(cl_event ev, struct kiln_trace_info *info)
+{
+   const struct ndrange *n = ev->payload;
+   info->kernel = n->kernel->info->name;
+   info->work_dim = n->grid.work_dim;
+   for (unsigned d = 0; d < 3; d++) {
+      info->global[d] = n->grid.global_size[d];
+      info->local[d] = n->grid.local_size[d]; /* as launched, Kiln's choice when NULL */
+   }
+}
+
+static const struct kiln_command_ops ndrange_ops = {ndrange_run, ndrange_cleanup,
+                                                    ndrange_describe};
 
 /* Fills the argument buffer from the kernel's current argument values. */
 static cl_int pack_args(struct kiln_launch *n, cl_device_id dev, cl_kernel k)

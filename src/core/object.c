@@ -254,3 +254,12 @@ unsigned kiln_object_count_live(enum kiln_type type)
    pthread_mutex_unlock(&registry_lock);
    return n;
 }
+
+void kiln_object_foreach_live(void (*fn)(struct kiln_object *obj, void *data), void *data)
+{
+   pthread_mutex_lock(&registry_lock);
+   for (size_t i = 0; i < registry_cap; i++)
+      if (registry[i] && registry[i] != TOMBSTONE)
+         fn(registry[i], data);
+   pthread_mutex_unlock(&registry_lock);
+}

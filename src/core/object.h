@@ -77,4 +77,8 @@ static inline cl_uint kiln_object_refcount(const struct kiln_object *obj)
 /* Number of live handles of a type (leak checks in tests and at exit). */
 unsigned kiln_object_count_live(enum kiln_type type);
 
+/* Calls fn for every live handle, with the registry locked (fn must not
+ * create, look up or release handles). */
+void kiln_object_foreach_live(void (*fn)(struct kiln_object *obj, void *data), void *data);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "core/device.h"
+#include "core/trace.h"
 #include "pipe/pipe_loader.h"
 #include "util/log.h"
 #include "util/alloc.h"
@@ -13,6 +14,8 @@ static pthread_once_t platform_once = PTHREAD_ONCE_INIT;
 
 static void platform_init(void)
 {
+   /* Before any queue can exist (core/trace.h). */
+   kiln_trace_init();
    struct pipe_screen *screens[PIPE_LOADER_MAX_SCREENS];
    unsigned n = pipe_loader_probe(screens, PIPE_LOADER_MAX_SCREENS);
 

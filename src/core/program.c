@@ -7,6 +7,7 @@
 #include "core/binary.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/program_cache.h"
 #include "kiln/kernel_info.h"
 #include "llvm/compiler.h"
 #include "util/check.h"
@@ -137,11 +138,65 @@ static cl_int kernels_present(cl_device_id dev, struct kiln_program_build *b, ch
    return CL_SUCCESS;
 }
 
+/* Appends a line to a build's log (nothing when out of memory: the build
+ * fails all the same). */
+static void log_add(struct kiln_program_build *b, const char *line)
+{
+   size_t n = strlen(b->log ? b->log : "") + strlen(line) + 2;
+   char *log = kiln_malloc(n);
+   if (!log)
+      return;
+   snprintf(log, n, "%s%s\n", b->log ? b->log : "", line);
+   kiln_free(b->log);
+   b->log = log;
+}
+
+/* Limits of the device a kernel cannot run within, whatever the launch:
+ * a build error naming the kernel and the limit, rather than a launch that
+ * fails later with nothing but CL_OUT_OF_RESOURCES. */
+static cl_int check_limits(cl_device_id dev, struct kiln_program_build *b)
+{
+   cl_int err = CL_SUCCESS;
+   for (unsigned i = 0; i < b->num_kernels; i++) {
+      const struct kiln_kernel_info *k = &b->kernels[i];
+      char line[512];
+      if (k->local_mem_size > dev->caps->local_mem_size) {
+         snprintf(line, sizeof(line),
+                  "error: kernel '%s' declares %llu bytes of __local variables; the device "
+                  "has %llu (CL_DEVICE_LOCAL_MEM_SIZE)",
+                  k->name, (unsigned long long)k->local_mem_size,
+                  (unsigned long long)dev->caps->local_mem_size);
+         log_add(b, line);
+         err = CL_BUILD_PROGRAM_FAILURE;
+      }
+      uint64_t wg = (uint64_t)k->reqd_work_group_size[0] * k->reqd_work_group_size[1] *
+                    k->reqd_work_group_size[2];
+      bool too_wide = false;
+      for (int d = 0; d < 3; d++)
+         too_wide |= k->reqd_work_group_size[d] > dev->caps->max_work_item_sizes[d];
+      if (wg > dev->caps->max_work_group_size || too_wide) {
+         snprintf(line, sizeof(line),
+                  "error: kernel '%s' has reqd_work_group_size(%llu, %llu, %llu); the device "
+                  "runs at most %zu work-items per group, (%zu, %zu, %zu) per dimension",
+                  k->name, (unsigned long long)k->reqd_work_group_size[0],
+                  (unsigned long long)k->reqd_work_group_size[1],
+                  (unsigned long long)k->reqd_work_group_size[2], dev->caps->max_work_group_size,
+                  dev->caps->max_work_item_sizes[0], dev->caps->max_work_item_sizes[1],
+                  dev->caps->max_work_item_sizes[2]);
+         log_add(b, line);
+         err = CL_BUILD_PROGRAM_FAILURE;
+      }
+   }
+   return err;
+}
+
 /* Loads device code into the driver; on failure the log says why. */
 static cl_int build_load(cl_device_id dev, struct kiln_program_build *b)
 {
    char *error = NULL;
-   cl_int err = CL_SUCCESS;
+   cl_int err = check_limits(dev, b);
+   if (err)
+      return err;
    b->loaded = dev->screen->program_create(dev->screen, b->object, b->object_size, &error);
    if (!b->loaded)
       err = error ? CL_BUILD_PROGRAM_FAILURE : CL_OUT_OF_HOST_MEMORY;
@@ -270,6 +325,32 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       .cl_ext = dev->caps->clang_extensions,
       .bounds_check = kiln_check_bounds(),
    };
+   /* The compile cache: a hit loads the stored code as a binary would be;
+    * code that fails to load is rebuilt, never reported as the build's
+    * failure.  KILN_DUMP wants the intermediate files only a real build
+    * makes, so it skips the lookup (and still stores). */
+   struct kiln_fcache *cache = kiln_program_cache();
+   unsigned char key[KILN_FCACHE_KEY_SIZE];
+   if (cache && !kiln_program_cache_key(prog->source, prog->source_size, options, &target, key))
+      cache = NULL;
+   if (cache && !kiln_llvm_dumping() && kiln_program_cache_load(cache, key, &target, &fresh)) {
+      if (!build_load(dev, &fresh)) {
+         fresh.status = CL_BUILD_SUCCESS;
+         pthread_mutex_lock(&prog->lock);
+         struct kiln_program_build old = *b;
+         *b = fresh;
+         pthread_mutex_unlock(&prog->lock);
+         build_clear(dev, &old);
+         return CL_SUCCESS;
+      }
+      kiln_log(KILN_LOG_COMPILE, "cache: the cached code did not load; rebuilding");
+      kiln_fcache_remove(cache, key);
+      char *opts = fresh.options;
+      fresh.options = NULL;
+      build_clear(dev, &fresh);
+      fresh.options = opts;
+      fresh.status = CL_BUILD_IN_PROGRESS;
+   }
    struct kiln_build_output out;
    enum kiln_build_status st =
       dev->caps->ir == PIPE_IR_AMDGCN
@@ -291,8 +372,13 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       fresh.target = out.target_id;
       fresh.bitcode = out.bitcode;
       fresh.bitcode_size = out.bitcode_size;
+      struct kiln_build_dep *deps = out.deps;
+      unsigned num_deps = out.num_deps;
       memset(&out, 0, sizeof(out));
       err = build_load(dev, &fresh);
+      if (!err && cache)
+         kiln_program_cache_store(cache, key, &fresh, deps, num_deps);
+      kiln_build_deps_free(deps, num_deps);
    } else {
       err = st == KILN_BUILD_INVALID_OPTIONS ? CL_INVALID_BUILD_OPTIONS
             : st == KILN_BUILD_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY

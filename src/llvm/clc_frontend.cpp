@@ -4,6 +4,7 @@
 
 extern "C" {
 #include "llvm/builtins.h"
+#include "util/sha256.h"
 }
 #include "llvm/clc_frontend.h"
 #include "llvm/target.h"
@@ -23,6 +24,7 @@ extern "C" {
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticBuffer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/LLVMContext.h>
@@ -185,10 +187,56 @@ char *copy_log(const std::string &log)
    return out;
 }
 
+// The files a build read besides its source: the compile cache keys on
+// their contents.  Clang's resource directory (its own headers, and the
+// in-memory opencl-c-base.h) and the builtins bitcode are versioned with
+// LLVM and Kiln, which the key already holds.
+class IncludedFiles : public clang::DependencyCollector {
+public:
+   bool needSystemDependencies() override { return true; }
+   bool sawDependency(llvm::StringRef name, bool, bool, bool, bool missing) override
+   {
+      return !missing && name != KILN_CLC_SOURCE_NAME && name != KILN_CLC_LINK_NAME &&
+             !name.starts_with(KILN_CLANG_RESOURCE_DIR);
+   }
+};
+
+struct Dep {
+   std::string path;
+   unsigned char sha256[KILN_SHA256_SIZE];
+};
+
+// Hashes what Clang read of each file (its source manager still holds the
+// buffers), not what is on disk now: a header edited during the build must
+// not be recorded with the new contents and the old code.
+void hash_included(clang::CompilerInstance &ci, const IncludedFiles &files,
+                   std::vector<Dep> &out)
+{
+   for (const std::string &name : files.getDependencies()) {
+      Dep d{name, {}};
+      std::optional<llvm::MemoryBufferRef> buf;
+      if (ci.hasSourceManager()) {
+         if (auto fe = ci.getFileManager().getOptionalFileRef(name))
+            buf = ci.getSourceManager().getMemoryBufferForFileOrNone(*fe);
+      }
+      std::unique_ptr<llvm::MemoryBuffer> disk;
+      if (!buf) {
+         auto read = llvm::MemoryBuffer::getFile(name);
+         if (!read)
+            continue;
+         disk = std::move(*read);
+         buf = disk->getMemBufferRef();
+      }
+      kiln_sha256(buf->getBufferStart(), buf->getBufferSize(), d.sha256);
+      out.push_back(std::move(d));
+   }
+}
+
 // Runs Clang; true when it produced a module. Diagnostics land in `log`.
 bool run_clang(const Args &args, const char *source, size_t source_size,
                const kiln_clc_target &target, llvm::LLVMContext &context,
-               std::unique_ptr<llvm::Module> &module, llvm::raw_string_ostream &log)
+               std::unique_ptr<llvm::Module> &module, llvm::raw_string_ostream &log,
+               std::vector<Dep> *deps)
 {
    std::vector<const char *> argv;
    for (const std::string &a : args)
@@ -248,10 +296,16 @@ bool run_clang(const Args &args, const char *source, size_t source_size,
    pp.addRemappedFile(KILN_CLC_SOURCE_NAME, input.get());
    pp.RetainRemappedFileBuffers = true;
 
+   auto included = std::make_shared<IncludedFiles>();
+   if (deps)
+      instance->addDependencyCollector(included);
+
    clang::EmitLLVMOnlyAction action(&context);
    if (!instance->ExecuteAction(action))
       return false;
    module = action.takeModule();
+   if (module && deps)
+      hash_included(*instance, *included, *deps);
    return module != nullptr;
 }
 
@@ -273,8 +327,24 @@ kiln_clc_compile(const char *source, size_t source_size,
                  const struct kiln_clc_target *target,
                  LLVMContextRef context, LLVMModuleRef *module, char **log)
 {
+   return kiln_clc_compile_deps(source, source_size, options, target, context, module, log,
+                                nullptr, nullptr);
+}
+
+extern "C" enum kiln_clc_status
+kiln_clc_compile_deps(const char *source, size_t source_size,
+                      const struct kiln_build_options *options,
+                      const struct kiln_clc_target *target,
+                      LLVMContextRef context, LLVMModuleRef *module, char **log,
+                      struct kiln_build_dep **deps_out, unsigned *num_deps)
+{
    *module = nullptr;
    *log = nullptr;
+   if (deps_out) {
+      *deps_out = nullptr;
+      *num_deps = 0;
+   }
+   std::vector<Dep> deps;
    if (!source)
       source_size = 0;
 
@@ -288,7 +358,7 @@ kiln_clc_compile(const char *source, size_t source_size,
    } else {
       kiln_llvm_init_targets();
       ok = run_clang(cc1_args(*options, *target), source ? source : "", source_size, *target,
-                     *llvm::unwrap(context), result, stream);
+                     *llvm::unwrap(context), result, stream, deps_out ? &deps : nullptr);
       if (!ok && text.empty())
          stream << "kiln: clang failed on " KILN_CLC_SOURCE_NAME
                    " without reporting why\n";
@@ -300,6 +370,21 @@ kiln_clc_compile(const char *source, size_t source_size,
       return KILN_CLC_OUT_OF_MEMORY;
    if (!ok)
       return KILN_CLC_BUILD_FAILURE;
+   if (deps_out && !deps.empty()) {
+      auto *list = static_cast<kiln_build_dep *>(kiln_calloc(deps.size(), sizeof(kiln_build_dep)));
+      bool oom = !list;
+      for (size_t i = 0; list && i < deps.size(); i++) {
+         list[i].path = kiln_strdup(deps[i].path.c_str());
+         oom |= !list[i].path;
+         std::memcpy(list[i].sha256, deps[i].sha256, KILN_SHA256_SIZE);
+      }
+      if (oom) {
+         kiln_build_deps_free(list, list ? (unsigned)deps.size() : 0);
+         return KILN_CLC_OUT_OF_MEMORY; // the module is freed with `result`
+      }
+      *deps_out = list;
+      *num_deps = (unsigned)deps.size();
+   }
    *module = llvm::wrap(result.release());
    return KILN_CLC_OK;
 }

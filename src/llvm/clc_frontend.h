@@ -16,6 +16,8 @@
 extern "C" {
 #endif
 
+#include "llvm/compiler.h"
+
 /* Diagnostics name the source after this file; Kiln has no file of it. */
 #define KILN_CLC_SOURCE_NAME "input.cl"
 /* Where the library to link appears to Clang (an in-memory file). */
@@ -70,6 +72,18 @@ kiln_clc_compile(const char *source, size_t source_size,
                  const struct kiln_build_options *options,
                  const struct kiln_clc_target *target,
                  LLVMContextRef context, LLVMModuleRef *module, char **log);
+
+/* As kiln_clc_compile, and also lists in *deps (kiln_malloc'd array of
+ * *num_deps, NULL when none) every file the source included, with the
+ * hash of its contents as Clang read them; Clang's own headers and the
+ * in-memory files are left out (the LLVM version and builtins hash stand
+ * for them).  Out of memory while listing: KILN_CLC_OUT_OF_MEMORY. */
+enum kiln_clc_status
+kiln_clc_compile_deps(const char *source, size_t source_size,
+                      const struct kiln_build_options *options,
+                      const struct kiln_clc_target *target,
+                      LLVMContextRef context, LLVMModuleRef *module, char **log,
+                      struct kiln_build_dep **deps, unsigned *num_deps);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 #include "llvm/compiler.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
@@ -33,15 +34,21 @@
 #include "llvm/workgroup.h"
 #include "util/alloc.h"
 
+static char llvm_version[32];
+static pthread_once_t llvm_version_once = PTHREAD_ONCE_INIT;
+
+static void llvm_version_init(void)
+{
+   unsigned major, minor, patch;
+   LLVMGetVersion(&major, &minor, &patch);
+   snprintf(llvm_version, sizeof(llvm_version), "LLVM %u.%u.%u", major, minor, patch);
+}
+
+/* Once: concurrent builds all compute the compile cache's key. */
 const char *kiln_llvm_version(void)
 {
-   static char v[32];
-   if (!v[0]) {
-      unsigned major, minor, patch;
-      LLVMGetVersion(&major, &minor, &patch);
-      snprintf(v, sizeof(v), "LLVM %u.%u.%u", major, minor, patch);
-   }
-   return v;
+   pthread_once(&llvm_version_once, llvm_version_init);
+   return llvm_version;
 }
 
 enum kiln_build_status kiln_llvm_check_options(const char *options, char **log)
@@ -99,7 +106,26 @@ void kiln_build_output_fini(struct kiln_build_output *out)
    for (unsigned i = 0; i < out->num_kernels; i++)
       kiln_kernel_info_free(&out->kernels[i]);
    kiln_free(out->kernels);
+   kiln_build_deps_free(out->deps, out->num_deps);
    memset(out, 0, sizeof(*out));
+}
+
+void kiln_build_deps_free(struct kiln_build_dep *deps, unsigned n)
+{
+   for (unsigned i = 0; deps && i < n; i++)
+      kiln_free(deps[i].path);
+   kiln_free(deps);
+}
+
+const char *kiln_llvm_builtins_id(void)
+{
+   return kiln_builtins_hash();
+}
+
+bool kiln_llvm_dumping(void)
+{
+   const char *d = getenv("KILN_DUMP");
+   return d && *d;
 }
 
 /* KILN_DUMP=<dir>: keep each build's source, IR before and after
@@ -326,7 +352,8 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
       .opencl_version = target->opencl_version,
       .image_support = target->image_support,
    };
-   enum kiln_clc_status fst = kiln_clc_compile(source, size, &opts, &t, c, &m, &fe_log);
+   enum kiln_clc_status fst =
+      kiln_clc_compile_deps(source, size, &opts, &t, c, &m, &fe_log, &out->deps, &out->num_deps);
    if (fe_log)
       kiln_build_log_append(&log, "%s", fe_log);
    kiln_free(fe_log);
@@ -419,6 +446,8 @@ done:
    kiln_build_options_fini(&opts);
    if (status == KILN_BUILD_FAILED && log.len == 0)
       kiln_build_log_append(&log, "error: the build failed for a reason Kiln did not record\n");
+   if (dump_dir() && log.text)
+      dump_bytes(id, "log", log.text, log.len);
    out->log = log.text;
    if (status != KILN_BUILD_OK) {
       char *keep = out->log;

@@ -23,6 +23,14 @@ struct kiln_compile_target {
    bool bounds_check;    /* KILN_CHECK=bounds: instrument every access */
 };
 
+/* A file the source included (through -I or a quoted #include), with the
+ * SHA-256 of the bytes Clang read: the compile cache re-hashes these to
+ * tell whether a cached build still matches the files on disk. */
+struct kiln_build_dep {
+   char *path;                  /* as Clang opened it */
+   unsigned char sha256[32];
+};
+
 struct kiln_build_output {
    char *log;            /* never NULL after a build; "" when clean */
    char *target_id;      /* what the object runs on (kiln_llvm_cpu_target_id) */
@@ -34,6 +42,8 @@ struct kiln_build_output {
    unsigned num_kernels;
    unsigned bounds_checked;  /* bounds_check: accesses given a check */
    unsigned bounds_searched; /* of those, checked by searching every object */
+   struct kiln_build_dep *deps; /* included files, in the order first seen */
+   unsigned num_deps;
 };
 
 /* Builds source for the host CPU.  Thread-safe. */
@@ -61,6 +71,7 @@ char *kiln_llvm_amdgpu_target_id(const char *gfx);
 enum kiln_build_status kiln_llvm_check_options(const char *options, char **log);
 
 void kiln_build_output_fini(struct kiln_build_output *out);
+void kiln_build_deps_free(struct kiln_build_dep *deps, unsigned n);
 
 /* Identifies the code this machine's CPU runs: "cpu:<triple>:<cpu>:<features>",
  * followed by ":check=bounds" for code built with bounds checks, which
@@ -70,5 +81,13 @@ char *kiln_llvm_cpu_target_id(bool bounds_check);
 
 /* "LLVM 19.1.7" (for the compile cache key and logs). */
 const char *kiln_llvm_version(void);
+
+/* "sha256:..." of the builtins library and header every CPU build links
+ * (for the compile cache key). */
+const char *kiln_llvm_builtins_id(void);
+
+/* Whether KILN_DUMP asks for each build's intermediate files (a cached
+ * build has none to give, so the cache is not read then). */
+bool kiln_llvm_dumping(void);
 
 #endif

@@ -229,7 +229,9 @@ enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
       .opencl_version = target->opencl_version,
       .image_support = target->image_support,
    };
-   enum kiln_clc_status fst = kiln_clc_compile(source, size, &opts, &ct, c, &m, &fe_log);
+   /* The included files go into the compile cache's key check (docs/cache.md). */
+   enum kiln_clc_status fst =
+      kiln_clc_compile_deps(source, size, &opts, &ct, c, &m, &fe_log, &out->deps, &out->num_deps);
    kiln_free(libclc);
    if (fe_log)
       kiln_build_log_append(&log, "%s", fe_log);

@@ -89,6 +89,17 @@ struct kiln_jit *kiln_jit_load(const void *object, size_t size,
       &gen, LLVMOrcLLJITGetGlobalPrefix(j->jit), allow_process_symbol, NULL);
    if (!err) {
       LLVMOrcJITDylibAddGenerator(main, gen);
+      /* The builtins leave sinf, pow & co. to the C library's libm.  The
+       * ICD loader opens Kiln RTLD_LOCAL, so the libm Kiln itself links
+       * is not in the process's global scope: a host program that does
+       * not link libm would find no sinf there.  Search libm by name too
+       * (dlopen returns the copy already loaded). */
+      err = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
+         &gen, "libm.so.6", LLVMOrcLLJITGetGlobalPrefix(j->jit), allow_process_symbol, NULL);
+      if (!err)
+         LLVMOrcJITDylibAddGenerator(main, gen);
+   }
+   if (!err) {
       bool oom = false;
       err = define_symbols(j->jit, main, symbols, num_symbols, &oom);
       if (oom) {

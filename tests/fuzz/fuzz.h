@@ -54,6 +54,9 @@ static inline cl_device_id fuzz_device(void)
 {
    cl_platform_id plat = NULL;
    cl_device_id dev = NULL;
+   /* Fuzzed programs would fill the user's compile cache (docs/cache.md),
+    * and a hit would hide the compiler from the fuzzer. */
+   setenv("KILN_CACHE", "0", 0);
    cl_int err = clGetPlatformIDs(1, &plat, NULL);
    FUZZ_CHECK(err == CL_SUCCESS, "clGetPlatformIDs: %d", err);
    err = clGetDeviceIDs(plat, CL_DEVICE_TYPE_CPU, 1, &dev, NULL);

@@ -80,9 +80,11 @@ if [ $compare_only = 0 ]; then
    vendors=$work/vendors
    mkdir "$vendors"
    cp "$icd" "$vendors/"
+   # Kiln's compile cache in the throw-away directory: a run neither reads
+   # nor fills the user's ~/.cache/kiln, and every run builds from source.
    loader_env=(env -u OCL_ICD_FILENAMES -u OCL_ICD_DEFAULT_PLATFORM
                -u PIGLIT_NO_TIMEOUT OCL_ICD_VENDORS="$vendors"
-               PIGLIT_CL_PLATFORM=Kiln)
+               KILN_CACHE_DIR="$work/kiln-cache" PIGLIT_CL_PLATFORM=Kiln)
    if command -v clinfo >/dev/null; then
       platforms=$("${loader_env[@]}" clinfo -l 2>&1 | grep -c '^Platform #' || true)
       [ "$platforms" = 1 ] ||

@@ -29,6 +29,7 @@
 
 #include "api/command_buffer.h"
 #include "core/device.h"
+#include "core/program_cache.h"
 #include "kiln_fault.h"
 #include "pipe/cpu/cpu_screen.h"
 
@@ -668,6 +669,45 @@ static cl_int path_build_program(struct fx *f, struct call *c)
    return err;
 }
 PATH(build_program, HOST)
+
+/* The compile cache (docs/cache.md) only accelerates: an allocation that
+ * fails in its key, lookup or store must leave a normal build, never a
+ * failed one or a leak.  Both paths in a directory of this test's own,
+ * reset before every call: empty (every build misses and stores), and
+ * holding the program's entry (every build hits). */
+static char cache_dir[64] = "kiln-faults-cache";
+
+static void cache_reset(bool filled)
+{
+   char cmd[128];
+   snprintf(cmd, sizeof(cmd), "rm -rf %s", cache_dir);
+   assert_int_equal(system(cmd), 0);
+   kiln_program_cache_use(cache_dir, 1 << 24);
+   if (filled) {
+      cl_program p = built_program(F->ctx, F->dev);
+      clReleaseProgram(p);
+   }
+}
+
+static cl_int build_with_cache(struct fx *f, struct call *c, bool filled)
+{
+   cache_reset(filled);
+   cl_int err = path_build_program(f, c);
+   kiln_program_cache_use(NULL, 0);
+   return err;
+}
+
+static cl_int path_build_program_cache_miss(struct fx *f, struct call *c)
+{
+   return build_with_cache(f, c, false);
+}
+PATH(build_program_cache_miss, HOST)
+
+static cl_int path_build_program_cache_hit(struct fx *f, struct call *c)
+{
+   return build_with_cache(f, c, true);
+}
+PATH(build_program_cache_hit, HOST)
 
 static cl_int path_build_program_from_binary(struct fx *f, struct call *c)
 {
@@ -1340,6 +1380,8 @@ int main(void)
       cmocka_unit_test(test_create_program_with_source),
       cmocka_unit_test(test_create_program_with_binary),
       cmocka_unit_test(test_build_program),
+      cmocka_unit_test(test_build_program_cache_miss),
+      cmocka_unit_test(test_build_program_cache_hit),
       cmocka_unit_test(test_build_program_from_binary),
       cmocka_unit_test(test_create_kernel),
       cmocka_unit_test(test_create_kernels_in_program),

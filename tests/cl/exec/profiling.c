@@ -4,6 +4,7 @@
  * CL_PROFILING_INFO_NOT_AVAILABLE. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kt.h"
 
@@ -105,6 +106,92 @@ static void every_command(struct kt_env *env, cl_command_queue q)
    free(dst);
 }
 
+static cl_ulong host_ns(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (cl_ulong)ts.tv_sec * 1000000000ull + (cl_ulong)ts.tv_nsec;
+}
+
+/* Several in-order queues, many commands, some waiting on another queue's:
+ * one clock for all (Kiln's is CLOCK_MONOTONIC, docs/trace.md), so every
+ * event is ordered in itself, each queue's commands follow one another,
+ * a cross-queue wait shows in the times, and all of it lies between host
+ * clock readings taken before the enqueues and after the waits. */
+static void many_queues(struct kt_env *env)
+{
+   enum { QUEUES = 4, PER_QUEUE = 100, SIZE = 4096 };
+   cl_command_queue q[QUEUES];
+   for (int i = 0; i < QUEUES; i++)
+      q[i] = kt_queue(env, env->context, CL_QUEUE_PROFILING_ENABLE);
+   cl_mem m[QUEUES];
+   static unsigned char host[QUEUES][SIZE];
+   for (int i = 0; i < QUEUES; i++)
+      m[i] = kt_buffer(env->context, 0, SIZE, NULL);
+   static cl_event ev[QUEUES][PER_QUEUE];
+   cl_ulong before = host_ns();
+   for (int c = 0; c < PER_QUEUE; c++)
+      for (int i = 0; i < QUEUES; i++) {
+         /* Every tenth command waits for the previous queue's latest. */
+         int other = (i + QUEUES - 1) % QUEUES;
+         bool cross = c % 10 == 5 && (other < i || c > 0);
+         const cl_event *wait = NULL;
+         if (cross)
+            wait = other < i ? &ev[other][c] : &ev[other][c - 1];
+         if (c % 2)
+            CHECK_OK(clEnqueueWriteBuffer(q[i], m[i], CL_FALSE, 0, SIZE, host[i], cross ? 1 : 0,
+                                          wait, &ev[i][c]));
+         else
+            CHECK_OK(clEnqueueReadBuffer(q[i], m[i], CL_FALSE, 0, SIZE, host[i], cross ? 1 : 0,
+                                         wait, &ev[i][c]));
+      }
+   for (int i = 0; i < QUEUES; i++)
+      CHECK_OK(clFinish(q[i]));
+   cl_ulong after = host_ns();
+   int bad = 0;
+   for (int i = 0; i < QUEUES; i++)
+      for (int c = 0; c < PER_QUEUE && bad < 10; c++) {
+         cl_ulong t[4], p[4];
+         char what[64];
+         snprintf(what, sizeof(what), "queue %d command %d", i, c);
+         if (!times_of(ev[i][c], t, what)) {
+            bad++;
+            continue;
+         }
+         bool ok = t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3] && before <= t[0] &&
+                   t[3] <= after;
+         CHECK(ok, " %s: QUEUED %llu SUBMIT %llu START %llu END %llu, host clock %llu..%llu",
+               what, (unsigned long long)t[0], (unsigned long long)t[1],
+               (unsigned long long)t[2], (unsigned long long)t[3], (unsigned long long)before,
+               (unsigned long long)after);
+         bad += !ok;
+         if (c > 0 && times_of(ev[i][c - 1], p, what)) {
+            ok = p[0] <= t[0] && p[3] <= t[2];
+            CHECK(ok, " %s: QUEUED %llu START %llu, the previous command QUEUED %llu END %llu",
+                  what, (unsigned long long)t[0], (unsigned long long)t[2],
+                  (unsigned long long)p[0], (unsigned long long)p[3]);
+            bad += !ok;
+         }
+         int other = (i + QUEUES - 1) % QUEUES;
+         if (c % 10 == 5 && (other < i || c > 0)) {
+            cl_event dep = other < i ? ev[other][c] : ev[other][c - 1];
+            if (times_of(dep, p, what)) {
+               ok = p[3] <= t[2];
+               CHECK(ok, " %s started at %llu before the command of queue %d it waits for "
+                         "ended (%llu)",
+                     what, (unsigned long long)t[2], other, (unsigned long long)p[3]);
+               bad += !ok;
+            }
+         }
+      }
+   for (int i = 0; i < QUEUES; i++) {
+      for (int c = 0; c < PER_QUEUE; c++)
+         CHECK_OK(clReleaseEvent(ev[i][c]));
+      CHECK_OK(clReleaseMemObject(m[i]));
+      CHECK_OK(clReleaseCommandQueue(q[i]));
+   }
+}
+
 /* Not complete yet, failed, user events, queues without profiling. */
 static void unavailable(struct kt_env *env, cl_command_queue prof)
 {
@@ -147,6 +234,7 @@ int main(void)
    every_command(&env, prof);
    unavailable(&env, prof);
    CHECK_OK(clReleaseCommandQueue(prof));
+   many_queues(&env);
    if (supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
       cl_command_queue ooo = kt_queue(
          &env, env.context, CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);

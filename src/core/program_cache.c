@@ -1,0 +1,361 @@
+/* Program builds in the compile cache.  An entry's payload:
+ *
+ *   "KPC1"
+ *   uint32 number of included files, then each: uint32 length, path,
+ *          32-byte SHA-256 of its contents when the entry was built
+ *   uint32 length, build log
+ *   uint64 length, program binary (include/kiln/binary_format.h)
+ *
+ * integers little-endian.  The binary is what clGetProgramInfo would give
+ * for the build, so a hit goes through the same strict reader as
+ * clCreateProgramWithBinary. */
+#include "core/program_cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/binary.h"
+#include "core/program.h"
+#include "kiln/kernel_info.h"
+#include "llvm/compiler.h"
+#include "util/alloc.h"
+#include "util/build_id.h"
+#include "util/log.h"
+#include "util/sha256.h"
+
+#define PAYLOAD_MAGIC "KPC1"
+#define DEFAULT_SIZE ((uint64_t)256 << 20)
+
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static struct kiln_fcache cache_store;
+static struct kiln_fcache *cache;
+
+/* "256M", "1G", "65536": bytes.  0 when the text is not a size. */
+static uint64_t parse_size(const char *s)
+{
+   char *end;
+   errno = 0;
+   unsigned long long v = strtoull(s, &end, 10);
+   if (errno || end == s)
+      return 0;
+   unsigned shift = 0;
+   switch (*end) {
+   case 'k': case 'K': shift = 10; end++; break;
+   case 'm': case 'M': shift = 20; end++; break;
+   case 'g': case 'G': shift = 30; end++; break;
+   default: break;
+   }
+   if (*end == 'i' || *end == 'B')
+      end += *end == 'i' && end[1] == 'B' ? 2 : 1;
+   if (*end || v > (UINT64_MAX >> shift))
+      return 0;
+   return (uint64_t)v << shift;
+}
+
+static void cache_init(void)
+{
+   const char *on = getenv("KILN_CACHE");
+   if (on && (!strcmp(on, "0") || !strcmp(on, "off") || !strcmp(on, "no") ||
+              !strcmp(on, "false"))) {
+      kiln_log(KILN_LOG_COMPILE, "cache: off (KILN_CACHE=%s)", on);
+      return;
+   }
+   uint64_t limit = DEFAULT_SIZE;
+   const char *size = getenv("KILN_CACHE_SIZE");
+   if (size && *size) {
+      limit = parse_size(size);
+      if (!limit) {
+         kiln_log(KILN_LOG_WARN, "KILN_CACHE_SIZE=%s is not a size (bytes, or a number with "
+                  "K, M or G); the compile cache is off", size);
+         return;
+      }
+   }
+   char dir[4096];
+   const char *env = getenv("KILN_CACHE_DIR");
+   const char *xdg = getenv("XDG_CACHE_HOME");
+   const char *home = getenv("HOME");
+   int n;
+   if (env && *env)
+      n = snprintf(dir, sizeof(dir), "%s", env);
+   else if (xdg && xdg[0] == '/') /* the XDG spec: relative paths are invalid */
+      n = snprintf(dir, sizeof(dir), "%s/kiln", xdg);
+   else if (home && home[0] == '/')
+      n = snprintf(dir, sizeof(dir), "%s/.cache/kiln", home);
+   else {
+      kiln_log(KILN_LOG_COMPILE, "cache: off: no KILN_CACHE_DIR, XDG_CACHE_HOME or HOME");
+      return;
+   }
+   if (n < 0 || n >= (int)sizeof(dir))
+      return;
+   if (kiln_fcache_open(&cache_store, dir, limit)) {
+      cache = &cache_store;
+      kiln_log(KILN_LOG_COMPILE, "cache: %s, limit %llu bytes (Kiln build %.16s)", dir,
+               (unsigned long long)limit, kiln_build_id());
+   }
+}
+
+struct kiln_fcache *kiln_program_cache(void)
+{
+   pthread_once(&cache_once, cache_init);
+   return cache;
+}
+
+void kiln_program_cache_use(const char *dir, uint64_t max_bytes)
+{
+   pthread_once(&cache_once, cache_init);
+   if (cache)
+      kiln_fcache_close(cache);
+   cache = dir && kiln_fcache_open(&cache_store, dir, max_bytes) ? &cache_store : NULL;
+}
+
+/* Fields are length-prefixed, so no two different builds hash the same
+ * byte stream ("-DA" + "B" vs "-D" + "AB"). */
+static void field(struct kiln_sha256 *s, const void *data, size_t size)
+{
+   unsigned char len[8];
+   for (int i = 0; i < 8; i++)
+      len[i] = (unsigned char)((uint64_t)size >> (8 * i));
+   kiln_sha256_update(s, len, 8);
+   kiln_sha256_update(s, data, size);
+}
+
+static void field_str(struct kiln_sha256 *s, const char *str)
+{
+   field(s, str ? str : "", str ? strlen(str) : 0);
+}
+
+bool kiln_program_cache_key(const char *source, size_t size, const char *options,
+                            const struct kiln_compile_target *target,
+                            unsigned char key[KILN_FCACHE_KEY_SIZE])
+{
+   char *id = kiln_llvm_cpu_target_id(target->bounds_check);
+   if (!id)
+      return false;
+   char flags[64];
+   snprintf(flags, sizeof(flags), "cl%d image%d", target->opencl_version,
+            target->image_support ? 1 : 0);
+   struct kiln_sha256 s;
+   kiln_sha256_init(&s);
+   field_str(&s, "kiln compile cache key 1");
+   field_str(&s, KILN_VERSION);
+   field_str(&s, kiln_build_id());
+   field_str(&s, kiln_llvm_version());
+   field_str(&s, kiln_llvm_builtins_id());
+   field_str(&s, id);
+   field_str(&s, flags);
+   field_str(&s, target->cl_ext);
+   field_str(&s, options);
+   field(&s, source, size);
+   kiln_sha256_final(&s, key);
+   kiln_free(id);
+   return true;
+}
+
+/* ---- payload ---- */
+
+struct out {
+   unsigned char *p; /* NULL: only measure */
+   size_t pos;
+};
+
+static void put(struct out *o, const void *data, size_t n)
+{
+   if (o->p && n)
+      memcpy(o->p + o->pos, data, n);
+   o->pos += n;
+}
+
+static void put_int(struct out *o, uint64_t v, int bytes)
+{
+   unsigned char b[8];
+   for (int i = 0; i < bytes; i++)
+      b[i] = (unsigned char)(v >> (8 * i));
+   put(o, b, (size_t)bytes);
+}
+
+static void put_payload(struct out *o, const struct kiln_program_build *b,
+                        const struct kiln_build_dep *deps, unsigned num_deps,
+                        const struct kiln_binary_contents *bin, size_t bin_size)
+{
+   put(o, PAYLOAD_MAGIC, 4);
+   put_int(o, num_deps, 4);
+   for (unsigned i = 0; i < num_deps; i++) {
+      size_t n = strlen(deps[i].path);
+      put_int(o, n, 4);
+      put(o, deps[i].path, n);
+      put(o, deps[i].sha256, 32);
+   }
+   size_t log = b->log ? strlen(b->log) : 0;
+   put_int(o, log, 4);
+   put(o, b->log, log);
+   put_int(o, bin_size, 8);
+   if (o->p)
+      kiln_binary_write(bin, o->p + o->pos);
+   o->pos += bin_size;
+}
+
+void kiln_program_cache_store(struct kiln_fcache *c, const unsigned char key[KILN_FCACHE_KEY_SIZE],
+                              const struct kiln_program_build *b,
+                              const struct kiln_build_dep *deps, unsigned num_deps)
+{
+   struct kiln_binary_contents bin = {
+      .target = b->target,
+      .options = b->options,
+      .object = b->object,
+      .object_size = b->object_size,
+      .bitcode = b->bitcode,
+      .bitcode_size = b->bitcode_size,
+      .kernels = b->kernels,
+      .num_kernels = b->num_kernels,
+   };
+   size_t bin_size = kiln_binary_write(&bin, NULL);
+   struct out o = {NULL, 0};
+   put_payload(&o, b, deps, num_deps, &bin, bin_size);
+   size_t total = o.pos;
+   o.p = kiln_malloc(total);
+   o.pos = 0;
+   if (!o.p) {
+      kiln_log(KILN_LOG_COMPILE, "cache: not stored: out of host memory");
+      return;
+   }
+   put_payload(&o, b, deps, num_deps, &bin, bin_size);
+   char hex[65];
+   kiln_sha256_hex(key, hex);
+   if (kiln_fcache_put(c, key, o.p, total))
+      kiln_log(KILN_LOG_COMPILE, "cache: stored %.16s (%zu bytes, %u included files)", hex,
+               total, num_deps);
+   kiln_free(o.p);
+}
+
+struct in {
+   const unsigned char *p;
+   size_t left;
+   bool bad;
+};
+
+static const unsigned char *take(struct in *in, size_t n)
+{
+   if (in->bad || n > in->left) {
+      in->bad = true;
+      return NULL;
+   }
+   const unsigned char *p = in->p;
+   in->p += n;
+   in->left -= n;
+   return p;
+}
+
+static uint64_t get_int(struct in *in, int bytes)
+{
+   const unsigned char *p = take(in, (size_t)bytes);
+   uint64_t v = 0;
+   for (int i = bytes - 1; p && i >= 0; i--)
+      v = v << 8 | p[i];
+   return v;
+}
+
+/* Whether the file at path (n bytes, not NUL-terminated) still has the
+ * contents it had. */
+static bool file_unchanged(const unsigned char *path, size_t n, const unsigned char *want)
+{
+   char name[4096];
+   if (n >= sizeof(name))
+      return false;
+   memcpy(name, path, n);
+   name[n] = 0;
+   int fd = open(name, O_RDONLY | O_CLOEXEC);
+   if (fd < 0) {
+      kiln_log(KILN_LOG_COMPILE, "cache: included file %s is gone; rebuilding", name);
+      return false;
+   }
+   struct kiln_sha256 s;
+   kiln_sha256_init(&s);
+   unsigned char buf[16384];
+   ssize_t got;
+   while ((got = read(fd, buf, sizeof(buf))) > 0 || (got < 0 && errno == EINTR))
+      if (got > 0)
+         kiln_sha256_update(&s, buf, (size_t)got);
+   close(fd);
+   unsigned char d[32];
+   kiln_sha256_final(&s, d);
+   if (got < 0 || memcmp(d, want, 32)) {
+      kiln_log(KILN_LOG_COMPILE, "cache: included file %s changed; rebuilding", name);
+      return false;
+   }
+   return true;
+}
+
+static double ms_since(const struct timespec *t0)
+{
+   struct timespec t1;
+   clock_gettime(CLOCK_MONOTONIC, &t1);
+   return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN_FCACHE_KEY_SIZE],
+                             const struct kiln_compile_target *target,
+                             struct kiln_program_build *b)
+{
+   struct timespec t0;
+   clock_gettime(CLOCK_MONOTONIC, &t0);
+   char hex[65];
+   kiln_sha256_hex(key, hex);
+   void *data;
+   size_t size;
+   if (kiln_fcache_get(c, key, &data, &size) != KILN_FCACHE_HIT) {
+      kiln_log(KILN_LOG_COMPILE, "cache: miss %.16s", hex);
+      return false;
+   }
+   struct in in = {data, size, false};
+   const unsigned char *magic = take(&in, 4);
+   bool ok = magic && !memcmp(magic, PAYLOAD_MAGIC, 4);
+   uint32_t num_deps = ok ? (uint32_t)get_int(&in, 4) : 0;
+   for (uint32_t i = 0; ok && i < num_deps; i++) {
+      size_t n = (size_t)get_int(&in, 4);
+      const unsigned char *path = take(&in, n);
+      const unsigned char *sum = take(&in, 32);
+      ok = !in.bad && file_unchanged(path, n, sum);
+   }
+   size_t log_size = ok ? (size_t)get_int(&in, 4) : 0;
+   const unsigned char *log = ok ? take(&in, log_size) : NULL;
+   size_t bin_size = ok ? (size_t)get_int(&in, 8) : 0;
+   const unsigned char *bin = ok ? take(&in, bin_size) : NULL;
+   ok = ok && !in.bad && in.left == 0;
+
+   struct kiln_binary_contents contents = {0};
+   char *want = NULL, *log_copy = NULL;
+   if (ok) {
+      want = kiln_llvm_cpu_target_id(target->bounds_check);
+      log_copy = kiln_strndup((const char *)log, log_size);
+      ok = want && log_copy && kiln_binary_read(bin, bin_size, &contents) == KILN_BINARY_OK &&
+           !strcmp(contents.target, want);
+   }
+   kiln_free(want);
+   kiln_free(data);
+   if (!ok) {
+      kiln_binary_contents_fini(&contents);
+      kiln_free(log_copy);
+      kiln_log(KILN_LOG_COMPILE, "cache: miss %.16s (entry not usable)", hex);
+      return false;
+   }
+   b->object = contents.object;
+   b->object_size = contents.object_size;
+   b->kernels = contents.kernels;
+   b->num_kernels = contents.num_kernels;
+   b->target = contents.target;
+   b->bitcode = contents.bitcode;
+   b->bitcode_size = contents.bitcode_size;
+   if (contents.options) { /* the options given, as the key had them */
+      kiln_free(b->options);
+      b->options = contents.options;
+   }
+   b->log = log_copy;
+   kiln_log(KILN_LOG_COMPILE, "cache: hit %.16s (%.2f ms, %zu bytes)", hex, ms_since(&t0), size);
+   return true;
+}

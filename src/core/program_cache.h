@@ -1,0 +1,48 @@
+/* The persistent compile cache of program builds (docs/cache.md): what
+ * clBuildProgram produced for one device, found again by a hash of
+ * everything the build depended on, so that a warm build runs neither
+ * Clang nor LLVM. */
+#ifndef KILN_CORE_PROGRAM_CACHE_H
+#define KILN_CORE_PROGRAM_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/fcache.h"
+
+struct kiln_compile_target;
+struct kiln_program_build;
+struct kiln_build_dep;
+
+/* The process's cache (KILN_CACHE, KILN_CACHE_DIR, XDG_CACHE_HOME, HOME,
+ * KILN_CACHE_SIZE, read once), or NULL when it is off or unusable. */
+struct kiln_fcache *kiln_program_cache(void);
+
+/* For tests (tests/unit/test_faults.c): the process's cache becomes one
+ * in dir, or none when dir is NULL.  No build may be running. */
+void kiln_program_cache_use(const char *dir, uint64_t max_bytes);
+
+/* The key of a build: the source's bytes, the options, the device's target
+ * id, language version, extensions and image support, and the versions of
+ * Kiln (its build-id), LLVM and the builtins library.  False when out of
+ * host memory. */
+bool kiln_program_cache_key(const char *source, size_t size, const char *options,
+                            const struct kiln_compile_target *target,
+                            unsigned char key[KILN_FCACHE_KEY_SIZE]);
+
+/* A hit fills b's object, kernels, target, bitcode, options and log (b
+ * must be empty of those) and returns true.  A miss, an entry for another
+ * target, or one whose included files changed on disk, returns false
+ * with b untouched. */
+bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN_FCACHE_KEY_SIZE],
+                             const struct kiln_compile_target *target,
+                             struct kiln_program_build *b);
+
+/* Stores a successful build with the files it included.  Failures (disk
+ * full, out of memory) are only logged: the build stands without it. */
+void kiln_program_cache_store(struct kiln_fcache *c, const unsigned char key[KILN_FCACHE_KEY_SIZE],
+                              const struct kiln_program_build *b,
+                              const struct kiln_build_dep *deps, unsigned num_deps);
+
+#endif
