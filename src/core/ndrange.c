@@ -168,7 +168,7 @@ static cl_int make_bounds(struct kiln_launch *n, const struct kiln_kernel_info *
 /* KILN_TRACE: the kernel and its sizes. */
 static void ndrange_describe(cl_event ev, struct kiln_trace_info *info)
 {
-   const struct ndrange *n = ev->payload;
+   const struct kiln_launch *n = ev->payload;
    info->kernel = n->kernel->info->name;
    info->work_dim = n->grid.work_dim;
    for (unsigned d = 0; d < 3; d++) {
