@@ -1,7 +1,9 @@
 /* clGetDeviceIDs, clGetDeviceInfo. */
+#include <stdio.h>
 #include <string.h>
 
 #include "api/api.h"
+#include "kiln/cl_command_buffer.h"
 #include "api/icd.h"
 #include "core/device.h"
 #include "core/platform.h"
@@ -46,9 +48,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
    return CL_SUCCESS;
 }
 
-static const char *device_extensions(cl_device_id dev)
+/* The driver's extensions (those the compiler must know about too) and
+ * cl_khr_command_buffer, which core implements on top of any pipe driver
+ * (core/cmdbuf.h). */
+#define CORE_EXTENSIONS "cl_khr_command_buffer"
+
+static const char *device_extensions(cl_device_id dev, char *buf, size_t size)
 {
-   return dev->caps->extensions;
+   const char *drv = dev->caps->extensions;
+   snprintf(buf, size, "%s%s%s", drv, *drv ? " " : "", CORE_EXTENSIONS);
+   return buf;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
@@ -173,8 +182,22 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       INFO_STRING(KILN_OPENCL_VERSION);
    case CL_DEVICE_OPENCL_C_VERSION:
       INFO_STRING(KILN_OPENCL_C_VERSION);
-   case CL_DEVICE_EXTENSIONS:
-      INFO_STRING(device_extensions(dev));
+   case CL_DEVICE_EXTENSIONS: {
+      char buf[sizeof(c->extensions) + sizeof(CORE_EXTENSIONS) + 1];
+      INFO_STRING(device_extensions(dev, buf, sizeof(buf)));
+   }
+   /* cl_khr_command_buffer.  Every recorded command runs in record order
+    * on the device's executor, whatever the queue's mode, so out-of-order
+    * queues are fine and so are overlapping replays.  No kernel printf
+    * (OpenCL 1.1 has none) and no device-side enqueue. */
+   case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+      INFO_VALUE(cl_device_command_buffer_capabilities_khr,
+                 CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |
+                    CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR);
+   case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+      INFO_VALUE(cl_command_queue_properties, 0);
+   case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+      INFO_VALUE(cl_command_queue_properties, c->queue_properties);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/ndrange_check.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/kernel.h"
@@ -11,7 +12,7 @@
 #include "core/queue.h"
 #include "kiln/kernel_info.h"
 
-static cl_int check_sub_buffer_args(cl_command_queue q, cl_kernel k)
+cl_int kiln_api_check_sub_buffer_args(cl_command_queue q, cl_kernel k)
 {
    size_t align = q->device->caps->mem_base_addr_align / 8;
    for (uint32_t i = 0; i < k->info->num_args; i++) {
@@ -24,16 +25,11 @@ static cl_int check_sub_buffer_args(cl_command_queue q, cl_kernel k)
    return CL_SUCCESS;
 }
 
-static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_command_type type,
-                              cl_kernel kernel, cl_uint work_dim,
+cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim,
                               const size_t *global_work_offset, const size_t *global_work_size,
-                              const size_t *local_work_size, cl_uint num_events,
-                              const cl_event *wait_list, cl_event *event, const char *func)
+                              const size_t *local_work_size, cl_kernel *kp, size_t offset[3],
+                              size_t global[3], size_t local[3], const char *func)
 {
-   cl_command_queue q = kiln_queue_from(command_queue);
-   if (!q)
-      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE, "%p is not a queue",
-                           (void *)command_queue);
    cl_kernel k = kiln_kernel_from(kernel);
    if (!k)
       return kiln_api_fail(func, CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
@@ -54,7 +50,10 @@ static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_command_type ty
       return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
 
    const struct pipe_caps *caps = q->device->caps;
-   size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+   for (int d = 0; d < 3; d++) {
+      offset[d] = 0;
+      global[d] = local[d] = 1;
+   }
    for (cl_uint d = 0; d < work_dim; d++) {
       global[d] = global_work_size[d];
       if (!global[d])
@@ -104,8 +103,28 @@ static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_command_type ty
       kiln_ndrange_choose_local(q->device, k, work_dim, global, local);
    }
 
-   cl_int err = kiln_api_check_wait_list(q->context, num_events, wait_list, func);
-   if (err || (err = check_sub_buffer_args(q, k)))
+   *kp = k;
+   return CL_SUCCESS;
+}
+
+static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_command_type type,
+                              cl_kernel kernel, cl_uint work_dim,
+                              const size_t *global_work_offset, const size_t *global_work_size,
+                              const size_t *local_work_size, cl_uint num_events,
+                              const cl_event *wait_list, cl_event *event, const char *func)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE, "%p is not a queue",
+                           (void *)command_queue);
+   cl_kernel k;
+   size_t offset[3], global[3], local[3];
+   cl_int err = kiln_api_check_ndrange(q, kernel, work_dim, global_work_offset, global_work_size,
+                                       local_work_size, &k, offset, global, local, func);
+   if (err)
+      return err;
+   err = kiln_api_check_wait_list(q->context, num_events, wait_list, func);
+   if (err || (err = kiln_api_check_sub_buffer_args(q, k)))
       return err;
    cl_event ev;
    err = kiln_enqueue_ndrange(q, type, k, work_dim, offset, global, local,

@@ -3,12 +3,16 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/command_buffer.h"
 #include "api/icd.h"
 #include "api/unsupported.h"
 #include "core/platform.h"
 
 cl_icd_dispatch kiln_dispatch;
 static pthread_once_t dispatch_once = PTHREAD_ONCE_INIT;
+
+static void *CL_API_CALL get_extension_function_for_platform(cl_platform_id platform,
+                                                             const char *func_name);
 
 static void dispatch_init(void)
 {
@@ -93,6 +97,9 @@ static void dispatch_init(void)
    SLOT(clEnqueueMapImage);
    SLOT(clCreateImage);
 #undef SLOT
+   /* OpenCL 1.2, but ocl-icd and the CTS look extension entry points up
+    * with it when the loader is 1.2 or later. */
+   d->clGetExtensionFunctionAddressForPlatform = get_extension_function_for_platform;
    kiln_object_set_dispatch(d);
 }
 
@@ -110,6 +117,25 @@ static const struct {
    /* ocl-icd looks clGetPlatformInfo up here (no symbol is exported) to
     * read CL_PLATFORM_ICD_SUFFIX_KHR before it trusts a platform. */
    {"clGetPlatformInfo", (void *)clGetPlatformInfo},
+   /* cl_khr_command_buffer, with the registry's signatures
+    * (kiln/cl_command_buffer.h). */
+#define CMDBUF_FN(name) {#name, (void *)kiln_##name}
+   CMDBUF_FN(clCreateCommandBufferKHR),
+   CMDBUF_FN(clFinalizeCommandBufferKHR),
+   CMDBUF_FN(clRetainCommandBufferKHR),
+   CMDBUF_FN(clReleaseCommandBufferKHR),
+   CMDBUF_FN(clEnqueueCommandBufferKHR),
+   CMDBUF_FN(clGetCommandBufferInfoKHR),
+   CMDBUF_FN(clCommandBarrierWithWaitListKHR),
+   CMDBUF_FN(clCommandCopyBufferKHR),
+   CMDBUF_FN(clCommandCopyBufferRectKHR),
+   CMDBUF_FN(clCommandFillBufferKHR),
+   CMDBUF_FN(clCommandNDRangeKernelKHR),
+   CMDBUF_FN(clCommandCopyBufferToImageKHR),
+   CMDBUF_FN(clCommandCopyImageKHR),
+   CMDBUF_FN(clCommandCopyImageToBufferKHR),
+   CMDBUF_FN(clCommandFillImageKHR),
+#undef CMDBUF_FN
 };
 
 KILN_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *func_name)
@@ -120,4 +146,12 @@ KILN_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const c
       if (!strcmp(func_name, extension_functions[i].name))
          return extension_functions[i].fn;
    return NULL;
+}
+
+static void *CL_API_CALL get_extension_function_for_platform(cl_platform_id platform,
+                                                             const char *func_name)
+{
+   if (platform != kiln_api_platform())
+      return NULL;
+   return clGetExtensionFunctionAddress(func_name);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/transfer_check.h"
 #include "core/command.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -43,7 +44,7 @@ static cl_int check_sub_alignment(cl_command_queue q, cl_mem m, const char *func
    return CL_SUCCESS;
 }
 
-static bool range_ok(size_t offset, size_t size, size_t total)
+bool kiln_range_ok(size_t offset, size_t size, size_t total)
 {
    return offset <= total && size <= total - offset;
 }
@@ -57,7 +58,7 @@ static cl_int enqueue_rw(cl_command_queue command_queue, cl_mem buffer, cl_bool 
    cl_int err = check_queue_mem(command_queue, buffer, num_events, wait_list, &q, &m, func);
    if (err)
       return err;
-   if (!ptr || !size || !range_ok(offset, size, m->size))
+   if (!ptr || !size || !kiln_range_ok(offset, size, m->size))
       return kiln_api_fail(func, CL_INVALID_VALUE, "offset %zu size %zu ptr %p on %zu bytes",
                            offset, size, ptr, m->size);
    if ((err = kiln_api_check_wait_list(q->context, num_events, wait_list, func)) ||
@@ -115,7 +116,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_que
    bool size_ok = pattern_size && pattern_size <= 128 &&
                   (pattern_size & (pattern_size - 1)) == 0;
    if (!pattern || !size_ok || offset % (size_ok ? pattern_size : 1) ||
-       size % (size_ok ? pattern_size : 1) || !range_ok(offset, size, m->size))
+       size % (size_ok ? pattern_size : 1) || !kiln_range_ok(offset, size, m->size))
       return kiln_api_fail(func, CL_INVALID_VALUE,
                            "pattern %p of %zu bytes, offset %zu size %zu on %zu bytes", pattern,
                            pattern_size, offset, size, m->size);
@@ -135,7 +136,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_que
 
 /* Fills in default pitches (0 means tightly packed) and checks them as
  * 5.2.2 does: CL_INVALID_VALUE for pitches smaller than the region. */
-static bool rect_setup(struct kiln_rect *r, const size_t origin[3], const size_t region[3],
+bool kiln_rect_setup(struct kiln_rect *r, const size_t origin[3], const size_t region[3],
                        size_t row_pitch, size_t slice_pitch)
 {
    memcpy(r->origin, origin, sizeof(r->origin));
@@ -149,7 +150,7 @@ static bool rect_setup(struct kiln_rect *r, const size_t origin[3], const size_t
 }
 
 /* One past the last byte a rectangle touches, or SIZE_MAX on overflow. */
-static size_t rect_end(const struct kiln_rect *r, const size_t region[3])
+size_t kiln_rect_end(const struct kiln_rect *r, const size_t region[3])
 {
    size_t z = r->origin[2] + region[2] - 1, y = r->origin[1] + region[1] - 1;
    if (z < r->origin[2] || y < r->origin[1])
@@ -159,7 +160,7 @@ static size_t rect_end(const struct kiln_rect *r, const size_t region[3])
    return end > SIZE_MAX ? SIZE_MAX : (size_t)end;
 }
 
-static bool region_ok(const size_t *region)
+bool kiln_region_ok(const size_t *region)
 {
    return region && region[0] && region[1] && region[2];
 }
@@ -178,12 +179,12 @@ static cl_int enqueue_rw_rect(cl_command_queue command_queue, cl_mem buffer, cl_
    if (err)
       return err;
    struct kiln_rect b, h;
-   if (!ptr || !buffer_origin || !host_origin || !region_ok(region))
+   if (!ptr || !buffer_origin || !host_origin || !kiln_region_ok(region))
       return kiln_api_fail(func, CL_INVALID_VALUE, "NULL pointer or empty region");
-   if (!rect_setup(&b, buffer_origin, region, buffer_row_pitch, buffer_slice_pitch) ||
-       !rect_setup(&h, host_origin, region, host_row_pitch, host_slice_pitch))
+   if (!kiln_rect_setup(&b, buffer_origin, region, buffer_row_pitch, buffer_slice_pitch) ||
+       !kiln_rect_setup(&h, host_origin, region, host_row_pitch, host_slice_pitch))
       return kiln_api_fail(func, CL_INVALID_VALUE, "pitches smaller than the region");
-   if (rect_end(&b, region) > m->size)
+   if (kiln_rect_end(&b, region) > m->size)
       return kiln_api_fail(func, CL_INVALID_VALUE, "region outside the buffer");
    if ((err = kiln_api_check_wait_list(q->context, num_events, wait_list, func)) ||
        (err = check_sub_alignment(q, m, func)))
@@ -224,7 +225,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
 
 /* Source and destination (as absolute offsets into shared storage) share
  * a byte: same buffer, or sub-buffers of one buffer (5.2.2). */
-static bool copy_overlaps(cl_mem src, size_t so, cl_mem dst, size_t dof, size_t size)
+bool kiln_copy_overlaps(cl_mem src, size_t so, cl_mem dst, size_t dof, size_t size)
 {
    if (!kiln_mem_same_storage(src, dst))
       return false;
@@ -249,13 +250,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_que
    if ((err = check_queue_mem(command_queue, dst_buffer, num_events_in_wait_list,
                               event_wait_list, &q, &dst, __func__)))
       return err;
-   if (!size || !range_ok(src_offset, size, src->size) || !range_ok(dst_offset, size, dst->size))
+   if (!size || !kiln_range_ok(src_offset, size, src->size) || !kiln_range_ok(dst_offset, size, dst->size))
       return API_FAIL(CL_INVALID_VALUE, "src %zu dst %zu size %zu on buffers of %zu and %zu",
                       src_offset, dst_offset, size, src->size, dst->size);
    if ((err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
                                        __func__)))
       return err;
-   if (copy_overlaps(src, src_offset, dst, dst_offset, size))
+   if (kiln_copy_overlaps(src, src_offset, dst, dst_offset, size))
       return API_FAIL(CL_MEM_COPY_OVERLAP, "source and destination overlap");
    if ((err = check_sub_alignment(q, src, __func__)) || (err = check_sub_alignment(q, dst, __func__)))
       return err;
@@ -285,12 +286,12 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
                               event_wait_list, &q, &dst, __func__)))
       return err;
    struct kiln_rect s, d;
-   if (!src_origin || !dst_origin || !region_ok(region))
+   if (!src_origin || !dst_origin || !kiln_region_ok(region))
       return API_FAIL(CL_INVALID_VALUE, "NULL pointer or empty region");
-   if (!rect_setup(&s, src_origin, region, src_row_pitch, src_slice_pitch) ||
-       !rect_setup(&d, dst_origin, region, dst_row_pitch, dst_slice_pitch))
+   if (!kiln_rect_setup(&s, src_origin, region, src_row_pitch, src_slice_pitch) ||
+       !kiln_rect_setup(&d, dst_origin, region, dst_row_pitch, dst_slice_pitch))
       return API_FAIL(CL_INVALID_VALUE, "pitches smaller than the region");
-   if (rect_end(&s, region) > src->size || rect_end(&d, region) > dst->size)
+   if (kiln_rect_end(&s, region) > src->size || kiln_rect_end(&d, region) > dst->size)
       return API_FAIL(CL_INVALID_VALUE, "region outside a buffer");
    /* 1.1: within one buffer, the two layouts may differ in one pitch only. */
    if (src == dst && s.row_pitch != d.row_pitch && s.slice_pitch != d.slice_pitch)
@@ -333,7 +334,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
       kiln_set_error(errcode_ret, err);
       return NULL;
    }
-   if (!size || !range_ok(offset, size, m->size) ||
+   if (!size || !kiln_range_ok(offset, size, m->size) ||
        (map_flags & ~(cl_map_flags)(CL_MAP_READ | CL_MAP_WRITE)))
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "offset %zu size %zu flags 0x%llx", offset,
                    size, (unsigned long long)map_flags);

@@ -18,7 +18,7 @@
 
 #define LOCAL_ALIGN 128
 
-struct ndrange {
+struct kiln_launch {
    cl_kernel kernel; /* held so the program's code stays loaded */
    struct pipe_grid_info grid;
    unsigned char *args;
@@ -29,9 +29,8 @@ struct ndrange {
    struct kiln_bounds_arg *bounds_args;
 };
 
-static void ndrange_cleanup(cl_event ev)
+static void launch_free(struct kiln_launch *n)
 {
-   struct ndrange *n = ev->payload;
    if (!n)
       return;
    for (unsigned i = 0; i < n->num_mems; i++)
@@ -43,6 +42,11 @@ static void ndrange_cleanup(cl_event ev)
    kiln_free(n->bounds_args);
    kiln_object_unref(&n->kernel->obj);
    kiln_free(n);
+}
+
+static void ndrange_cleanup(cl_event ev)
+{
+   launch_free(ev->payload);
    ev->payload = NULL;
 }
 
@@ -59,7 +63,7 @@ static const char *space_name(unsigned space)
 /* One line on the log (stderr unless KILN_LOG), e.g.
  *   kiln: bounds: kernel 'copy' wrote 4 bytes at byte offset 4096 of argument 1 'out'
  *   (__global, 4096 bytes) in work-item (1024,0,0) of work-group (16,0,0); ... */
-static void report_bounds(const struct ndrange *n)
+static void report_bounds(const struct kiln_launch *n)
 {
    const struct kiln_kernel_info *info = n->kernel->info;
    const struct kiln_bounds_violation *v = &n->bounds->first;
@@ -105,10 +109,11 @@ static void report_bounds(const struct ndrange *n)
             (unsigned long long)v->group_id[1], (unsigned long long)v->group_id[2], more);
 }
 
-static cl_int ndrange_run(cl_event ev)
+cl_int kiln_launch_run(struct kiln_launch *n, struct pipe_context *p)
 {
-   struct ndrange *n = ev->payload;
-   struct pipe_context *p = ev->queue->device->pipe;
+   /* A command buffer replays one launch many times: count afresh. */
+   if (n->bounds)
+      atomic_store(&n->bounds->violations, 0);
    cl_int err = p->launch_grid(p, &n->grid);
    if (!err && n->bounds && atomic_load(&n->bounds->violations)) {
       report_bounds(n);
@@ -117,9 +122,19 @@ static cl_int ndrange_run(cl_event ev)
    return err;
 }
 
+void kiln_launch_destroy(struct kiln_launch *l)
+{
+   launch_free(l);
+}
+
+static cl_int ndrange_run(cl_event ev)
+{
+   return kiln_launch_run(ev->payload, ev->queue->device->pipe);
+}
+
 /* KILN_CHECK=bounds: where each argument's object lies and how big it is
  * (include/kiln/bounds.h); filled from the packed arguments. */
-static cl_int make_bounds(struct ndrange *n, const struct kiln_kernel_info *info, cl_kernel k,
+static cl_int make_bounds(struct kiln_launch *n, const struct kiln_kernel_info *info, cl_kernel k,
                           uint64_t local_total)
 {
    n->bounds = kiln_calloc(1, sizeof(*n->bounds));
@@ -156,7 +171,7 @@ static cl_int make_bounds(struct ndrange *n, const struct kiln_kernel_info *info
 /* KILN_TRACE: the kernel and its sizes. */
 static void ndrange_describe(cl_event ev, struct kiln_trace_info *info)
 {
-   const struct ndrange *n = ev->payload;
+   const struct kiln_launch *n = ev->payload;
    info->kernel = n->kernel->info->name;
    info->work_dim = n->grid.work_dim;
    for (unsigned d = 0; d < 3; d++) {
@@ -169,7 +184,7 @@ static const struct kiln_command_ops ndrange_ops = {ndrange_run, ndrange_cleanup
                                                     ndrange_describe};
 
 /* Fills the argument buffer from the kernel's current argument values. */
-static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
+static cl_int pack_args(struct kiln_launch *n, cl_device_id dev, cl_kernel k)
 {
    const struct kiln_kernel_info *info = k->info;
    n->args = kiln_calloc(1, info->args_size ? info->args_size : 1);
@@ -246,29 +261,40 @@ static cl_int pack_args(struct ndrange *n, cl_device_id dev, cl_kernel k)
    return CL_SUCCESS;
 }
 
-cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
-                            cl_uint work_dim,
-                            const size_t offset[3], const size_t global[3],
-                            const size_t local[3], struct kiln_wait_list wait, cl_event *out)
+cl_int kiln_launch_create(cl_device_id dev, cl_kernel k, cl_uint work_dim,
+                          const size_t offset[3], const size_t global[3], const size_t local[3],
+                          struct kiln_launch **out)
 {
-   struct ndrange *n = kiln_calloc(1, sizeof(*n));
+   struct kiln_launch *n = kiln_calloc(1, sizeof(*n));
    if (!n)
       return CL_OUT_OF_HOST_MEMORY;
    n->kernel = k;
    kiln_object_ref(&k->obj);
-   n->grid.kernel = kiln_kernel_on_device(k, q->device);
+   n->grid.kernel = kiln_kernel_on_device(k, dev);
    n->grid.work_dim = work_dim;
    for (int d = 0; d < 3; d++) {
       n->grid.global_offset[d] = offset[d];
       n->grid.global_size[d] = global[d];
       n->grid.local_size[d] = local[d];
    }
-   cl_int err = pack_args(n, q->device, k);
+   cl_int err = pack_args(n, dev, k);
    if (err) {
-      struct _cl_event tmp = {.payload = n};
-      ndrange_cleanup(&tmp);
+      launch_free(n);
       return err;
    }
+   *out = n;
+   return CL_SUCCESS;
+}
+
+cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
+                            cl_uint work_dim,
+                            const size_t offset[3], const size_t global[3],
+                            const size_t local[3], struct kiln_wait_list wait, cl_event *out)
+{
+   struct kiln_launch *n;
+   cl_int err = kiln_launch_create(q->device, k, work_dim, offset, global, local, &n);
+   if (err)
+      return err;
    return kiln_enqueue_command(q, type, &ndrange_ops, n, KILN_ORDER_COMMAND, wait, out);
 }
 

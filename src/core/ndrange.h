@@ -13,6 +13,18 @@ cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel 
                             const size_t offset[3], const size_t global[3],
                             const size_t local[3], struct kiln_wait_list wait, cl_event *ev);
 
+/* A launch with its arguments packed (buffer addresses resolved, each
+ * buffer and the kernel held): what an enqueue builds, and what a command
+ * buffer builds once at record time and replays (core/cmdbuf.h). */
+struct kiln_launch;
+struct pipe_context;
+cl_int kiln_launch_create(cl_device_id dev, cl_kernel k, cl_uint work_dim,
+                          const size_t offset[3], const size_t global[3], const size_t local[3],
+                          struct kiln_launch **out);
+/* Runs it on the device's executor; may run many times. */
+cl_int kiln_launch_run(struct kiln_launch *l, struct pipe_context *p);
+void kiln_launch_destroy(struct kiln_launch *l);
+
 /* Picks a local size for global (clEnqueueNDRangeKernel with
  * local_work_size NULL): divisors of the global size, wide in x so the
  * work-item loop vectorizes, with enough groups for every core. */

@@ -30,6 +30,7 @@ enum kiln_type {
    KILN_TYPE_KERNEL,
    KILN_TYPE_EVENT,
    KILN_TYPE_SAMPLER,
+   KILN_TYPE_COMMAND_BUFFER,
 };
 
 struct kiln_object {

@@ -22,7 +22,7 @@ static inline cl_platform_id kiln_platform_from(cl_platform_id p)
 #define KILN_PLATFORM_NAME "Kiln"
 #define KILN_PLATFORM_VENDOR "The Kiln project"
 #define KILN_PLATFORM_ICD_SUFFIX "KILN"
-#define KILN_PLATFORM_EXTENSIONS "cl_khr_icd"
+#define KILN_PLATFORM_EXTENSIONS "cl_khr_icd cl_khr_command_buffer"
 #define KILN_OPENCL_VERSION "OpenCL 1.1 Kiln " KILN_VERSION
 #define KILN_OPENCL_C_VERSION "OpenCL C 1.1 "
 

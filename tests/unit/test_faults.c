@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "api/command_buffer.h"
 #include "core/device.h"
 #include "core/program_cache.h"
 #include "kiln_fault.h"
@@ -1088,6 +1089,57 @@ static cl_int ndrange(struct fx *f, struct call *c, cl_command_queue q, bool tas
    return err;
 }
 
+/* cl_khr_command_buffer under one armed failure: create, record a fill
+ * and a launch waiting for it, finalize, enqueue, and the replay's run.
+ * Whatever fails, the command buffer is released and nothing stays
+ * behind; a replay that ran did the launch. */
+static cl_int path_command_buffer(struct fx *f, struct call *c)
+{
+   write_uints(f->q, f->buf, 0, 1);
+   size_t global = N;
+   cl_uint zero = 0;
+   cl_int err;
+   cl_event ev = NULL;
+   arm(c);
+   cl_command_buffer_khr cb = kiln_clCreateCommandBufferKHR(1, &f->q, NULL, &err);
+   if (!err) {
+      cl_sync_point_khr sp = 0;
+      err = kiln_clCommandFillBufferKHR(cb, NULL, NULL, f->out, &zero, sizeof(zero), 0,
+                                        N * sizeof(cl_uint), 0, NULL, &sp, NULL);
+      if (!err)
+         err = kiln_clCommandNDRangeKernelKHR(cb, NULL, NULL, f->k_inc, 1, NULL, &global, NULL,
+                                              1, &sp, NULL, NULL);
+      if (!err)
+         err = kiln_clFinalizeCommandBufferKHR(cb);
+      if (!err)
+         err = kiln_clEnqueueCommandBufferKHR(0, NULL, cb, 0, NULL, &ev);
+      if (!err) /* its failure, if any, is read from the event below */
+         (void)clWaitForEvents(1, &ev);
+   }
+   disarm(c);
+   if (ev) {
+      cl_int st = 0;
+      assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st,
+                                      NULL),
+                       CL_SUCCESS);
+      if (st < 0)
+         err = st;
+      assert_int_equal(clReleaseEvent(ev), CL_SUCCESS);
+   }
+   if (cb)
+      assert_int_equal(kiln_clReleaseCommandBufferKHR(cb), CL_SUCCESS);
+   else
+      assert_int_not_equal(err, CL_SUCCESS);
+   assert_int_equal(clFinish(f->q), CL_SUCCESS);
+   cl_uint v[N];
+   assert_int_equal(clEnqueueReadBuffer(f->q, f->buf, CL_TRUE, 0, sizeof(v), v, 0, NULL, NULL),
+                    CL_SUCCESS);
+   for (unsigned i = 0; i < N; i++)
+      assert_int_equal(v[i], i + (!err ? 3 : 0));
+   return err;
+}
+PATH(command_buffer, HOST | RESOURCES)
+
 static cl_int path_enqueue_ndrange(struct fx *f, struct call *c)
 {
    return ndrange(f, c, f->q, false);
@@ -1443,6 +1495,7 @@ int main(void)
       cmocka_unit_test(test_enqueue_map),
       cmocka_unit_test(test_enqueue_unmap),
       cmocka_unit_test(test_enqueue_ndrange),
+      cmocka_unit_test(test_command_buffer),
       cmocka_unit_test(test_enqueue_ndrange_out_of_order),
       cmocka_unit_test(test_enqueue_task),
       cmocka_unit_test(test_enqueue_ndrange_local_arena),

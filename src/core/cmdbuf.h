@@ -1,0 +1,115 @@
+/* Command buffers (cl_khr_command_buffer): commands recorded once against
+ * one queue, finalized, then replayed by clEnqueueCommandBufferKHR.
+ *
+ * Everything an enqueue would check or build per command is done at
+ * record or finalize time: kernel arguments are packed into a launch
+ * (core/ndrange.h) with buffer addresses resolved, buffers and kernels are
+ * held, fill patterns are expanded into a staging block, and each
+ * command's pipe resources are looked up.  An enqueue of a finalized
+ * buffer is then one event on the queue whose run walks the array and
+ * calls the pipe: no validation and no allocation per command.
+ *
+ * Sync points are the 1-based positions of commands.  A command may only
+ * wait for commands recorded before it, so record order is a valid
+ * execution order: the replay runs the commands in that order on the
+ * device's executor, which honours every sync point (and every barrier)
+ * by construction.
+ */
+#ifndef KILN_CORE_CMDBUF_H
+#define KILN_CORE_CMDBUF_H
+
+#include <pthread.h>
+
+#include "core/command.h"
+#include "core/object.h"
+#include "core/queue.h"
+#include "kiln/cl_command_buffer.h"
+
+struct kiln_launch;
+struct pipe_resource;
+
+enum kiln_cb_kind {
+   KILN_CB_BARRIER,
+   KILN_CB_COPY,
+   KILN_CB_COPY_RECT,
+   KILN_CB_FILL,
+   KILN_CB_NDRANGE,
+};
+
+/* One recorded command.  The buffers in mem[] are held (internal
+ * references) until the command buffer is destroyed; res[] and base[] are
+ * filled in by finalize. */
+struct kiln_cb_command {
+   enum kiln_cb_kind kind;
+   cl_mem mem[2];
+   struct pipe_resource *res[2];
+   size_t base[2];
+   union {
+      struct {
+         size_t src_offset, dst_offset, size;
+      } copy;
+      struct {
+         struct kiln_rect s, d;
+         size_t region[3];
+      } rect;
+      struct {
+         size_t offset, size, pattern_size;
+         unsigned char pattern[128];
+         unsigned char *staging; /* pattern repeated; built by finalize */
+         size_t staging_size;
+      } fill;
+      struct kiln_launch *launch;
+   } u;
+};
+
+/* Properties kept to answer CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR: at
+ * most one (name, value) pair and the terminating 0. */
+#define KILN_CB_MAX_PROPS 3
+
+struct _cl_command_buffer_khr {
+   struct kiln_object obj;
+   cl_command_queue queue; /* held */
+   cl_context context;
+   cl_command_buffer_flags_khr flags;
+   cl_command_buffer_properties_khr props[KILN_CB_MAX_PROPS];
+   unsigned num_props; /* 0 when created with NULL properties */
+
+   pthread_mutex_t lock;
+   bool finalized;
+   unsigned in_flight; /* enqueued replays that have not finished running */
+   struct kiln_cb_command *cmds;
+   unsigned num_cmds, cap_cmds;
+};
+
+static inline cl_command_buffer_khr kiln_cmdbuf_from(cl_command_buffer_khr cb)
+{
+   return (cl_command_buffer_khr)kiln_object_lookup(cb, KILN_TYPE_COMMAND_BUFFER);
+}
+
+cl_int kiln_cmdbuf_create(cl_command_queue q, cl_command_buffer_flags_khr flags,
+                          const cl_command_buffer_properties_khr *props, unsigned num_props,
+                          cl_command_buffer_khr *out);
+
+/* Appends cmd (whose held buffers and launch it takes over, releasing
+ * them on failure) after checking its sync point wait list.  Returns
+ * CL_INVALID_OPERATION once finalized, CL_INVALID_SYNC_POINT_WAIT_LIST_KHR
+ * for a sync point this buffer did not return. */
+cl_int kiln_cmdbuf_record(cl_command_buffer_khr cb, struct kiln_cb_command *cmd,
+                          cl_uint num_sync, const cl_sync_point_khr *sync_list,
+                          cl_sync_point_khr *sync_point);
+
+/* Releases what a command holds (for commands never recorded). */
+void kiln_cmdbuf_command_drop(struct kiln_cb_command *cmd);
+
+/* CL_INVALID_OPERATION if already finalized. */
+cl_int kiln_cmdbuf_finalize(cl_command_buffer_khr cb);
+
+/* One replay on q (the API layer checked q against the buffer):
+ * CL_INVALID_OPERATION if not finalized, or pending without
+ * CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR. */
+cl_int kiln_cmdbuf_enqueue(cl_command_buffer_khr cb, cl_command_queue q,
+                           struct kiln_wait_list wait, cl_event *out);
+
+cl_command_buffer_state_khr kiln_cmdbuf_state(cl_command_buffer_khr cb);
+
+#endif
