@@ -449,11 +449,8 @@ bool kiln_program_has_executable(cl_program prog)
    return false;
 }
 
-size_t kiln_program_binary(cl_program prog, unsigned i, unsigned char *out)
+size_t kiln_program_build_write(const struct kiln_program_build *b, unsigned char *out)
 {
-   const struct kiln_program_build *b = &prog->builds[i];
-   if (!b->object)
-      return 0;
    struct kiln_binary_contents c = {
       .target = b->target,
       .options = b->options,
@@ -465,4 +462,10 @@ size_t kiln_program_binary(cl_program prog, unsigned i, unsigned char *out)
       .num_kernels = b->num_kernels,
    };
    return kiln_binary_write(&c, out);
+}
+
+size_t kiln_program_binary(cl_program prog, unsigned i, unsigned char *out)
+{
+   const struct kiln_program_build *b = &prog->builds[i];
+   return b->object ? kiln_program_build_write(b, out) : 0;
 }

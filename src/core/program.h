@@ -67,4 +67,8 @@ bool kiln_program_has_executable(cl_program prog);
  * size only when out is NULL. */
 size_t kiln_program_binary(cl_program prog, unsigned i, unsigned char *out);
 
+/* The same for one build (the compile cache stores it): Kiln's binary
+ * container of b, written to out (NULL: only measured); its size. */
+size_t kiln_program_build_write(const struct kiln_program_build *b, unsigned char *out);
+
 #endif

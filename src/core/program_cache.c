@@ -181,7 +181,7 @@ static void put_int(struct out *o, uint64_t v, int bytes)
 
 static void put_payload(struct out *o, const struct kiln_program_build *b,
                         const struct kiln_build_dep *deps, unsigned num_deps,
-                        const struct kiln_binary_contents *bin, size_t bin_size)
+                        size_t bin_size)
 {
    put(o, PAYLOAD_MAGIC, 4);
    put_int(o, num_deps, 4);
@@ -196,7 +196,7 @@ static void put_payload(struct out *o, const struct kiln_program_build *b,
    put(o, b->log, log);
    put_int(o, bin_size, 8);
    if (o->p)
-      kiln_binary_write(bin, o->p + o->pos);
+      kiln_program_build_write(b, o->p + o->pos);
    o->pos += bin_size;
 }
 
@@ -204,19 +204,9 @@ void kiln_program_cache_store(struct kiln_fcache *c, const unsigned char key[KIL
                               const struct kiln_program_build *b,
                               const struct kiln_build_dep *deps, unsigned num_deps)
 {
-   struct kiln_binary_contents bin = {
-      .target = b->target,
-      .options = b->options,
-      .object = b->object,
-      .object_size = b->object_size,
-      .bitcode = b->bitcode,
-      .bitcode_size = b->bitcode_size,
-      .kernels = b->kernels,
-      .num_kernels = b->num_kernels,
-   };
-   size_t bin_size = kiln_binary_write(&bin, NULL);
+   size_t bin_size = kiln_program_build_write(b, NULL);
    struct out o = {NULL, 0};
-   put_payload(&o, b, deps, num_deps, &bin, bin_size);
+   put_payload(&o, b, deps, num_deps, bin_size);
    size_t total = o.pos;
    o.p = kiln_malloc(total);
    o.pos = 0;
@@ -224,7 +214,7 @@ void kiln_program_cache_store(struct kiln_fcache *c, const unsigned char key[KIL
       kiln_log(KILN_LOG_COMPILE, "cache: not stored: out of host memory");
       return;
    }
-   put_payload(&o, b, deps, num_deps, &bin, bin_size);
+   put_payload(&o, b, deps, num_deps, bin_size);
    char hex[65];
    kiln_sha256_hex(key, hex);
    if (kiln_fcache_put(c, key, o.p, total))

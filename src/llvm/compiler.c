@@ -274,18 +274,6 @@ static enum kiln_build_status build_workgroups(LLVMModuleRef m, LLVMTargetMachin
    return st;
 }
 
-/* Everything but the work-group functions becomes internal, so the
- * optimiser may inline or drop it. */
-static void internalize(LLVMModuleRef m)
-{
-   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-      if (LLVMGetFirstBasicBlock(fn) && !kiln_is_kernel(fn))
-         LLVMSetLinkage(fn, LLVMInternalLinkage);
-   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-      if (!LLVMIsDeclaration(g))
-         LLVMSetLinkage(g, LLVMInternalLinkage);
-}
-
 static LLVMTargetMachineRef host_machine(const struct kiln_llvm_host *host, bool opt,
                                          struct kiln_build_log *log)
 {
@@ -386,7 +374,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
 
    LLVMSetTarget(m, host.triple);
    set_target_attributes(m, &host);
-   internalize(m);
+   kiln_internalize_non_kernels(m);
    /* Before anything optimises: x86 traps on a division by zero. */
    kiln_safe_divisions(m);
    if (!run_passes(m, tm, "globaldce", &log) || !check_undefined(m, &log))

@@ -86,18 +86,6 @@ static bool check_undefined(LLVMModuleRef m, struct kiln_build_log *log)
    return ok;
 }
 
-/* Only kernels stay visible, so O2 may inline and drop the rest (libclc
- * arrives linkonce_odr; the program's own helpers too). */
-static void internalize(LLVMModuleRef m)
-{
-   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-      if (LLVMGetFirstBasicBlock(fn) && !kiln_is_kernel(fn))
-         LLVMSetLinkage(fn, LLVMInternalLinkage);
-   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-      if (!LLVMIsDeclaration(g))
-         LLVMSetLinkage(g, LLVMInternalLinkage);
-}
-
 static bool run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes,
                        struct kiln_build_log *log)
 {
@@ -144,7 +132,8 @@ static enum kiln_build_status codegen(LLVMModuleRef m, const struct kiln_amdgpu_
    if (!tm)
       return KILN_BUILD_OUT_OF_MEMORY;
    enum kiln_build_status st = KILN_BUILD_FAILED;
-   internalize(m);
+   /* libclc arrives linkonce_odr: internal, O2 may inline and drop it. */
+   kiln_internalize_non_kernels(m);
    if (!run_passes(m, tm, "globaldce", log) || !check_undefined(m, log))
       goto done;
    if (!run_passes(m, tm, optimize ? "default<O2>" : "default<O0>,globaldce", log))

@@ -300,3 +300,13 @@ bool kiln_is_kernel(LLVMValueRef fn)
    return (cc == LLVMSPIRKERNELCallConv || cc == LLVMAMDGPUKERNELCallConv) &&
           LLVMGetFirstBasicBlock(fn);
 }
+
+void kiln_internalize_non_kernels(LLVMModuleRef m)
+{
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+      if (LLVMGetFirstBasicBlock(fn) && !kiln_is_kernel(fn))
+         LLVMSetLinkage(fn, LLVMInternalLinkage);
+   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+      if (!LLVMIsDeclaration(g))
+         LLVMSetLinkage(g, LLVMInternalLinkage);
+}

@@ -13,4 +13,8 @@ int kiln_metadata_kernels(LLVMModuleRef m, struct kiln_kernel_info **kernels, un
 
 bool kiln_is_kernel(LLVMValueRef fn);
 
+/* Every defined function but the kernels, and every defined global,
+ * becomes internal, so the optimiser may inline or drop them. */
+void kiln_internalize_non_kernels(LLVMModuleRef m);
+
 #endif
