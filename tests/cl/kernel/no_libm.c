@@ -4,6 +4,7 @@
  * RTLD_LOCAL, so the libm Kiln links is invisible to a global symbol
  * search: src/llvm/jit.c searches libm by name. */
 #include <dlfcn.h>
+#include <stdio.h>
 
 #include "kt.h"
 
@@ -14,8 +15,12 @@ static const char *source =
 
 int main(void)
 {
-   /* Otherwise this test proves nothing. */
-   REQUIRE(dlsym(RTLD_DEFAULT, "sinf") == NULL);
+   /* With libm in the global scope (a sanitizer runtime links it) this
+    * test proves nothing: skip (meson counts exit status 77 as skipped). */
+   if (dlsym(RTLD_DEFAULT, "sinf")) {
+      printf("SKIP: libm is already in the process's global scope\n");
+      return 77;
+   }
    struct kt_env env;
    kt_setup(&env, 0);
    cl_int err;
