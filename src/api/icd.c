@@ -24,6 +24,9 @@ static void dispatch_init(void)
    SLOT(clGetPlatformInfo);
    SLOT(clGetDeviceIDs);
    SLOT(clGetDeviceInfo);
+   SLOT(clCreateSubDevices);
+   SLOT(clRetainDevice);
+   SLOT(clReleaseDevice);
    SLOT(clCreateContext);
    SLOT(clCreateContextFromType);
    SLOT(clRetainContext);
