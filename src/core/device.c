@@ -83,9 +83,9 @@ cl_int kiln_device_create_sub(cl_device_id parent, unsigned *units, unsigned num
    dev->partition = kiln_malloc(num_props * sizeof(*props));
    dev->pipe = screen->context_create_on_units(screen, units, num_units);
    if (!dev->partition || !dev->pipe) {
-      cl_int err = dev->pipe ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
+      /* The context fails only for want of memory. */
       device_free(dev);
-      return err;
+      return CL_OUT_OF_HOST_MEMORY;
    }
    memcpy(dev->partition, props, num_props * sizeof(*props));
    dev->partition_len = num_props;
