@@ -383,7 +383,8 @@ static cl_int path_create_sub_devices(struct fx *f, struct call *c)
    assert_int_equal(err, CL_SUCCESS);
    assert_int_equal(clReleaseDevice(sub[0]), CL_SUCCESS);
    assert_int_equal(clReleaseDevice(sub[1]), CL_SUCCESS);
-   cl_command_queue q = kt_queue(ctx, 0);
+   cl_command_queue q = clCreateCommandQueue(ctx, sub[1], 0, &err);
+   assert_int_equal(err, CL_SUCCESS);
    cl_program p = built_program(ctx, sub[1]);
    cl_kernel k = kernel(p, "inc");
    cl_mem m = kt_buffer(ctx, 0, N * sizeof(cl_uint), NULL);
