@@ -33,6 +33,7 @@ static void dispatch_init(void)
    SLOT(clReleaseContext);
    SLOT(clGetContextInfo);
    SLOT(clCreateCommandQueue);
+   SLOT(clCreateCommandQueueWithProperties);
    SLOT(clRetainCommandQueue);
    SLOT(clReleaseCommandQueue);
    SLOT(clGetCommandQueueInfo);

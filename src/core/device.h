@@ -61,6 +61,14 @@ static inline void kiln_device_release_implicit(cl_device_id dev)
       kiln_object_release(&dev->obj);
 }
 
+/* The root device a (sub-)device was partitioned from, or dev itself. */
+static inline cl_device_id kiln_device_root(cl_device_id dev)
+{
+   while (dev->parent)
+      dev = dev->parent;
+   return dev;
+}
+
 static inline cl_device_id kiln_device_from(cl_device_id d)
 {
    return (cl_device_id)kiln_object_lookup(d, KILN_TYPE_DEVICE);

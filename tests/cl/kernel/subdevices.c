@@ -393,6 +393,35 @@ static void work(cl_device_id root)
    CHECK(pinned == n, "%u pinned worker threads, expected %u", pinned, n);
    CHECK(widest <= n - 1, "a worker may use %u CPUs", widest);
 
+   /* A build for the parent is a build for its sub-devices (the same
+    * code), as the CTS's device_partition expects. */
+   cl_program p3 = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   REQUIRE_OK(err);
+   REQUIRE_OK(clBuildProgram(p3, 1, &root, NULL, NULL, NULL));
+   for (int i = 0; i < 3; i++) {
+      cl_build_status bs = CL_BUILD_NONE;
+      CHECK_OK(clGetProgramBuildInfo(p3, devs[i], CL_PROGRAM_BUILD_STATUS, sizeof(bs), &bs, NULL));
+      CHECK(bs == CL_BUILD_SUCCESS, "device %d: build status %d", i, bs);
+   }
+   cl_kernel k3 = kk_kernel(p3, "conc");
+   CHECK(run_conc(ctx, q[1], k3) == 1);
+   clReleaseKernel(k3);
+   clReleaseProgram(p3);
+
+   /* OpenCL 2.0's queue creation, which the current CTS uses everywhere. */
+   const cl_queue_properties qp[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+   cl_command_queue q4 = clCreateCommandQueueWithProperties(ctx, sub[1], qp, &err);
+   CHECK_OK(err);
+   if (q4) {
+      cl_device_id qd = NULL;
+      CHECK_OK(clGetCommandQueueInfo(q4, CL_QUEUE_DEVICE, sizeof(qd), &qd, NULL));
+      CHECK(qd == sub[1]);
+      clReleaseCommandQueue(q4);
+   }
+   const cl_queue_properties qsize[] = {CL_QUEUE_SIZE, 16, 0};
+   CHECK(clCreateCommandQueueWithProperties(ctx, sub[1], qsize, &err) == NULL);
+   CHECK_ERR(err, CL_INVALID_VALUE);
+
    /* The parent's binary runs on a sub-device. */
    size_t bsize = 0;
    size_t sizes[3];
