@@ -1428,10 +1428,10 @@ static cl_int path_first_launch_on_device(struct fx *f, struct call *c)
          break;
       before = now;
    }
+   /* The device's executor thread exits and frees itself: expect_base
+    * waits for that. */
    kiln_device_destroy(dev);
    screen->destroy(screen);
-   /* The executor is the one thing that stays. */
-   f->base.blocks++;
    return err;
 }
 PATH(first_launch_on_device, HOST | RESOURCES)
