@@ -9,9 +9,13 @@
 #include "core/device_partition.h"
 #include "core/platform.h"
 
+/* CL_DEVICE_TYPE_CUSTOM is a type from OpenCL 1.2 on (one no Kiln device
+ * has); to a platform reporting 1.1 it is an unknown bit.  The version
+ * string is "OpenCL <major>.<minor> ...". */
 #define VALID_DEVICE_TYPES                                                     \
    (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |         \
-    CL_DEVICE_TYPE_ACCELERATOR)
+    CL_DEVICE_TYPE_ACCELERATOR |                                               \
+    (KILN_OPENCL_VERSION[7] > '1' || KILN_OPENCL_VERSION[9] >= '2' ? CL_DEVICE_TYPE_CUSTOM : 0))
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
                                                cl_device_type device_type, cl_uint num_entries,
