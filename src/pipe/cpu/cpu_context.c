@@ -1,6 +1,7 @@
 /* The CPU driver's context: transfers are memcpy on the calling thread.
  * A sub-device's context owns a worker pool of its own, one thread per
  * compute unit, pinned to its CPUs; a root device's shares the screen's. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,10 +12,12 @@
 struct cpu_context {
    struct pipe_context base;
    /* Sub-devices only (num_cpus > 0): OS CPU numbers, and the pool,
-    * started on the first launch.  Only the device's executor thread
-    * launches, so no lock. */
+    * started on the first launch.  The device's executor is the one
+    * thread that launches, except when it could not start (then the
+    * application's threads run commands): hence the lock. */
    int *cpus;
    unsigned num_cpus;
+   pthread_mutex_t tpool_lock;
    struct cpu_tpool *tpool;
 };
 
@@ -23,9 +26,12 @@ struct cpu_tpool *cpu_context_tpool(struct pipe_context *pctx)
    struct cpu_context *ctx = (struct cpu_context *)pctx;
    if (!ctx->num_cpus)
       return cpu_screen_tpool(pctx->screen);
+   pthread_mutex_lock(&ctx->tpool_lock);
    if (!ctx->tpool)
       ctx->tpool = cpu_tpool_create(ctx->num_cpus, ctx->cpus, ctx->num_cpus);
-   return ctx->tpool;
+   struct cpu_tpool *pool = ctx->tpool;
+   pthread_mutex_unlock(&ctx->tpool_lock);
+   return pool;
 }
 
 static void cpu_buffer_write(struct pipe_context *ctx, struct pipe_resource *dst, size_t offset,
@@ -83,6 +89,7 @@ static void cpu_context_destroy(struct pipe_context *pctx)
 {
    struct cpu_context *ctx = (struct cpu_context *)pctx;
    cpu_tpool_destroy(ctx->tpool);
+   pthread_mutex_destroy(&ctx->tpool_lock);
    kiln_free(ctx->cpus);
    kiln_free(ctx);
 }
@@ -93,6 +100,7 @@ struct pipe_context *cpu_context_create(struct pipe_screen *screen)
    if (!cctx)
       return NULL;
    struct pipe_context *ctx = &cctx->base;
+   pthread_mutex_init(&cctx->tpool_lock, NULL);
    ctx->screen = screen;
    ctx->destroy = cpu_context_destroy;
    ctx->buffer_write = cpu_buffer_write;
