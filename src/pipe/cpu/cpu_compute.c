@@ -43,7 +43,7 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
 
 int cpu_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info)
 {
-   struct cpu_tpool *pool = cpu_screen_tpool(ctx->screen);
+   struct cpu_tpool *pool = cpu_context_tpool(ctx);
    if (!pool)
       return CL_OUT_OF_RESOURCES;
    kiln_wg_fn fn = (kiln_wg_fn)(uintptr_t)info->kernel;

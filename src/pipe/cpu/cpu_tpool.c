@@ -6,9 +6,11 @@
  * kernels with barriers keep per-work-item copies of their private values
  * on it (src/llvm/workgroup.c).
  */
+#define _GNU_SOURCE /* pthread_attr_setaffinity_np */
 #include "pipe/cpu/cpu_tpool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +129,7 @@ static void *worker_main(void *arg)
    return NULL;
 }
 
-struct cpu_tpool *cpu_tpool_create(unsigned num_threads)
+struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus)
 {
    struct cpu_tpool *pool = kiln_calloc(1, sizeof(*pool));
    if (!pool)
@@ -143,9 +145,30 @@ struct cpu_tpool *cpu_tpool_create(unsigned num_threads)
    pthread_attr_t attr;
    pthread_attr_init(&attr);
    pthread_attr_setstacksize(&attr, WORKER_STACK_SIZE);
+   /* A sub-device's workers may run on its CPUs only; the scheduler still
+    * balances them among those.  Pinning is best effort: a CPU set the
+    * kernel refuses leaves the threads unpinned (their number still
+    * bounds the sub-device's share of the machine). */
+   if (num_cpus) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (unsigned i = 0; i < num_cpus; i++)
+         if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
+            CPU_SET(cpus[i], &set);
+      pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+   }
    for (unsigned i = 0; i < (num_threads ? num_threads : 1); i++) {
-      if (pthread_create(&pool->threads[i], &attr, worker_main, pool))
-         break;
+      if (pthread_create(&pool->threads[i], &attr, worker_main, pool)) {
+         if (!num_cpus)
+            break;
+         /* Unpinned, as said above. */
+         num_cpus = 0;
+         pthread_attr_destroy(&attr);
+         pthread_attr_init(&attr);
+         pthread_attr_setstacksize(&attr, WORKER_STACK_SIZE);
+         i--;
+         continue;
+      }
       pool->num_threads++;
    }
    pthread_attr_destroy(&attr);

@@ -7,7 +7,9 @@
 
 struct cpu_tpool;
 
-struct cpu_tpool *cpu_tpool_create(unsigned num_threads);
+/* num_threads workers; with num_cpus, each may run only on cpus[] (OS
+ * CPU numbers). */
+struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus);
 void cpu_tpool_destroy(struct cpu_tpool *pool);
 /* Runs every work-group of info with fn; returns when all finished.
  * -1 if a worker could not allocate the __local arena. */
