@@ -7,6 +7,7 @@
 #include "api/icd.h"
 #include "core/device.h"
 #include "core/platform.h"
+#include "util/printf_format.h"
 
 #define VALID_DEVICE_TYPES                                                     \
    (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |         \
@@ -158,6 +159,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       INFO_VALUE(cl_bool, c->host_unified_memory ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
       INFO_VALUE(size_t, c->profiling_timer_resolution);
+   case CL_DEVICE_PRINTF_BUFFER_SIZE: /* 1.2; docs/printf.md */
+      INFO_VALUE(size_t, kiln_printf_buffer_size());
    case CL_DEVICE_ENDIAN_LITTLE:
       INFO_VALUE(cl_bool, c->endian_little ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_AVAILABLE:
