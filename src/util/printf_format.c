@@ -98,6 +98,15 @@ static double get_float(const unsigned char *p, unsigned size)
    return half_to_double((uint16_t)get_uint(p, 2));
 }
 
+/* A float where the format wants an integer (a kernel's mistake): its
+ * value when it has one, without the undefined conversion of C. */
+static int64_t float_to_int(double v)
+{
+   if (!(v > -9.2e18 && v < 9.2e18))
+      return 0;
+   return (int64_t)v;
+}
+
 /* An entry of the table, checked to lie inside it. */
 struct entry {
    uint32_t record_size;
@@ -148,7 +157,8 @@ static void print_elem(FILE *out, const struct kiln_printf_spec *s,
    char conv = s->conversion;
    unsigned size = a->elem_size;
    if (strchr("di", conv)) {
-      int64_t v = a->kind == KILN_PRINTF_ARG_FLOAT ? (int64_t)get_float(p, size) : get_int(p, size);
+      int64_t v = a->kind == KILN_PRINTF_ARG_FLOAT ? float_to_int(get_float(p, size))
+                                                   : get_int(p, size);
       /* The length modifier says what the value is (hh: char, h: short,
        * none/hl: int, l: long), as C's printf converts it. */
       switch (s->length) {
