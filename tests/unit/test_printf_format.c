@@ -62,7 +62,8 @@ static uint32_t tb_entry(struct tb *t, uint32_t record_size, const struct kiln_p
    uint32_t off = t->at;
    memcpy(t->bytes + off, &record_size, 4);
    memcpy(t->bytes + off + 4, &num_args, 4);
-   memcpy(t->bytes + off + 8, args, num_args * sizeof(*args));
+   if (num_args)
+      memcpy(t->bytes + off + 8, args, num_args * sizeof(*args));
    strcpy((char *)t->bytes + off + 8 + num_args * 8, text);
    t->at += (uint32_t)((8 + num_args * 8 + strlen(text) + 1 + 3) / 4 * 4);
    t->offsets[t->n] = off;
