@@ -8,6 +8,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/program_cache.h"
+#include "kiln/cl_version.h"
 #include "kiln/kernel_info.h"
 #include "llvm/compiler.h"
 #include "util/check.h"
@@ -320,7 +321,7 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       return CL_COMPILER_NOT_AVAILABLE;
    }
    struct kiln_compile_target target = {
-      .opencl_version = 110,
+      .opencl_version = KILN_CL_VERSION_NUMBER,
       .image_support = dev->caps->image_support,
       .cl_ext = dev->caps->clang_extensions,
       .bounds_check = kiln_check_bounds(),

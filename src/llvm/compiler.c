@@ -4,6 +4,8 @@
  */
 #include "llvm/compiler.h"
 
+#include "kiln/cl_version.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <llvm-c/BitReader.h>
@@ -57,7 +59,8 @@ enum kiln_build_status kiln_llvm_check_options(const char *options, char **log)
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status st =
-      kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
+      kiln_build_options_parse(options, (enum kiln_cl_std)KILN_CL_VERSION_NUMBER, &opts, reason,
+                               sizeof(reason));
    kiln_build_options_fini(&opts); /* whatever the result */
    if (st == KILN_BUILD_OPTIONS_OK)
       return KILN_BUILD_OK;
@@ -306,7 +309,8 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status ost =
-      kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
+      kiln_build_options_parse(options, (enum kiln_cl_std)target->opencl_version, &opts, reason,
+                               sizeof(reason));
    if (ost != KILN_BUILD_OPTIONS_OK) {
       kiln_build_options_fini(&opts);
       kiln_build_log_append(&log, "error: invalid build options: %s\n", reason);

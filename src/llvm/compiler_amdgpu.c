@@ -174,7 +174,8 @@ enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status ost =
-      kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
+      kiln_build_options_parse(options, (enum kiln_cl_std)target->opencl_version, &opts, reason,
+                               sizeof(reason));
    if (ost != KILN_BUILD_OPTIONS_OK) {
       kiln_build_options_fini(&opts);
       kiln_build_log_append(&log, "error: invalid build options: %s\n", reason);
