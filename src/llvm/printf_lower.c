@@ -312,11 +312,20 @@ static LLVMValueRef build_helper(struct pl *p, unsigned index, LLVMTypeRef *type
    LLVMBasicBlockRef entry_bb = LLVMAppendBasicBlockInContext(p->c, fn, "entry");
    LLVMBasicBlockRef write_bb = LLVMAppendBasicBlockInContext(p->c, fn, "write");
    LLVMBasicBlockRef drop_bb = LLVMAppendBasicBlockInContext(p->c, fn, "drop");
+   LLVMBasicBlockRef reserve_bb = LLVMAppendBasicBlockInContext(p->c, fn, "reserve");
+   LLVMBasicBlockRef none_bb = LLVMAppendBasicBlockInContext(p->c, fn, "none");
 
    LLVMPositionBuilderAtEnd(p->b, entry_bb);
    LLVMValueRef ctx = call(p, get_fn(p, KILN_WG_CTX_FN, p->ptr, NULL, 0), NULL, 0);
    LLVMValueRef buf = LLVMBuildLoad2(
       p->b, p->ptr, byte_ptr(p, ctx, c64(p, offsetof(struct kiln_wg_ctx, printf_buffer))), "");
+   /* A launch without a buffer (a driver that could not give one) makes
+    * printf fail, not the kernel crash. */
+   LLVMBuildCondBr(p->b, LLVMBuildIsNull(p->b, buf, ""), none_bb, reserve_bb);
+   LLVMPositionBuilderAtEnd(p->b, none_bb);
+   LLVMBuildRet(p->b, LLVMConstInt(p->i32, (unsigned long long)-1, 1));
+
+   LLVMPositionBuilderAtEnd(p->b, reserve_bb);
    LLVMValueRef size = c64(p, record_size);
    LLVMValueRef used = byte_ptr(p, buf, c64(p, offsetof(struct kiln_printf_buffer, used)));
    LLVMValueRef off =
