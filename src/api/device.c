@@ -8,6 +8,7 @@
 #include "core/device.h"
 #include "core/device_partition.h"
 #include "core/platform.h"
+#include "util/printf_format.h"
 
 /* CL_DEVICE_TYPE_CUSTOM is a type from OpenCL 1.2 on (one no Kiln device
  * has); to a platform reporting 1.1 it is an unknown bit. */
@@ -216,7 +217,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
    case CL_DEVICE_BUILT_IN_KERNELS:
       INFO_STRING(""); /* none offered */
    case CL_DEVICE_PRINTF_BUFFER_SIZE:
-      INFO_VALUE(size_t, c->printf_buffer_size);
+      /* What launches really get (KILN_PRINTF_BUFFER_SIZE; docs/printf.md),
+       * on devices whose kernels can printf at all. */
+      INFO_VALUE(size_t, c->printf_buffer_size ? kiln_printf_buffer_size() : 0);
    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
       /* No interop (GL, D3D) at all, so nothing for the user to sync. */
       INFO_VALUE(cl_bool, CL_TRUE);

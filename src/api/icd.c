@@ -59,6 +59,8 @@ static void dispatch_init(void)
    SLOT(clEnqueueMarker);
    SLOT(clEnqueueBarrier);
    SLOT(clEnqueueWaitForEvents);
+   SLOT(clEnqueueMarkerWithWaitList);
+   SLOT(clEnqueueBarrierWithWaitList);
    SLOT(clWaitForEvents);
    SLOT(clGetEventInfo);
    SLOT(clRetainEvent);

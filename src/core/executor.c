@@ -40,7 +40,7 @@ static void *executor_main(void *arg)
 
       /* ex->device stays valid while a command of it is queued or runs. */
       ev->times[KILN_PROF_START] = kiln_device_timestamp(ex->device);
-      atomic_store(&ev->status, CL_RUNNING);
+      kiln_event_set_state(ev, CL_RUNNING);
       cl_int err = ev->ops->run(ev);
       if (err)
          kiln_log(KILN_LOG_QUEUE, "command 0x%x failed with %d", ev->type, err);
@@ -78,7 +78,7 @@ void kiln_executor_push(cl_device_id dev, cl_event ev)
    if (!ex) {
       /* No thread could be started: run it here rather than never. */
       ev->times[KILN_PROF_START] = kiln_device_timestamp(dev);
-      atomic_store(&ev->status, CL_RUNNING);
+      kiln_event_set_state(ev, CL_RUNNING);
       cl_int err = ev->ops->run(ev);
       kiln_event_complete(ev, err ? (err < 0 ? err : CL_OUT_OF_RESOURCES) : CL_COMPLETE);
       return;

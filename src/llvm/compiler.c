@@ -31,6 +31,7 @@
 #define KILN_CPU_TRIPLE "x86_64-unknown-linux-gnu"
 #include "llvm/clc_frontend.h"
 #include "llvm/metadata.h"
+#include "llvm/printf_lower.h"
 #include "llvm/safe_div.h"
 #include "llvm/target.h"
 #include "llvm/workgroup.h"
@@ -381,6 +382,14 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    kiln_internalize_non_kernels(m);
    /* Before anything optimises: x86 traps on a division by zero. */
    kiln_safe_divisions(m);
+   /* Before check_undefined, which would take printf for libc's. */
+   enum kiln_printf_lower_status pst =
+      kiln_printf_lower(m, LLVMGetModuleDataLayout(m), KILN_PRINTF_FROM_WG_CTX, &log);
+   if (pst != KILN_PRINTF_LOWER_OK) {
+      status = pst == KILN_PRINTF_LOWER_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY
+                                                      : KILN_BUILD_FAILED;
+      goto done;
+   }
    if (!run_passes(m, tm, "globaldce", &log) || !check_undefined(m, &log))
       goto done;
    if (target->bounds_check) {

@@ -27,6 +27,7 @@
 struct job {
    kiln_wg_fn fn;
    const struct pipe_grid_info *info;
+   void *printf_buffer;
    uint64_t groups[3];
    uint64_t total;
    atomic_uint_fast64_t next;
@@ -72,6 +73,7 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
       ctx.num_groups[d] = job->groups[d];
    }
    ctx.bounds = info->bounds;
+   ctx.printf_buffer = job->printf_buffer;
    for (;;) {
       uint64_t first = atomic_fetch_add(&job->next, job->chunk);
       if (first >= job->total)
@@ -196,9 +198,10 @@ void cpu_tpool_destroy(struct cpu_tpool *pool)
    kiln_free(pool);
 }
 
-int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info)
+int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
+                     void *printf_buffer)
 {
-   struct job job = {.fn = fn, .info = info};
+   struct job job = {.fn = fn, .info = info, .printf_buffer = printf_buffer};
    job.total = 1;
    for (int d = 0; d < 3; d++) {
       job.groups[d] = info->global_size[d] / info->local_size[d];
