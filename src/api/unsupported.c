@@ -87,21 +87,6 @@ static cl_event CL_API_CALL stub_clCreateEventFromGLsyncKHR(cl_context p0, cl_GL
    return NULL;
 }
 
-static cl_int CL_API_CALL stub_clCreateSubDevices(cl_device_id p0, const cl_device_partition_property * p1, cl_uint p2, cl_device_id * p3, cl_uint * p4)
-{
-   return kiln_api_unsupported("clCreateSubDevices");
-}
-
-static cl_int CL_API_CALL stub_clRetainDevice(cl_device_id p0)
-{
-   return kiln_api_unsupported("clRetainDevice");
-}
-
-static cl_int CL_API_CALL stub_clReleaseDevice(cl_device_id p0)
-{
-   return kiln_api_unsupported("clReleaseDevice");
-}
-
 static cl_program CL_API_CALL stub_clCreateProgramWithBuiltInKernels(cl_context p0, cl_uint p1, const cl_device_id * p2, const char * p3, cl_int * p4)
 {
    cl_int err = kiln_api_unsupported("clCreateProgramWithBuiltInKernels");
@@ -143,22 +128,6 @@ static cl_int CL_API_CALL stub_clEnqueueMigrateMemObjects(cl_command_queue p0, c
    return kiln_api_unsupported("clEnqueueMigrateMemObjects");
 }
 
-static cl_int CL_API_CALL stub_clEnqueueMarkerWithWaitList(cl_command_queue p0, cl_uint p1, const cl_event * p2, cl_event * p3)
-{
-   return kiln_api_unsupported("clEnqueueMarkerWithWaitList");
-}
-
-static cl_int CL_API_CALL stub_clEnqueueBarrierWithWaitList(cl_command_queue p0, cl_uint p1, const cl_event * p2, cl_event * p3)
-{
-   return kiln_api_unsupported("clEnqueueBarrierWithWaitList");
-}
-
-static void * CL_API_CALL stub_clGetExtensionFunctionAddressForPlatform(cl_platform_id p0, const char * p1)
-{
-   kiln_api_unsupported("clGetExtensionFunctionAddressForPlatform");
-   return NULL;
-}
-
 static cl_mem CL_API_CALL stub_clCreateFromGLTexture(cl_context p0, cl_mem_flags p1, cl_GLenum p2, cl_GLint p3, cl_GLuint p4, cl_int * p5)
 {
    cl_int err = kiln_api_unsupported("clCreateFromGLTexture");
@@ -188,14 +157,6 @@ static cl_int CL_API_CALL stub_clEnqueueReleaseEGLObjectsKHR(cl_command_queue p0
 static cl_event CL_API_CALL stub_clCreateEventFromEGLSyncKHR(cl_context p0, CLeglSyncKHR p1, CLeglDisplayKHR p2, cl_int * p3)
 {
    cl_int err = kiln_api_unsupported("clCreateEventFromEGLSyncKHR");
-   if (p3)
-      *p3 = err;
-   return NULL;
-}
-
-static cl_command_queue CL_API_CALL stub_clCreateCommandQueueWithProperties(cl_context p0, cl_device_id p1, const cl_queue_properties * p2, cl_int * p3)
-{
-   cl_int err = kiln_api_unsupported("clCreateCommandQueueWithProperties");
    if (p3)
       *p3 = err;
    return NULL;
@@ -372,9 +333,6 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clRetainDeviceEXT = stub_clRetainDeviceEXT;
    d->clReleaseDeviceEXT = stub_clReleaseDeviceEXT;
    d->clCreateEventFromGLsyncKHR = stub_clCreateEventFromGLsyncKHR;
-   d->clCreateSubDevices = stub_clCreateSubDevices;
-   d->clRetainDevice = stub_clRetainDevice;
-   d->clReleaseDevice = stub_clReleaseDevice;
    d->clCreateProgramWithBuiltInKernels = stub_clCreateProgramWithBuiltInKernels;
    d->clCompileProgram = stub_clCompileProgram;
    d->clLinkProgram = stub_clLinkProgram;
@@ -382,9 +340,6 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clGetKernelArgInfo = stub_clGetKernelArgInfo;
    d->clEnqueueFillImage = stub_clEnqueueFillImage;
    d->clEnqueueMigrateMemObjects = stub_clEnqueueMigrateMemObjects;
-   d->clEnqueueMarkerWithWaitList = stub_clEnqueueMarkerWithWaitList;
-   d->clEnqueueBarrierWithWaitList = stub_clEnqueueBarrierWithWaitList;
-   d->clGetExtensionFunctionAddressForPlatform = stub_clGetExtensionFunctionAddressForPlatform;
    d->clCreateFromGLTexture = stub_clCreateFromGLTexture;
    d->clGetDeviceIDsFromD3D11KHR = (void *)kiln_stub_generic;
    d->clCreateFromD3D11BufferKHR = (void *)kiln_stub_generic;
@@ -400,7 +355,6 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clEnqueueAcquireEGLObjectsKHR = stub_clEnqueueAcquireEGLObjectsKHR;
    d->clEnqueueReleaseEGLObjectsKHR = stub_clEnqueueReleaseEGLObjectsKHR;
    d->clCreateEventFromEGLSyncKHR = stub_clCreateEventFromEGLSyncKHR;
-   d->clCreateCommandQueueWithProperties = stub_clCreateCommandQueueWithProperties;
    d->clCreatePipe = stub_clCreatePipe;
    d->clGetPipeInfo = stub_clGetPipeInfo;
    d->clSVMAlloc = stub_clSVMAlloc;
