@@ -89,4 +89,29 @@ typedef cl_int(CL_API_CALL *kiln_clCommandNDRangeKernelKHR_fn)(
    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
    cl_mutable_command_khr *mutable_handle);
 
+typedef cl_int(CL_API_CALL *kiln_clCommandCopyImageKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, cl_mem src_image, cl_mem dst_image,
+   const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+typedef cl_int(CL_API_CALL *kiln_clCommandCopyImageToBufferKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, cl_mem src_image, cl_mem dst_buffer,
+   const size_t *src_origin, const size_t *region, size_t dst_offset,
+   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+typedef cl_int(CL_API_CALL *kiln_clCommandCopyBufferToImageKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, cl_mem src_buffer, cl_mem dst_image,
+   size_t src_offset, const size_t *dst_origin, const size_t *region,
+   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+typedef cl_int(CL_API_CALL *kiln_clCommandFillImageKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, cl_mem image, const void *fill_color,
+   const size_t *origin, const size_t *region, cl_uint num_sync_points_in_wait_list,
+   const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
+   cl_mutable_command_khr *mutable_handle);
+
 #endif

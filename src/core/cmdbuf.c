@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/image_fill.h"
 #include "core/kernel.h"
 #include "core/mem.h"
 #include "core/ndrange.h"
@@ -24,6 +25,8 @@ void kiln_cmdbuf_command_drop(struct kiln_cb_command *cmd)
       kiln_launch_destroy(cmd->u.launch);
    if (cmd->kind == KILN_CB_FILL)
       kiln_free(cmd->u.fill.staging);
+   if (cmd->kind == KILN_CB_FILL_IMAGE)
+      kiln_free(cmd->u.fill_image.row);
    memset(cmd, 0, sizeof(*cmd));
 }
 
@@ -130,13 +133,20 @@ cl_int kiln_cmdbuf_finalize(cl_command_buffer_khr cb)
       for (int m = 0; m < 2; m++)
          if (c->mem[m])
             c->res[m] = kiln_mem_resource(c->mem[m], &c->base[m]);
-      if (c->kind == KILN_CB_FILL && !c->u.fill.staging) {
-         cl_int err = build_fill_staging(c);
-         if (err) {
-            /* Still recording: the application may try again. */
-            pthread_mutex_unlock(&cb->lock);
-            return err;
-         }
+      cl_int err = CL_SUCCESS;
+      if (c->kind == KILN_CB_FILL && !c->u.fill.staging)
+         err = build_fill_staging(c);
+      if (c->kind == KILN_CB_FILL_IMAGE && !c->u.fill_image.row) {
+         size_t ps = c->u.fill_image.pixel_size;
+         c->u.fill_image.row =
+            kiln_image_fill_row(c->u.fill_image.pixel, ps, c->u.fill_image.bytes[0] / ps);
+         if (!c->u.fill_image.row)
+            err = CL_OUT_OF_HOST_MEMORY;
+      }
+      if (err) {
+         /* Still recording: the application may try again. */
+         pthread_mutex_unlock(&cb->lock);
+         return err;
       }
    }
    cb->finalized = true;
@@ -189,6 +199,10 @@ static cl_int replay_command(const struct kiln_cb_command *c, struct pipe_contex
    }
    case KILN_CB_NDRANGE:
       return kiln_launch_run(c->u.launch, p);
+   case KILN_CB_FILL_IMAGE:
+      kiln_image_fill_run(p, c->res[0], c->base[0], &c->u.fill_image.r, c->u.fill_image.bytes,
+                          c->u.fill_image.row);
+      return CL_SUCCESS;
    }
    return CL_INVALID_OPERATION;
 }

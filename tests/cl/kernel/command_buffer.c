@@ -101,7 +101,7 @@ static void queries_and_entry_points(struct kt_env *env)
    REQUIRE(F.create && F.finalize && F.retain && F.release && F.enqueue && F.info &&
            F.barrier && F.copy && F.copy_rect && F.fill && F.ndrange);
    /* Image commands exist (applications look every entry point up) and
-    * refuse any image: none can exist in Kiln yet. */
+    * refuse a buffer where an image belongs (images: command_buffer_images.c). */
    typedef cl_int(CL_API_CALL * fill_image_fn)(
       cl_command_buffer_khr, cl_command_queue, const cl_command_properties_khr *, cl_mem,
       const void *, const size_t *, const size_t *, cl_uint, const cl_sync_point_khr *,
