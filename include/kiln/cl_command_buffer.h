@@ -22,6 +22,12 @@
 #error "Kiln needs an <CL/cl_ext.h> that declares cl_khr_command_buffer (opencl-headers 2023 or later)"
 #endif
 
+/* The version Kiln implements: 0.9.8's semantics (no Pending state, queue
+ * substitution by device and supported properties) with the recording
+ * signatures 0.9.5 introduced.  Kiln's devices are OpenCL 1.x without
+ * cl_khr_extended_versioning, so no query reports it at run time. */
+#define KILN_CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION CL_MAKE_VERSION(0, 9, 8)
+
 /* Added by version 0.9.5 of the extension (one type for every command's
  * properties, replacing cl_ndrange_kernel_command_properties_khr). */
 typedef cl_properties kiln_cl_command_properties_khr;

@@ -26,13 +26,16 @@ static cl_int check_common(cl_command_buffer_khr command_buffer, cl_command_queu
                            const cl_sync_point_khr *sync_list, cl_command_buffer_khr *cbp,
                            const char *func)
 {
-   if (command_queue)
-      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE,
-                           "command_queue must be NULL (no multi-device command buffers)");
+   /* The command buffer first: which queues are valid depends on it (and
+    * the CTS passes a queue with a NULL command buffer expecting
+    * CL_INVALID_COMMAND_BUFFER_KHR). */
    cl_command_buffer_khr cb = kiln_cmdbuf_from(command_buffer);
    if (!cb)
       return kiln_api_fail(func, CL_INVALID_COMMAND_BUFFER_KHR, "%p is not a command buffer",
                            (void *)command_buffer);
+   if (command_queue)
+      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE,
+                           "command_queue must be NULL (no multi-device command buffers)");
    if (kiln_cmdbuf_state(cb) != CL_COMMAND_BUFFER_STATE_RECORDING_KHR)
       return kiln_api_fail(func, CL_INVALID_OPERATION, "the command buffer is finalized");
    if ((num_sync && !sync_list) || (!num_sync && sync_list))

@@ -157,9 +157,9 @@ cl_int kiln_cmdbuf_finalize(cl_command_buffer_khr cb)
 cl_command_buffer_state_khr kiln_cmdbuf_state(cl_command_buffer_khr cb)
 {
    pthread_mutex_lock(&cb->lock);
+   /* 0.9.8: no Pending state (a replay's event tells when it is done). */
    cl_command_buffer_state_khr s = !cb->finalized ? CL_COMMAND_BUFFER_STATE_RECORDING_KHR
-                                   : cb->in_flight ? CL_COMMAND_BUFFER_STATE_PENDING_KHR
-                                                   : CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR;
+                                                  : CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR;
    pthread_mutex_unlock(&cb->lock);
    return s;
 }
@@ -207,23 +207,15 @@ static cl_int replay_command(const struct kiln_cb_command *c, struct pipe_contex
    return CL_INVALID_OPERATION;
 }
 
-/* One enqueue of a command buffer.  in_flight counts it from the enqueue
- * until its run ends (or, if it never runs, until its cleanup), so the
- * state reads EXECUTABLE again as soon as the event completes. */
+/* One enqueue of a command buffer.  Version 0.9.8 of the extension has
+ * no Pending state: a finalized command buffer may be enqueued again at
+ * any time.  Replays share the finalized commands, which never change,
+ * so overlapping replays are safe whether or not the application asked
+ * for SIMULTANEOUS_USE (without it, overlapping them is the
+ * application's undefined behaviour, which here simply runs both). */
 struct replay {
    cl_command_buffer_khr cb;
-   bool counted;
 };
-
-static void replay_done(struct replay *r)
-{
-   if (!r->counted)
-      return;
-   r->counted = false;
-   pthread_mutex_lock(&r->cb->lock);
-   r->cb->in_flight--;
-   pthread_mutex_unlock(&r->cb->lock);
-}
 
 static cl_int replay_run(cl_event ev)
 {
@@ -234,7 +226,6 @@ static cl_int replay_run(cl_event ev)
    /* Finalized commands never change, so no lock is needed to read them. */
    for (unsigned i = 0; i < cb->num_cmds && !err; i++)
       err = replay_command(&cb->cmds[i], p);
-   replay_done(r);
    return err;
 }
 
@@ -243,7 +234,6 @@ static void replay_cleanup(cl_event ev)
    struct replay *r = ev->payload;
    if (!r)
       return;
-   replay_done(r);
    kiln_object_unref(&r->cb->obj);
    kiln_free(r);
    ev->payload = NULL;
@@ -258,18 +248,15 @@ cl_int kiln_cmdbuf_enqueue(cl_command_buffer_khr cb, cl_command_queue q,
    if (!r)
       return CL_OUT_OF_HOST_MEMORY;
    pthread_mutex_lock(&cb->lock);
-   if (!cb->finalized ||
-       (cb->in_flight && !(cb->flags & CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR))) {
-      pthread_mutex_unlock(&cb->lock);
+   bool finalized = cb->finalized;
+   pthread_mutex_unlock(&cb->lock);
+   if (!finalized) {
       kiln_free(r);
       return CL_INVALID_OPERATION;
    }
-   cb->in_flight++;
-   pthread_mutex_unlock(&cb->lock);
    kiln_object_ref(&cb->obj);
    r->cb = cb;
-   r->counted = true;
-   /* On failure the cleanup has run: in_flight and the reference are back. */
+   /* On failure the cleanup has run: the reference is back. */
    return kiln_enqueue_command(q, CL_COMMAND_COMMAND_BUFFER_KHR, &replay_ops, r,
                                KILN_ORDER_COMMAND, wait, out);
 }

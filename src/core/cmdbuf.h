@@ -90,7 +90,6 @@ struct _cl_command_buffer_khr {
 
    pthread_mutex_t lock;
    bool finalized;
-   unsigned in_flight; /* enqueued replays that have not finished running */
    struct kiln_cb_command *cmds;
    unsigned num_cmds, cap_cmds;
 };
@@ -119,8 +118,7 @@ void kiln_cmdbuf_command_drop(struct kiln_cb_command *cmd);
 cl_int kiln_cmdbuf_finalize(cl_command_buffer_khr cb);
 
 /* One replay on q (the API layer checked q against the buffer):
- * CL_INVALID_OPERATION if not finalized, or pending without
- * CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR. */
+ * CL_INVALID_OPERATION if not finalized.  Replays may overlap. */
 cl_int kiln_cmdbuf_enqueue(cl_command_buffer_khr cb, cl_command_queue q,
                            struct kiln_wait_list wait, cl_event *out);
 
