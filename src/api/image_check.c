@@ -83,7 +83,9 @@ size_t kiln_image_region_bytes(cl_mem img, const size_t *region)
 cl_int kiln_api_image_device_check(cl_device_id dev, cl_mem img, const char *func)
 {
    const struct pipe_caps *c = dev->caps;
-   if (!c->image_support || !kiln_image_format_supported(&img->image.format))
+   if (!c->image_support)
+      return kiln_api_fail(func, CL_INVALID_OPERATION, "the queue's device has no images");
+   if (!kiln_image_format_supported(&img->image.format))
       return kiln_api_fail(func, CL_IMAGE_FORMAT_NOT_SUPPORTED,
                            "the queue's device has no images of this format");
    /* 1.2's 1D and array types have limits of their own (image buffer

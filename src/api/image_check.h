@@ -47,8 +47,8 @@ bool kiln_image_boxes_meet(const size_t *a, const size_t *b, const size_t *regio
 size_t kiln_image_region_bytes(cl_mem img, const size_t *region);
 
 /* What 1.2 asks of the device that runs a command on img: images at all
- * and the image's format (CL_IMAGE_FORMAT_NOT_SUPPORTED), its dimensions
- * (CL_INVALID_IMAGE_SIZE).  A context may hold devices with and without
+ * (CL_INVALID_OPERATION), the image's format (CL_IMAGE_FORMAT_NOT_SUPPORTED),
+ * its dimensions (CL_INVALID_IMAGE_SIZE).  A context may hold devices with and without
  * images. */
 cl_int kiln_api_image_device_check(cl_device_id dev, cl_mem img, const char *func);
 
