@@ -318,6 +318,7 @@ static void enqueue_fill_errors(const struct kt_env *env)
    cl_event foreign_ev = kt_user_event(other);
    CHECK_ERR(clEnqueueFillImage(env->queue, img, color, o, r, 1, &foreign_ev, NULL),
              CL_INVALID_CONTEXT);
+   CHECK_OK(clSetUserEventStatus(foreign_ev, CL_COMPLETE));
    clReleaseEvent(foreign_ev);
    clReleaseMemObject(img);
    clReleaseMemObject(foreign);
