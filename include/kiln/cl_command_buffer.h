@@ -26,7 +26,9 @@
  * substitution by device and supported properties) with the recording
  * signatures 0.9.5 introduced.  Kiln's devices are OpenCL 1.x without
  * cl_khr_extended_versioning, so no query reports it at run time. */
-#define KILN_CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION CL_MAKE_VERSION(0, 9, 8)
+/* CL_MAKE_VERSION(0, 9, 8), spelled out: <CL/cl.h> defines that macro
+ * only for OpenCL 3.0 targets. */
+#define KILN_CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION ((0u << 22) | (9u << 12) | 8u)
 
 /* Added by version 0.9.5 of the extension (one type for every command's
  * properties, replacing cl_ndrange_kernel_command_properties_khr). */

@@ -14,6 +14,10 @@
 #include "kiln/cl_command_buffer.h"
 #include "kk.h"
 
+/* The header names the version it declares (usable at a 1.2 target). */
+_Static_assert(KILN_CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION == 36872u,
+               "cl_khr_command_buffer 0.9.8 is (9 << 12) | 8");
+
 static struct {
    kiln_clCreateCommandBufferKHR_fn create;
    kiln_clFinalizeCommandBufferKHR_fn finalize;
