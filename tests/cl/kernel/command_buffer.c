@@ -73,8 +73,13 @@ static void queries_and_entry_points(struct kt_env *env)
    cl_device_command_buffer_capabilities_khr caps = 0;
    CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR,
                             sizeof(caps), &caps, NULL));
+   /* Printf in recorded launches exactly where kernels can printf. */
+   size_t printf_size = 0;
+   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_PRINTF_BUFFER_SIZE, sizeof(printf_size),
+                            &printf_size, NULL));
    CHECK(caps == (CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |
-                  CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR),
+                  CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR |
+                  (printf_size ? CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR : 0)),
          "capabilities 0x%llx", (unsigned long long)caps);
    cl_command_queue_properties req = 99, sup = 0;
    CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR,
