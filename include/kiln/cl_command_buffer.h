@@ -22,6 +22,14 @@
 #error "Kiln needs an <CL/cl_ext.h> that declares cl_khr_command_buffer (opencl-headers 2023 or later)"
 #endif
 
+/* The version Kiln implements: 0.9.8's semantics (no Pending state, queue
+ * substitution by device and supported properties) with the recording
+ * signatures 0.9.5 introduced.  Kiln's devices are OpenCL 1.x without
+ * cl_khr_extended_versioning, so no query reports it at run time. */
+/* CL_MAKE_VERSION(0, 9, 8), spelled out: <CL/cl.h> defines that macro
+ * only for OpenCL 3.0 targets. */
+#define KILN_CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION ((0u << 22) | (9u << 12) | 8u)
+
 /* Added by version 0.9.5 of the extension (one type for every command's
  * properties, replacing cl_ndrange_kernel_command_properties_khr). */
 typedef cl_properties kiln_cl_command_properties_khr;
@@ -86,6 +94,31 @@ typedef cl_int(CL_API_CALL *kiln_clCommandNDRangeKernelKHR_fn)(
    const cl_command_properties_khr *properties, cl_kernel kernel, cl_uint work_dim,
    const size_t *global_work_offset, const size_t *global_work_size,
    const size_t *local_work_size, cl_uint num_sync_points_in_wait_list,
+   const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
+   cl_mutable_command_khr *mutable_handle);
+
+typedef cl_int(CL_API_CALL *kiln_clCommandCopyImageKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, cl_mem src_image, cl_mem dst_image,
+   const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+typedef cl_int(CL_API_CALL *kiln_clCommandCopyImageToBufferKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, cl_mem src_image, cl_mem dst_buffer,
+   const size_t *src_origin, const size_t *region, size_t dst_offset,
+   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+typedef cl_int(CL_API_CALL *kiln_clCommandCopyBufferToImageKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, cl_mem src_buffer, cl_mem dst_image,
+   size_t src_offset, const size_t *dst_origin, const size_t *region,
+   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+typedef cl_int(CL_API_CALL *kiln_clCommandFillImageKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, cl_mem image, const void *fill_color,
+   const size_t *origin, const size_t *region, cl_uint num_sync_points_in_wait_list,
    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
    cl_mutable_command_khr *mutable_handle);
 

@@ -10,6 +10,7 @@
 #include "api/icd.h"
 #include "core/cmdbuf.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/queue.h"
 
 /* Parses a clCreateCommandBufferKHR property list: CL_INVALID_VALUE for a
@@ -151,10 +152,6 @@ cl_int CL_API_CALL kiln_clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command
    cl_command_buffer_state_khr state = kiln_cmdbuf_state(cb);
    if (state == CL_COMMAND_BUFFER_STATE_RECORDING_KHR)
       return kiln_api_fail(func, CL_INVALID_OPERATION, "the command buffer is not finalized");
-   if (state == CL_COMMAND_BUFFER_STATE_PENDING_KHR &&
-       !(cb->flags & CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR))
-      return kiln_api_fail(func, CL_INVALID_OPERATION,
-                           "pending, and created without CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR");
    if ((!queues && num_queues) || (queues && !num_queues))
       return kiln_api_fail(func, CL_INVALID_VALUE, "queues %p with num_queues %u",
                            (void *)queues, num_queues);
@@ -163,7 +160,10 @@ cl_int CL_API_CALL kiln_clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command
                            "num_queues %u, but the command buffer has 1 queue", num_queues);
    cl_command_queue q = cb->queue;
    if (queues) {
-      /* Queue substitution: any queue of the same device and properties. */
+      /* Queue substitution (0.9.8): a queue of the same device whose
+       * properties hold the required ones and no unsupported one.  Kiln
+       * requires none and supports the device's, and a replay runs its
+       * commands in record order on any queue. */
       q = kiln_queue_from(queues[0]);
       if (!q)
          return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE, "%p is not a queue",
@@ -171,11 +171,12 @@ cl_int CL_API_CALL kiln_clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command
       if (q->context != cb->context)
          return kiln_api_fail(func, CL_INVALID_CONTEXT,
                               "queue and command buffer of different contexts");
-      if (q->device != cb->queue->device ||
-          atomic_load(&q->properties) != atomic_load(&cb->queue->properties))
+      cl_command_queue_properties qp = atomic_load(&q->properties);
+      if (q->device != cb->queue->device || (qp & ~q->device->caps->queue_properties))
          return kiln_api_fail(func, CL_INCOMPATIBLE_COMMAND_QUEUE_KHR,
-                              "queue %p differs in device or properties from the recorded one",
-                              (void *)queues[0]);
+                              "queue %p of another device, or with properties 0x%llx the "
+                              "device's command buffers do not support",
+                              (void *)queues[0], (unsigned long long)qp);
    }
    cl_int err = kiln_api_check_wait_list(cb->context, num_events_in_wait_list, event_wait_list,
                                          func);

@@ -2,12 +2,12 @@
  * fills, kernel launches).  Each entry point checks its arguments as the
  * matching clEnqueue* does (api/transfer_check.h, api/ndrange_check.h),
  * builds the command with everything it needs held, and appends it
- * (core/cmdbuf.h).  Image commands are not recorded: Kiln's images are
- * not there yet, and the capabilities do not claim them. */
+ * (core/cmdbuf.h). */
 #include <string.h>
 
 #include "api/api.h"
 #include "api/command_buffer.h"
+#include "api/image_check.h"
 #include "api/ndrange_check.h"
 #include "api/transfer_check.h"
 #include "core/cmdbuf.h"
@@ -26,13 +26,16 @@ static cl_int check_common(cl_command_buffer_khr command_buffer, cl_command_queu
                            const cl_sync_point_khr *sync_list, cl_command_buffer_khr *cbp,
                            const char *func)
 {
-   if (command_queue)
-      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE,
-                           "command_queue must be NULL (no multi-device command buffers)");
+   /* The command buffer first: which queues are valid depends on it (and
+    * the CTS passes a queue with a NULL command buffer expecting
+    * CL_INVALID_COMMAND_BUFFER_KHR). */
    cl_command_buffer_khr cb = kiln_cmdbuf_from(command_buffer);
    if (!cb)
       return kiln_api_fail(func, CL_INVALID_COMMAND_BUFFER_KHR, "%p is not a command buffer",
                            (void *)command_buffer);
+   if (command_queue)
+      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE,
+                           "command_queue must be NULL (no multi-device command buffers)");
    if (kiln_cmdbuf_state(cb) != CL_COMMAND_BUFFER_STATE_RECORDING_KHR)
       return kiln_api_fail(func, CL_INVALID_OPERATION, "the command buffer is finalized");
    if ((num_sync && !sync_list) || (!num_sync && sync_list))
@@ -241,25 +244,84 @@ cl_int CL_API_CALL kiln_clCommandNDRangeKernelKHR(
 }
 
 /* ---- image commands ----
- * The extension's entry points exist (an application, or the CTS, looks
- * every one of them up), but no image object exists in Kiln yet
- * (api/image.c), so after the common checks every image argument is
- * CL_INVALID_MEM_OBJECT, as the spec asks for an object that is not a
- * valid image.  When images land these record real commands. */
-static cl_int no_image(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-                       const cl_command_properties_khr *properties,
-                       cl_mutable_command_khr *mutable_handle, cl_uint num_sync,
-                       const cl_sync_point_khr *sync_list, cl_mem buffer, cl_mem image,
-                       const char *func)
+ * The checks are clEnqueue*Image's (api/image_check.h), with the command
+ * buffer's context in place of the queue's.  Image copies become byte
+ * rectangles over the images' pixel layouts (KILN_CB_COPY_RECT) resolved
+ * here; a fill's colour becomes one pixel here (core/image_fill.h). */
+
+/* The contexts of every object first, then their kinds, as the enqueue
+ * checks do: images where image[i], buffers elsewhere. */
+static cl_int check_mems(cl_command_buffer_khr cb, cl_uint n, const cl_mem *mems,
+                         const bool *image, cl_mem *out, const char *func)
+{
+   for (cl_uint i = 0; i < n; i++) {
+      cl_mem m = kiln_mem_from(mems[i]);
+      if (m && m->context != cb->context)
+         return kiln_api_fail(func, CL_INVALID_CONTEXT,
+                              "memory object and command buffer of different contexts");
+   }
+   for (cl_uint i = 0; i < n; i++) {
+      cl_mem m = kiln_mem_from(mems[i]);
+      if (!m || kiln_mem_is_image(m) != image[i])
+         return kiln_api_fail(func, CL_INVALID_MEM_OBJECT, "%p is not %s", (void *)mems[i],
+                              image[i] ? "an image" : "a buffer");
+      out[i] = m;
+   }
+   return CL_SUCCESS;
+}
+
+static cl_int record_image_copy(cl_command_buffer_khr cb, cl_mem src, cl_mem dst,
+                                const struct kiln_rect *s, const struct kiln_rect *d,
+                                const size_t bytes[3], cl_uint num_sync,
+                                const cl_sync_point_khr *sync_list, cl_sync_point_khr *sync_point,
+                                const char *func)
+{
+   struct kiln_cb_command c = {.kind = KILN_CB_COPY_RECT, .mem = {src, dst}};
+   c.u.rect.s = *s;
+   c.u.rect.d = *d;
+   memcpy(c.u.rect.region, bytes, sizeof(c.u.rect.region));
+   return record(cb, &c, num_sync, sync_list, sync_point, func);
+}
+
+/* Image <-> buffer: the buffer side is the region packed tightly from
+ * offset (5.3.4). */
+static cl_int image_buffer(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                           const cl_command_properties_khr *properties,
+                           cl_mutable_command_khr *mutable_handle, cl_uint num_sync,
+                           const cl_sync_point_khr *sync_list, cl_sync_point_khr *sync_point,
+                           cl_mem image, cl_mem buffer, const size_t *origin,
+                           const size_t *region, size_t offset, bool to_buffer, const char *func)
 {
    cl_command_buffer_khr cb;
-   cl_mem m;
+   cl_mem m[2];
+   const cl_mem mems[2] = {to_buffer ? image : buffer, to_buffer ? buffer : image};
+   const bool is_image[2] = {to_buffer, !to_buffer};
    cl_int err = check_common(command_buffer, command_queue, properties, mutable_handle,
                              num_sync, sync_list, &cb, func);
-   if (err || (buffer && (err = check_buffer(cb, buffer, &m, func))))
+   if (err || (err = check_mems(cb, 2, mems, is_image, m, func)))
       return err;
-   return kiln_api_fail(func, CL_INVALID_MEM_OBJECT,
-                        "%p is not an image (Kiln has no images yet)", (void *)image);
+   cl_mem img = to_buffer ? m[0] : m[1], buf = to_buffer ? m[1] : m[0];
+   if (!kiln_image_region_ok(img, origin, region))
+      return kiln_api_fail(func, CL_INVALID_VALUE,
+                           "origin/region NULL, empty or outside the image");
+   size_t total = kiln_image_region_bytes(img, region);
+   if (offset > buf->size || total > buf->size - offset)
+      return kiln_api_fail(func, CL_INVALID_VALUE, "%zu bytes at offset %zu of a %zu-byte buffer",
+                           total, offset, buf->size);
+   if ((err = check_sub_alignment(cb, buf, func)) ||
+       (err = kiln_api_image_device_check(cb->queue->device, img, func)))
+      return err;
+   struct kiln_rect ir, br;
+   size_t bytes[3];
+   kiln_image_rect(img, origin, region, &ir, bytes);
+   br.origin[0] = offset;
+   br.origin[1] = br.origin[2] = 0;
+   br.row_pitch = bytes[0];
+   br.slice_pitch = bytes[0] * region[1];
+   return to_buffer ? record_image_copy(cb, img, buf, &ir, &br, bytes, num_sync, sync_list,
+                                        sync_point, func)
+                    : record_image_copy(cb, buf, img, &br, &ir, bytes, num_sync, sync_list,
+                                        sync_point, func);
 }
 
 cl_int CL_API_CALL kiln_clCommandCopyBufferToImageKHR(
@@ -269,23 +331,10 @@ cl_int CL_API_CALL kiln_clCommandCopyBufferToImageKHR(
    cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   (void)src_offset, (void)dst_origin, (void)region, (void)sync_point;
-   return no_image(command_buffer, command_queue, properties, mutable_handle,
-                   num_sync_points_in_wait_list, sync_point_wait_list, src_buffer, dst_image,
-                   "clCommandCopyBufferToImageKHR");
-}
-
-cl_int CL_API_CALL kiln_clCommandCopyImageKHR(
-   cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-   const cl_command_properties_khr *properties, cl_mem src_image, cl_mem dst_image,
-   const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
-   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
-{
-   (void)dst_image, (void)src_origin, (void)dst_origin, (void)region, (void)sync_point;
-   return no_image(command_buffer, command_queue, properties, mutable_handle,
-                   num_sync_points_in_wait_list, sync_point_wait_list, NULL, src_image,
-                   "clCommandCopyImageKHR");
+   return image_buffer(command_buffer, command_queue, properties, mutable_handle,
+                       num_sync_points_in_wait_list, sync_point_wait_list, sync_point, dst_image,
+                       src_buffer, dst_origin, region, src_offset, false,
+                       "clCommandCopyBufferToImageKHR");
 }
 
 cl_int CL_API_CALL kiln_clCommandCopyImageToBufferKHR(
@@ -295,10 +344,46 @@ cl_int CL_API_CALL kiln_clCommandCopyImageToBufferKHR(
    cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
 {
-   (void)src_origin, (void)region, (void)dst_offset, (void)sync_point;
-   return no_image(command_buffer, command_queue, properties, mutable_handle,
-                   num_sync_points_in_wait_list, sync_point_wait_list, dst_buffer, src_image,
-                   "clCommandCopyImageToBufferKHR");
+   return image_buffer(command_buffer, command_queue, properties, mutable_handle,
+                       num_sync_points_in_wait_list, sync_point_wait_list, sync_point, src_image,
+                       dst_buffer, src_origin, region, dst_offset, true,
+                       "clCommandCopyImageToBufferKHR");
+}
+
+cl_int CL_API_CALL kiln_clCommandCopyImageKHR(
+   cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, cl_mem src_image, cl_mem dst_image,
+   const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
+{
+   const char *func = "clCommandCopyImageKHR";
+   cl_command_buffer_khr cb;
+   cl_mem m[2];
+   const cl_mem mems[2] = {src_image, dst_image};
+   const bool is_image[2] = {true, true};
+   cl_int err = check_common(command_buffer, command_queue, properties, mutable_handle,
+                             num_sync_points_in_wait_list, sync_point_wait_list, &cb, func);
+   if (err || (err = check_mems(cb, 2, mems, is_image, m, func)))
+      return err;
+   cl_mem src = m[0], dst = m[1];
+   if (!kiln_image_formats_match(src, dst))
+      return kiln_api_fail(func, CL_IMAGE_FORMAT_MISMATCH, "the images have different formats");
+   if (!kiln_image_region_ok(src, src_origin, region) ||
+       !kiln_image_region_ok(dst, dst_origin, region))
+      return kiln_api_fail(func, CL_INVALID_VALUE,
+                           "origin/region NULL, empty or outside an image");
+   if ((err = kiln_api_image_device_check(cb->queue->device, src, func)) ||
+       (err = kiln_api_image_device_check(cb->queue->device, dst, func)))
+      return err;
+   if (src == dst && kiln_image_boxes_meet(src_origin, dst_origin, region))
+      return kiln_api_fail(func, CL_MEM_COPY_OVERLAP, "source and destination overlap");
+   struct kiln_rect s, d;
+   size_t bytes[3];
+   kiln_image_rect(src, src_origin, region, &s, bytes);
+   kiln_image_rect(dst, dst_origin, region, &d, bytes);
+   return record_image_copy(cb, src, dst, &s, &d, bytes, num_sync_points_in_wait_list,
+                            sync_point_wait_list, sync_point, func);
 }
 
 cl_int CL_API_CALL kiln_clCommandFillImageKHR(
@@ -308,8 +393,29 @@ cl_int CL_API_CALL kiln_clCommandFillImageKHR(
    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
    cl_mutable_command_khr *mutable_handle)
 {
-   (void)fill_color, (void)origin, (void)region, (void)sync_point;
-   return no_image(command_buffer, command_queue, properties, mutable_handle,
-                   num_sync_points_in_wait_list, sync_point_wait_list, NULL, image,
-                   "clCommandFillImageKHR");
+   const char *func = "clCommandFillImageKHR";
+   cl_command_buffer_khr cb;
+   cl_mem m;
+   const bool is_image[1] = {true};
+   cl_int err = check_common(command_buffer, command_queue, properties, mutable_handle,
+                             num_sync_points_in_wait_list, sync_point_wait_list, &cb, func);
+   if (err || (err = check_mems(cb, 1, &image, is_image, &m, func)))
+      return err;
+   if (!fill_color)
+      return kiln_api_fail(func, CL_INVALID_VALUE, "fill_color is NULL");
+   if (!kiln_image_region_ok(m, origin, region))
+      return kiln_api_fail(func, CL_INVALID_VALUE,
+                           "origin/region NULL, empty or outside the image");
+   if ((err = kiln_api_image_device_check(cb->queue->device, m, func)))
+      return err;
+   struct kiln_cb_command c = {.kind = KILN_CB_FILL_IMAGE, .mem = {m, NULL}};
+   c.u.fill_image.pixel_size = kiln_image_fill_pixel(&m->image.format, fill_color,
+                                                     c.u.fill_image.pixel);
+   if (c.u.fill_image.pixel_size != m->image.elem_size)
+      return kiln_api_fail(func, CL_IMAGE_FORMAT_NOT_SUPPORTED,
+                           "cannot fill images of order 0x%x type 0x%x",
+                           m->image.format.image_channel_order,
+                           m->image.format.image_channel_data_type);
+   kiln_image_rect(m, origin, region, &c.u.fill_image.r, c.u.fill_image.bytes);
+   return record(cb, &c, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, func);
 }

@@ -195,12 +195,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
    }
    /* cl_khr_command_buffer.  Every recorded command runs in record order
     * on the device's executor, whatever the queue's mode, so out-of-order
-    * queues are fine and so are overlapping replays.  No kernel printf
-    * (OpenCL 1.1 has none) and no device-side enqueue. */
+    * queues are fine and so are overlapping replays.  A recorded launch
+    * prints like an enqueued one (the pipe prints when the grid ends), so
+    * devices whose kernels printf have the printf capability.  No
+    * device-side enqueue. */
    case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
       INFO_VALUE(cl_device_command_buffer_capabilities_khr,
                  CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |
-                    CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR);
+                    CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR |
+                    (c->printf_buffer_size ? CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR
+                                           : 0));
    case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
       INFO_VALUE(cl_command_queue_properties, 0);
    case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:

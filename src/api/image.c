@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/image_check.h"
 #include "core/command.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -248,67 +249,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param
 
 /* ---- transfers ---- */
 
-/* The queue, the contexts of the memory objects and of the wait list (1.1
- * lists CL_INVALID_CONTEXT second), then the objects themselves: images
- * where image[i], buffers elsewhere.  Sets *qp. */
-static cl_int check_objects(cl_command_queue command_queue, cl_uint num_mems,
-                            const cl_mem *mems, const bool *image, cl_uint num_events,
-                            const cl_event *wait_list, cl_command_queue *qp, cl_mem *out,
-                            const char *func)
-{
-   cl_command_queue q = kiln_queue_from(command_queue);
-   if (!q)
-      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE, "%p is not a queue",
-                           (void *)command_queue);
-   for (cl_uint i = 0; i < num_mems; i++) {
-      cl_mem m = kiln_mem_from(mems[i]);
-      if (m && m->context != q->context)
-         return kiln_api_fail(func, CL_INVALID_CONTEXT,
-                              "memory object and queue of different contexts");
-   }
-   cl_int err = kiln_api_check_wait_list_context(q->context, num_events, wait_list, func);
-   if (err)
-      return err;
-   for (cl_uint i = 0; i < num_mems; i++) {
-      cl_mem m = kiln_mem_from(mems[i]);
-      if (!m || kiln_mem_is_image(m) != image[i])
-         return kiln_api_fail(func, CL_INVALID_MEM_OBJECT, "%p is not %s", (void *)mems[i],
-                              image[i] ? "an image" : "a buffer");
-      out[i] = m;
-   }
-   *qp = q;
-   return CL_SUCCESS;
-}
-
-/* origin + region inside img, with a 2D image's z fixed (CL_INVALID_VALUE
- * otherwise). */
-static bool image_region_ok(cl_mem img, const size_t *origin, const size_t *region)
-{
-   if (!origin || !region || !region[0] || !region[1] || !region[2])
-      return false;
-   const size_t dims[3] = {img->image.width, img->image.height, img->image.depth};
-   for (int d = 0; d < 3; d++)
-      if (origin[d] > dims[d] || region[d] > dims[d] - origin[d])
-         return false;
-   if (img->type == CL_MEM_OBJECT_IMAGE2D && (origin[2] != 0 || region[2] != 1))
-      return false;
-   return true;
-}
-
-/* The bytes of origin/region in the image's resource. */
-static void image_rect(cl_mem img, const size_t *origin, const size_t *region,
-                       struct kiln_rect *r, size_t bytes_region[3])
-{
-   r->origin[0] = origin[0] * img->image.elem_size;
-   r->origin[1] = origin[1];
-   r->origin[2] = origin[2];
-   r->row_pitch = img->image.row_pitch;
-   r->slice_pitch = img->image.slice_pitch;
-   bytes_region[0] = region[0] * img->image.elem_size;
-   bytes_region[1] = region[1];
-   bytes_region[2] = region[2];
-}
-
 static cl_int enqueue_rw_image(cl_command_queue command_queue, cl_mem image, cl_bool blocking,
                                const size_t *origin, const size_t *region, size_t row_pitch,
                                size_t slice_pitch, void *ptr, cl_uint num_events,
@@ -318,18 +258,18 @@ static cl_int enqueue_rw_image(cl_command_queue command_queue, cl_mem image, cl_
    cl_command_queue q;
    cl_mem m;
    const bool is_image[1] = {true};
-   cl_int err = check_objects(command_queue, 1, &image, is_image, num_events, wait_list, &q, &m,
-                              func);
+   cl_int err = kiln_api_image_check_objects(command_queue, 1, &image, is_image, num_events,
+                                             wait_list, &q, &m, func);
    if (err)
       return err;
-   if (!ptr || !image_region_ok(m, origin, region))
+   if (!ptr || !kiln_image_region_ok(m, origin, region))
       return kiln_api_fail(func, CL_INVALID_VALUE, "region outside the image or ptr NULL");
    if (m->type == CL_MEM_OBJECT_IMAGE2D && slice_pitch)
       return kiln_api_fail(func, CL_INVALID_VALUE, "slice pitch %zu for a 2D image",
                            slice_pitch);
    struct kiln_rect img, host = {{0, 0, 0}, 0, 0};
    size_t bytes[3];
-   image_rect(m, origin, region, &img, bytes);
+   kiln_image_rect(m, origin, region, &img, bytes);
    host.row_pitch = row_pitch ? row_pitch : bytes[0];
    host.slice_pitch = slice_pitch ? slice_pitch : host.row_pitch * region[1];
    if (host.row_pitch < bytes[0] || host.slice_pitch < host.row_pitch * region[1])
@@ -372,14 +312,6 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_que
                            num_events_in_wait_list, event_wait_list, event, true, __func__);
 }
 
-static bool axes_meet(const size_t *a, const size_t *b, const size_t *region)
-{
-   for (int d = 0; d < 3; d++)
-      if (!(a[d] < b[d] + region[d] && b[d] < a[d] + region[d]))
-         return false;
-   return true;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue,
                                                    cl_mem src_image, cl_mem dst_image,
                                                    const size_t *src_origin,
@@ -392,25 +324,26 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queu
    cl_mem m[2];
    const cl_mem mems[2] = {src_image, dst_image};
    const bool is_image[2] = {true, true};
-   cl_int err = check_objects(command_queue, 2, mems, is_image, num_events_in_wait_list,
-                              event_wait_list, &q, m, __func__);
+   cl_int err = kiln_api_image_check_objects(command_queue, 2, mems, is_image,
+                                             num_events_in_wait_list, event_wait_list, &q, m,
+                                             __func__);
    if (err)
       return err;
    cl_mem src = m[0], dst = m[1];
-   if (src->image.format.image_channel_order != dst->image.format.image_channel_order ||
-       src->image.format.image_channel_data_type != dst->image.format.image_channel_data_type)
+   if (!kiln_image_formats_match(src, dst))
       return API_FAIL(CL_IMAGE_FORMAT_MISMATCH, "the images have different formats");
-   if (!image_region_ok(src, src_origin, region) || !image_region_ok(dst, dst_origin, region))
+   if (!kiln_image_region_ok(src, src_origin, region) ||
+       !kiln_image_region_ok(dst, dst_origin, region))
       return API_FAIL(CL_INVALID_VALUE, "region outside an image");
    if ((err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
                                        __func__)))
       return err;
-   if (src == dst && axes_meet(src_origin, dst_origin, region))
+   if (src == dst && kiln_image_boxes_meet(src_origin, dst_origin, region))
       return API_FAIL(CL_MEM_COPY_OVERLAP, "source and destination overlap");
    struct kiln_rect s, d;
    size_t bytes[3];
-   image_rect(src, src_origin, region, &s, bytes);
-   image_rect(dst, dst_origin, region, &d, bytes);
+   kiln_image_rect(src, src_origin, region, &s, bytes);
+   kiln_image_rect(dst, dst_origin, region, &d, bytes);
    cl_event ev;
    err = kiln_enqueue_copy_rect(q, CL_COMMAND_COPY_IMAGE, src, dst, &s, &d, bytes,
                                 (struct kiln_wait_list){num_events_in_wait_list,
@@ -432,18 +365,17 @@ static cl_int copy_image_buffer(cl_command_queue command_queue, cl_mem image, cl
    cl_mem m[2];
    const cl_mem mems[2] = {to_buffer ? image : buffer, to_buffer ? buffer : image};
    const bool is_image[2] = {to_buffer, !to_buffer};
-   cl_int err = check_objects(command_queue, 2, mems, is_image, num_events, wait_list, &q, m,
-                              func);
+   cl_int err = kiln_api_image_check_objects(command_queue, 2, mems, is_image, num_events,
+                                             wait_list, &q, m, func);
    if (err)
       return err;
    cl_mem img = to_buffer ? m[0] : m[1], buf = to_buffer ? m[1] : m[0];
-   if (!image_region_ok(img, origin, region))
+   if (!kiln_image_region_ok(img, origin, region))
       return kiln_api_fail(func, CL_INVALID_VALUE, "region outside the image");
    size_t bytes[3];
    struct kiln_rect ir, br;
-   image_rect(img, origin, region, &ir, bytes);
-   /* Image dimensions bound each factor, so the product cannot wrap. */
-   size_t total = bytes[0] * region[1] * region[2];
+   kiln_image_rect(img, origin, region, &ir, bytes);
+   size_t total = kiln_image_region_bytes(img, region);
    if (offset > buf->size || total > buf->size - offset)
       return kiln_api_fail(func, CL_INVALID_VALUE, "%zu bytes at offset %zu of a %zu-byte buffer",
                            total, offset, buf->size);
@@ -497,13 +429,14 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
    cl_command_queue q;
    cl_mem m;
    const bool is_image[1] = {true};
-   cl_int err = check_objects(command_queue, 1, &image, is_image, num_events_in_wait_list,
-                              event_wait_list, &q, &m, __func__);
+   cl_int err = kiln_api_image_check_objects(command_queue, 1, &image, is_image,
+                                             num_events_in_wait_list, event_wait_list, &q, &m,
+                                             __func__);
    if (err) {
       kiln_set_error(errcode_ret, err);
       return NULL;
    }
-   if (!image_region_ok(m, origin, region) ||
+   if (!kiln_image_region_ok(m, origin, region) ||
        (map_flags & ~(cl_map_flags)(CL_MAP_READ | CL_MAP_WRITE)))
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "region outside the image or flags 0x%llx",
                    (unsigned long long)map_flags);
@@ -518,7 +451,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
    }
    struct kiln_rect r;
    size_t bytes[3];
-   image_rect(m, origin, region, &r, bytes);
+   kiln_image_rect(m, origin, region, &r, bytes);
    size_t offset = r.origin[2] * r.slice_pitch + r.origin[1] * r.row_pitch + r.origin[0];
    size_t size = (region[2] - 1) * r.slice_pitch + (region[1] - 1) * r.row_pitch + bytes[0];
    cl_event ev;

@@ -118,11 +118,6 @@ static cl_int CL_API_CALL stub_clGetKernelArgInfo(cl_kernel p0, cl_uint p1, cl_k
    return kiln_api_unsupported("clGetKernelArgInfo");
 }
 
-static cl_int CL_API_CALL stub_clEnqueueFillImage(cl_command_queue p0, cl_mem p1, const void * p2, const size_t *p3, const size_t *p4, cl_uint p5, const cl_event * p6, cl_event * p7)
-{
-   return kiln_api_unsupported("clEnqueueFillImage");
-}
-
 static cl_int CL_API_CALL stub_clEnqueueMigrateMemObjects(cl_command_queue p0, cl_uint p1, const cl_mem * p2, cl_mem_migration_flags p3, cl_uint p4, const cl_event * p5, cl_event * p6)
 {
    return kiln_api_unsupported("clEnqueueMigrateMemObjects");
@@ -338,7 +333,6 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clLinkProgram = stub_clLinkProgram;
    d->clUnloadPlatformCompiler = stub_clUnloadPlatformCompiler;
    d->clGetKernelArgInfo = stub_clGetKernelArgInfo;
-   d->clEnqueueFillImage = stub_clEnqueueFillImage;
    d->clEnqueueMigrateMemObjects = stub_clEnqueueMigrateMemObjects;
    d->clCreateFromGLTexture = stub_clCreateFromGLTexture;
    d->clGetDeviceIDsFromD3D11KHR = (void *)kiln_stub_generic;

@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/image_fill.h"
 #include "core/kernel.h"
 #include "core/mem.h"
 #include "core/ndrange.h"
@@ -24,6 +25,8 @@ void kiln_cmdbuf_command_drop(struct kiln_cb_command *cmd)
       kiln_launch_destroy(cmd->u.launch);
    if (cmd->kind == KILN_CB_FILL)
       kiln_free(cmd->u.fill.staging);
+   if (cmd->kind == KILN_CB_FILL_IMAGE)
+      kiln_free(cmd->u.fill_image.row);
    memset(cmd, 0, sizeof(*cmd));
 }
 
@@ -130,13 +133,20 @@ cl_int kiln_cmdbuf_finalize(cl_command_buffer_khr cb)
       for (int m = 0; m < 2; m++)
          if (c->mem[m])
             c->res[m] = kiln_mem_resource(c->mem[m], &c->base[m]);
-      if (c->kind == KILN_CB_FILL && !c->u.fill.staging) {
-         cl_int err = build_fill_staging(c);
-         if (err) {
-            /* Still recording: the application may try again. */
-            pthread_mutex_unlock(&cb->lock);
-            return err;
-         }
+      cl_int err = CL_SUCCESS;
+      if (c->kind == KILN_CB_FILL && !c->u.fill.staging)
+         err = build_fill_staging(c);
+      if (c->kind == KILN_CB_FILL_IMAGE && !c->u.fill_image.row) {
+         size_t ps = c->u.fill_image.pixel_size;
+         c->u.fill_image.row =
+            kiln_image_fill_row(c->u.fill_image.pixel, ps, c->u.fill_image.bytes[0] / ps);
+         if (!c->u.fill_image.row)
+            err = CL_OUT_OF_HOST_MEMORY;
+      }
+      if (err) {
+         /* Still recording: the application may try again. */
+         pthread_mutex_unlock(&cb->lock);
+         return err;
       }
    }
    cb->finalized = true;
@@ -147,9 +157,9 @@ cl_int kiln_cmdbuf_finalize(cl_command_buffer_khr cb)
 cl_command_buffer_state_khr kiln_cmdbuf_state(cl_command_buffer_khr cb)
 {
    pthread_mutex_lock(&cb->lock);
+   /* 0.9.8: no Pending state (a replay's event tells when it is done). */
    cl_command_buffer_state_khr s = !cb->finalized ? CL_COMMAND_BUFFER_STATE_RECORDING_KHR
-                                   : cb->in_flight ? CL_COMMAND_BUFFER_STATE_PENDING_KHR
-                                                   : CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR;
+                                                  : CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR;
    pthread_mutex_unlock(&cb->lock);
    return s;
 }
@@ -189,27 +199,23 @@ static cl_int replay_command(const struct kiln_cb_command *c, struct pipe_contex
    }
    case KILN_CB_NDRANGE:
       return kiln_launch_run(c->u.launch, p);
+   case KILN_CB_FILL_IMAGE:
+      kiln_image_fill_run(p, c->res[0], c->base[0], &c->u.fill_image.r, c->u.fill_image.bytes,
+                          c->u.fill_image.row);
+      return CL_SUCCESS;
    }
    return CL_INVALID_OPERATION;
 }
 
-/* One enqueue of a command buffer.  in_flight counts it from the enqueue
- * until its run ends (or, if it never runs, until its cleanup), so the
- * state reads EXECUTABLE again as soon as the event completes. */
+/* One enqueue of a command buffer.  Version 0.9.8 of the extension has
+ * no Pending state: a finalized command buffer may be enqueued again at
+ * any time.  Replays share the finalized commands, which never change,
+ * so overlapping replays are safe whether or not the application asked
+ * for SIMULTANEOUS_USE (without it, overlapping them is the
+ * application's undefined behaviour, which here simply runs both). */
 struct replay {
    cl_command_buffer_khr cb;
-   bool counted;
 };
-
-static void replay_done(struct replay *r)
-{
-   if (!r->counted)
-      return;
-   r->counted = false;
-   pthread_mutex_lock(&r->cb->lock);
-   r->cb->in_flight--;
-   pthread_mutex_unlock(&r->cb->lock);
-}
 
 static cl_int replay_run(cl_event ev)
 {
@@ -220,7 +226,6 @@ static cl_int replay_run(cl_event ev)
    /* Finalized commands never change, so no lock is needed to read them. */
    for (unsigned i = 0; i < cb->num_cmds && !err; i++)
       err = replay_command(&cb->cmds[i], p);
-   replay_done(r);
    return err;
 }
 
@@ -229,7 +234,6 @@ static void replay_cleanup(cl_event ev)
    struct replay *r = ev->payload;
    if (!r)
       return;
-   replay_done(r);
    kiln_object_unref(&r->cb->obj);
    kiln_free(r);
    ev->payload = NULL;
@@ -244,18 +248,15 @@ cl_int kiln_cmdbuf_enqueue(cl_command_buffer_khr cb, cl_command_queue q,
    if (!r)
       return CL_OUT_OF_HOST_MEMORY;
    pthread_mutex_lock(&cb->lock);
-   if (!cb->finalized ||
-       (cb->in_flight && !(cb->flags & CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR))) {
-      pthread_mutex_unlock(&cb->lock);
+   bool finalized = cb->finalized;
+   pthread_mutex_unlock(&cb->lock);
+   if (!finalized) {
       kiln_free(r);
       return CL_INVALID_OPERATION;
    }
-   cb->in_flight++;
-   pthread_mutex_unlock(&cb->lock);
    kiln_object_ref(&cb->obj);
    r->cb = cb;
-   r->counted = true;
-   /* On failure the cleanup has run: in_flight and the reference are back. */
+   /* On failure the cleanup has run: the reference is back. */
    return kiln_enqueue_command(q, CL_COMMAND_COMMAND_BUFFER_KHR, &replay_ops, r,
                                KILN_ORDER_COMMAND, wait, out);
 }

@@ -9,6 +9,9 @@
  * buffer is then one event on the queue whose run walks the array and
  * calls the pipe: no validation and no allocation per command.
  *
+ * Image copies are byte rectangles (KILN_CB_COPY_RECT) over the images'
+ * pixel layouts, resolved at record time like the enqueued ones.
+ *
  * Sync points are the 1-based positions of commands.  A command may only
  * wait for commands recorded before it, so record order is a valid
  * execution order: the replay runs the commands in that order on the
@@ -21,6 +24,7 @@
 #include <pthread.h>
 
 #include "core/command.h"
+#include "core/image_fill.h"
 #include "core/object.h"
 #include "core/queue.h"
 #include "kiln/cl_command_buffer.h"
@@ -34,6 +38,7 @@ enum kiln_cb_kind {
    KILN_CB_COPY_RECT,
    KILN_CB_FILL,
    KILN_CB_NDRANGE,
+   KILN_CB_FILL_IMAGE,
 };
 
 /* One recorded command.  The buffers in mem[] are held (internal
@@ -59,6 +64,15 @@ struct kiln_cb_command {
          size_t staging_size;
       } fill;
       struct kiln_launch *launch;
+      /* A fill colour converted to one pixel at record time
+       * (core/image_fill.h); finalize repeats it into one row. */
+      struct {
+         struct kiln_rect r;
+         size_t bytes[3];
+         unsigned char pixel[KILN_IMAGE_MAX_PIXEL];
+         size_t pixel_size;
+         unsigned char *row;
+      } fill_image;
    } u;
 };
 
@@ -76,7 +90,6 @@ struct _cl_command_buffer_khr {
 
    pthread_mutex_t lock;
    bool finalized;
-   unsigned in_flight; /* enqueued replays that have not finished running */
    struct kiln_cb_command *cmds;
    unsigned num_cmds, cap_cmds;
 };
@@ -105,8 +118,7 @@ void kiln_cmdbuf_command_drop(struct kiln_cb_command *cmd);
 cl_int kiln_cmdbuf_finalize(cl_command_buffer_khr cb);
 
 /* One replay on q (the API layer checked q against the buffer):
- * CL_INVALID_OPERATION if not finalized, or pending without
- * CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR. */
+ * CL_INVALID_OPERATION if not finalized.  Replays may overlap. */
 cl_int kiln_cmdbuf_enqueue(cl_command_buffer_khr cb, cl_command_queue q,
                            struct kiln_wait_list wait, cl_event *out);
 

@@ -1186,6 +1186,91 @@ static cl_int path_command_buffer(struct fx *f, struct call *c)
 }
 PATH(command_buffer, HOST | RESOURCES)
 
+/* clEnqueueFillImage under one armed failure: a failed enqueue leaves the
+ * image as it was; one that ran filled the region. */
+static cl_int path_enqueue_fill_image(struct fx *f, struct call *c)
+{
+   cl_int err;
+   cl_uchar zero[64] = {0}, got[64];
+   cl_mem m = clCreateImage2D(f->ctx, CL_MEM_COPY_HOST_PTR, &fault_fmt, 4, 4, 0, zero, &err);
+   assert_non_null(m);
+   const cl_uint color[4] = {1, 2, 300, 4}; /* 300 saturates to 255 */
+   size_t origin[3] = {1, 1, 0}, region[3] = {2, 3, 1}, all[3] = {4, 4, 1};
+   cl_event ev = NULL;
+   arm(c);
+   err = clEnqueueFillImage(f->q, m, color, origin, region, 0, NULL, &ev);
+   if (!err)
+      err = clWaitForEvents(1, &ev);
+   disarm(c);
+   if (ev)
+      assert_int_equal(clReleaseEvent(ev), CL_SUCCESS);
+   size_t o0[3] = {0, 0, 0};
+   assert_int_equal(clEnqueueReadImage(f->q, m, CL_TRUE, o0, all, 0, 0, got, 0, NULL, NULL),
+                    CL_SUCCESS);
+   for (unsigned y = 0; y < 4; y++)
+      for (unsigned x = 0; x < 4; x++) {
+         bool in = !err && x >= 1 && x < 3 && y >= 1 && y < 4;
+         const cl_uchar want[4] = {in ? 1 : 0, in ? 2 : 0, in ? 255 : 0, in ? 4 : 0};
+         assert_memory_equal(got + (y * 4 + x) * 4, want, 4);
+      }
+   clReleaseMemObject(m);
+   return err;
+}
+PATH(enqueue_fill_image, HOST)
+
+/* The image commands of a command buffer under one armed failure: record
+ * a fill of an image and its copy to a buffer, finalize (which builds
+ * the fill's row), enqueue, run. */
+static cl_int path_command_buffer_images(struct fx *f, struct call *c)
+{
+   cl_int err;
+   cl_uchar zero[64] = {0}, got[64];
+   cl_mem m = clCreateImage2D(f->ctx, CL_MEM_COPY_HOST_PTR, &fault_fmt, 4, 4, 0, zero, &err);
+   assert_non_null(m);
+   write_uints(f->q, f->out, 0, 0);
+   const cl_uint color[4] = {9, 8, 7, 6};
+   size_t origin[3] = {0, 0, 0}, all[3] = {4, 4, 1};
+   cl_event ev = NULL;
+   arm(c);
+   cl_command_buffer_khr cb = kiln_clCreateCommandBufferKHR(1, &f->q, NULL, &err);
+   if (!err) {
+      cl_sync_point_khr sp = 0;
+      err = kiln_clCommandFillImageKHR(cb, NULL, NULL, m, color, origin, all, 0, NULL, &sp,
+                                       NULL);
+      if (!err)
+         err = kiln_clCommandCopyImageToBufferKHR(cb, NULL, NULL, m, f->out, origin, all, 0, 1,
+                                                  &sp, NULL, NULL);
+      if (!err)
+         err = kiln_clFinalizeCommandBufferKHR(cb);
+      if (!err)
+         err = kiln_clEnqueueCommandBufferKHR(0, NULL, cb, 0, NULL, &ev);
+      if (!err)
+         (void)clWaitForEvents(1, &ev);
+   }
+   disarm(c);
+   if (ev) {
+      cl_int st = 0;
+      assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st,
+                                      NULL),
+                       CL_SUCCESS);
+      if (st < 0)
+         err = st;
+      assert_int_equal(clReleaseEvent(ev), CL_SUCCESS);
+   }
+   if (cb)
+      assert_int_equal(kiln_clReleaseCommandBufferKHR(cb), CL_SUCCESS);
+   else
+      assert_int_not_equal(err, CL_SUCCESS);
+   assert_int_equal(clEnqueueReadBuffer(f->q, f->out, CL_TRUE, 0, sizeof(got), got, 0, NULL,
+                                        NULL),
+                    CL_SUCCESS);
+   for (unsigned i = 0; i < 64; i++)
+      assert_int_equal(got[i], !err ? 9 - i % 4 : 0);
+   clReleaseMemObject(m);
+   return err;
+}
+PATH(command_buffer_images, HOST | RESOURCES)
+
 static cl_int path_enqueue_ndrange(struct fx *f, struct call *c)
 {
    return ndrange(f, c, f->q, false);
@@ -1543,6 +1628,8 @@ int main(void)
       cmocka_unit_test(test_enqueue_unmap),
       cmocka_unit_test(test_enqueue_ndrange),
       cmocka_unit_test(test_command_buffer),
+      cmocka_unit_test(test_enqueue_fill_image),
+      cmocka_unit_test(test_command_buffer_images),
       cmocka_unit_test(test_enqueue_ndrange_out_of_order),
       cmocka_unit_test(test_enqueue_task),
       cmocka_unit_test(test_enqueue_ndrange_local_arena),
