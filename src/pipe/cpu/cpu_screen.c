@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kiln/printf.h"
 #include "pipe/cpu/cpu_info.h"
 #include "pipe/cpu/cpu_topology.h"
 #include "pipe/cpu/cpu_tpool.h"
@@ -137,7 +138,7 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    if (c->image_max_buffer_size < 65536)
       c->image_max_buffer_size = 65536;
    /* Full profile's minimum; kernels' printf output goes through it. */
-   c->printf_buffer_size = 1u << 20;
+   c->printf_buffer_size = KILN_PRINTF_BUFFER_DEFAULT;
 
    c->error_correction = false;
    c->host_unified_memory = true;
