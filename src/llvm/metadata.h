@@ -17,4 +17,9 @@ bool kiln_is_kernel(LLVMValueRef fn);
  * becomes internal, so the optimiser may inline or drop them. */
 void kiln_internalize_non_kernels(LLVMModuleRef m);
 
+/* Drops the argument names Clang always records, for programs compiled
+ * without -cl-kernel-arg-info: their kernels' descriptions then carry no
+ * names, which clGetKernelArgInfo reports as not available. */
+void kiln_metadata_strip_arg_names(LLVMModuleRef m);
+
 #endif
