@@ -164,6 +164,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       INFO_VALUE(cl_bool, CL_TRUE);
    case CL_DEVICE_COMPILER_AVAILABLE:
       INFO_VALUE(cl_bool, c->compiler_available ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_LINKER_AVAILABLE: /* 1.2: linking is part of Kiln's compiler */
+      INFO_VALUE(cl_bool, c->compiler_available ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_EXECUTION_CAPABILITIES:
       INFO_VALUE(cl_device_exec_capabilities, c->execution_capabilities);
    case CL_DEVICE_QUEUE_PROPERTIES:
