@@ -9,6 +9,8 @@
 
 #include "kk.h"
 
+#include <pthread.h>
+
 #define N 32
 
 /* Uses a helper another object defines, and macros from three headers:
@@ -550,6 +552,63 @@ static void build_object_binary(const struct kt_env *env)
    clReleaseProgram(obj);
 }
 
+/* Links of the same inputs on several threads at once, while another
+ * thread recompiles a third program: each link gets its own program and
+ * correct code (Appendix A.2: all of these calls are thread-safe). */
+struct link_job {
+   const struct kt_env *env;
+   cl_program in[2];
+   cl_program out;
+   cl_int err;
+};
+
+static void *link_thread(void *arg)
+{
+   struct link_job *j = arg;
+   j->out = clLinkProgram(j->env->context, 0, NULL, NULL, 2, j->in, NULL, NULL, &j->err);
+   return NULL;
+}
+
+static void *compile_thread(void *arg)
+{
+   struct link_job *j = arg;
+   for (int i = 0; i < 3 && !j->err; i++)
+      j->err = clCompileProgram(j->in[0], 0, NULL, NULL, 4, headers, header_names, NULL, NULL);
+   return NULL;
+}
+
+static void concurrent(const struct kt_env *env)
+{
+   cl_program a = compiled(env, main_src, NULL);
+   cl_program b = compiled(env, helper_src, NULL);
+   cl_program c = source_program(env, main_src);
+   enum { THREADS = 4 };
+   struct link_job jobs[THREADS + 1];
+   pthread_t t[THREADS + 1];
+   for (int i = 0; i <= THREADS; i++) {
+      jobs[i] = (struct link_job){env, {i < THREADS ? a : c, b}, NULL, CL_SUCCESS};
+      REQUIRE(!pthread_create(&t[i], NULL, i < THREADS ? link_thread : compile_thread,
+                              &jobs[i]));
+   }
+   for (int i = 0; i <= THREADS; i++)
+      pthread_join(t[i], NULL);
+   CHECK(jobs[THREADS].err == CL_SUCCESS, "concurrent compile: %s",
+         kt_err_name(jobs[THREADS].err));
+   for (int i = 0; i < THREADS; i++) {
+      CHECK(jobs[i].err == CL_SUCCESS && jobs[i].out, "concurrent link %d: %s", i,
+            kt_err_name(jobs[i].err));
+      if (!jobs[i].out)
+         continue;
+      for (int k = 0; k < i; k++)
+         CHECK(jobs[i].out != jobs[k].out, "links %d and %d gave one program", i, k);
+      run_scale(env, jobs[i].out, "concurrent link");
+      clReleaseProgram(jobs[i].out);
+   }
+   clReleaseProgram(a);
+   clReleaseProgram(b);
+   clReleaseProgram(c);
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -565,6 +624,7 @@ int main(void)
    unload(&env);
    cache_interplay(&env);
    build_object_binary(&env);
+   concurrent(&env);
    for (int i = 0; i < 4; i++)
       clReleaseProgram(headers[i]);
    kt_teardown(&env);
