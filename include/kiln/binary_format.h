@@ -19,8 +19,9 @@
  * src/core/binary.c for their encoding), BITCODE (the program as LLVM
  * bitcode before device code generation), PROGRAM (optional, OpenCL 1.2:
  * uint32 CL_PROGRAM_BINARY_TYPE_* and uint32 flags, bit 0 meaning the
- * kernels carry no argument names, i.e. no -cl-kernel-arg-info; absent,
- * the binary is an executable with names), and last CHECKSUM: the 64-bit
+ * program was compiled without -cl-kernel-arg-info, so clGetKernelArgInfo
+ * hides the names the KERNELS section still holds; absent, the binary is
+ * an executable whose names are visible), and last CHECKSUM: the 64-bit
  * FNV-1a hash of every byte before that section's header.  Strings carry
  * no NUL.  A reader rejects unknown versions, a missing or wrong
  * CHECKSUM, missing TARGET/KERNELS, a missing OBJECT in an executable

@@ -276,8 +276,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg
                       k->info->num_args);
    const struct kiln_arg_info *a = &k->info->args[arg_index];
    /* Names (of the type and the argument) need -cl-kernel-arg-info at
-    * compile time; without it the program's kernels carry none. */
-   bool named = a->name != NULL;
+    * compile time. */
+   bool named = !k->info->no_arg_info;
    switch (param_name) {
    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
       INFO_VALUE(cl_kernel_arg_address_qualifier, a->address_qualifier);

@@ -119,8 +119,7 @@ static size_t write_all(struct writer *w, const struct kiln_binary_contents *c)
    section(w, KILN_SECTION_OBJECT, c->object, c->object_size);
    bool no_names = false;
    for (unsigned i = 0; i < c->num_kernels; i++)
-      for (uint32_t a = 0; a < c->kernels[i].num_args; a++)
-         no_names |= !c->kernels[i].args[a].name;
+      no_names |= c->kernels[i].no_arg_info;
    unsigned char program[8];
    uint32_t type = c->binary_type ? c->binary_type : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
    uint32_t flags = no_names ? KILN_BINARY_NO_ARG_NAMES : 0;
@@ -372,11 +371,7 @@ enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
       kiln_binary_contents_fini(c);
       return oom ? KILN_BINARY_OUT_OF_MEMORY : KILN_BINARY_INVALID;
    }
-   if (program_flags & KILN_BINARY_NO_ARG_NAMES)
-      for (unsigned i = 0; i < c->num_kernels; i++)
-         for (uint32_t a = 0; a < c->kernels[i].num_args; a++) {
-            kiln_free(c->kernels[i].args[a].name);
-            c->kernels[i].args[a].name = NULL;
-         }
+   for (unsigned i = 0; i < c->num_kernels; i++)
+      c->kernels[i].no_arg_info = program_flags & KILN_BINARY_NO_ARG_NAMES;
    return KILN_BINARY_OK;
 }

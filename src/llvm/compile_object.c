@@ -89,7 +89,7 @@ enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const 
    /* Whether clGetKernelArgInfo may name arguments is decided here, per
     * compiled object, as §5.9.3 (1.2) ties it to the compile options. */
    if (!(opts.flags & KILN_BUILD_KERNEL_ARG_INFO))
-      kiln_metadata_strip_arg_names(m);
+      kiln_metadata_hide_arg_info(m);
    out->target_id = gfx ? kiln_llvm_amdgpu_target_id(gfx)
                         : kiln_llvm_cpu_target_id(target->bounds_check);
    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);

@@ -445,7 +445,7 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
       goto done;
    }
    if (!(opts.flags & KILN_BUILD_KERNEL_ARG_INFO))
-      kiln_metadata_strip_arg_names(m);
+      kiln_metadata_hide_arg_info(m);
 
    status = kiln_llvm_cpu_finish(m, target, optimize, false, id, out, &log);
 

@@ -269,7 +269,7 @@ enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
       goto done;
    }
    if (!(opts.flags & KILN_BUILD_KERNEL_ARG_INFO))
-      kiln_metadata_strip_arg_names(m);
+      kiln_metadata_hide_arg_info(m);
    status = kiln_llvm_amdgpu_finish(m, t->gfx, optimize, false, out, &log);
 
 done:

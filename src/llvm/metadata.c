@@ -56,6 +56,10 @@ static int md_operands(LLVMValueRef fn, const char *kind, LLVMValueRef *ops, uns
    return count;
 }
 
+/* Kiln's mark on kernels compiled without -cl-kernel-arg-info: function
+ * metadata, so that it follows each kernel through clLinkProgram. */
+#define NO_ARG_INFO_MD "kiln.no_arg_info"
+
 static char *md_string(LLVMValueRef v)
 {
    unsigned len = 0;
@@ -171,15 +175,14 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
    /* Without these an argument's kind would be guessed wrong: no memory
     * for them fails the build. */
    int err = 0;
-   /* kernel_arg_name is there only when the application asked for
-    * -cl-kernel-arg-info (kiln_metadata_strip_arg_names): without it the
-    * names stay NULL and clGetKernelArgInfo says so. */
-   int names = md_operands(fn, "kernel_arg_name", nm, n);
    if (md_operands(fn, "kernel_arg_addr_space", as, n) < 0 ||
        md_operands(fn, "kernel_arg_access_qual", acc, n) < 0 ||
        md_operands(fn, "kernel_arg_type", ty, n) < 0 ||
-       md_operands(fn, "kernel_arg_type_qual", tq, n) < 0 || names < 0)
+       md_operands(fn, "kernel_arg_type_qual", tq, n) < 0 ||
+       md_operands(fn, "kernel_arg_name", nm, n) < 0)
       err = -1;
+   LLVMValueRef hidden[1];
+   k->no_arg_info = md_operands(fn, NO_ARG_INFO_MD, hidden, 1) > 0;
 
    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
    unsigned byref = LLVMGetEnumAttributeKindForName("byref", 5);
@@ -189,9 +192,9 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
    for (unsigned i = 0; i < n; i++) {
       struct kiln_arg_info *a = &k->args[i];
       a->type_name = md_string(ty[i]);
-      a->name = names > 0 ? md_string(nm[i]) : NULL;
+      a->name = md_string(nm[i]);
       char *acc_s = md_string(acc[i]), *tq_s = md_string(tq[i]);
-      if (!a->type_name || (names > 0 && !a->name) || !acc_s || !tq_s)
+      if (!a->type_name || !a->name || !acc_s || !tq_s)
          err = -1;
       a->access_qualifier = acc_s ? access_qualifier(acc_s) : CL_KERNEL_ARG_ACCESS_NONE;
       a->type_qualifier = tq_s ? type_qualifiers(tq_s) : 0;
@@ -314,11 +317,13 @@ void kiln_internalize_non_kernels(LLVMModuleRef m)
          LLVMSetLinkage(g, LLVMInternalLinkage);
 }
 
-void kiln_metadata_strip_arg_names(LLVMModuleRef m)
+void kiln_metadata_hide_arg_info(LLVMModuleRef m)
 {
    LLVMContextRef c = LLVMGetModuleContext(m);
-   unsigned id = LLVMGetMDKindIDInContext(c, "kernel_arg_name", 15);
+   unsigned id = LLVMGetMDKindIDInContext(c, NO_ARG_INFO_MD, (unsigned)strlen(NO_ARG_INFO_MD));
+   LLVMMetadataRef one = LLVMMDStringInContext2(c, "1", 1);
+   LLVMMetadataRef node = LLVMMDNodeInContext2(c, &one, 1);
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
       if (kiln_is_kernel(fn))
-         LLVMGlobalEraseMetadata(fn, id);
+         LLVMGlobalSetMetadata(fn, id, node);
 }

@@ -17,9 +17,10 @@ bool kiln_is_kernel(LLVMValueRef fn);
  * becomes internal, so the optimiser may inline or drop them. */
 void kiln_internalize_non_kernels(LLVMModuleRef m);
 
-/* Drops the argument names Clang always records, for programs compiled
- * without -cl-kernel-arg-info: their kernels' descriptions then carry no
- * names, which clGetKernelArgInfo reports as not available. */
-void kiln_metadata_strip_arg_names(LLVMModuleRef m);
+/* Marks the kernels of a program compiled without -cl-kernel-arg-info:
+ * their descriptions get no_arg_info, and clGetKernelArgInfo then reports
+ * names as not available.  Clang's names stay (bounds-check messages use
+ * them). */
+void kiln_metadata_hide_arg_info(LLVMModuleRef m);
 
 #endif
