@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "kiln/cl_version.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/mem.h"
@@ -139,6 +140,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
    case CL_MEM_SIZE:
       INFO_VALUE(size_t, mem->size);
    case CL_MEM_HOST_PTR:
+      /* 1.1 returns the host_ptr given at creation whatever the flags; 1.2
+       * only for CL_MEM_USE_HOST_PTR (a sub-buffer's is inside its
+       * parent's, and NULL unless the parent uses host memory). */
+      if (KILN_CL_VERSION_NUMBER >= 120 && !(mem->flags & CL_MEM_USE_HOST_PTR) && !mem->parent)
+         INFO_VALUE(void *, NULL);
       INFO_VALUE(void *, mem->info_host_ptr);
    case CL_MEM_MAP_COUNT: {
       pthread_mutex_lock(&mem->lock);

@@ -34,8 +34,7 @@ enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const 
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    /* The device's OpenCL C version bounds -cl-std, as for builds. */
-   enum kiln_cl_std max_std =
-      target->opencl_version >= 120 ? KILN_CL_STD_1_2 : KILN_CL_STD_1_1;
+   enum kiln_cl_std max_std = (enum kiln_cl_std)target->opencl_version;
    enum kiln_build_options_status ost =
       kiln_build_options_parse(options, max_std, &opts, reason, sizeof(reason));
    if (ost != KILN_BUILD_OPTIONS_OK) {
