@@ -17,10 +17,15 @@
  * KILN_VERSION, OPTIONS (build options as the application gave them),
  * OBJECT (device code), KERNELS (kernel descriptions, see
  * src/core/binary.c for their encoding), BITCODE (the program as LLVM
- * bitcode before device code generation), and last CHECKSUM: the 64-bit
+ * bitcode before device code generation), PROGRAM (optional, OpenCL 1.2:
+ * uint32 CL_PROGRAM_BINARY_TYPE_* and uint32 flags, bit 0 meaning the
+ * program was compiled without -cl-kernel-arg-info, so clGetKernelArgInfo
+ * hides the names the KERNELS section still holds; absent, the binary is
+ * an executable whose names are visible), and last CHECKSUM: the 64-bit
  * FNV-1a hash of every byte before that section's header.  Strings carry
  * no NUL.  A reader rejects unknown versions, a missing or wrong
- * CHECKSUM, missing TARGET/OBJECT/KERNELS, any size that runs past the
+ * CHECKSUM, missing TARGET/KERNELS, a missing OBJECT in an executable
+ * or a missing BITCODE in a compiled object or library, any size that runs past the
  * end, and a TARGET that is not the device's.  The checksum matters: the
  * object is machine code run in the process, and a corrupted one must be
  * refused before it reaches the JIT linker.
@@ -39,6 +44,10 @@ enum kiln_binary_section {
    KILN_SECTION_KERNELS = 5,
    KILN_SECTION_BITCODE = 6,
    KILN_SECTION_CHECKSUM = 7,
+   KILN_SECTION_PROGRAM = 8,
 };
+
+/* Bits of the PROGRAM section's flags. */
+#define KILN_BINARY_NO_ARG_NAMES 1u
 
 #endif

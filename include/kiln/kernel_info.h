@@ -5,6 +5,7 @@
 #ifndef KILN_KERNEL_INFO_H
 #define KILN_KERNEL_INFO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum kiln_arg_kind {
@@ -37,6 +38,9 @@ struct kiln_kernel_info {
    uint64_t work_group_size_hint[3];
    char *vec_type_hint; /* "" when not given */
    uint64_t local_mem_size;   /* static __local variables */
+   /* Compiled without -cl-kernel-arg-info: clGetKernelArgInfo gives no
+    * type or argument names (Kiln keeps them for its own messages). */
+   bool no_arg_info;
    uint64_t private_mem_size; /* per work-item, estimated */
 };
 

@@ -103,6 +103,12 @@ static void dispatch_init(void)
    SLOT(clEnqueueMapImage);
    SLOT(clCreateImage);
    SLOT(clEnqueueFillImage);
+   /* OpenCL 1.2: separate compilation and program/kernel queries. */
+   SLOT(clCompileProgram);
+   SLOT(clLinkProgram);
+   SLOT(clCreateProgramWithBuiltInKernels);
+   SLOT(clUnloadPlatformCompiler);
+   SLOT(clGetKernelArgInfo);
 #undef SLOT
    /* OpenCL 1.2, but ocl-icd and the CTS look extension entry points up
     * with it when the loader is 1.2 or later. */

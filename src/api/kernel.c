@@ -1,5 +1,7 @@
 /* clCreateKernel, clCreateKernelsInProgram, clRetain/ReleaseKernel,
- * clSetKernelArg, clGetKernelInfo, clGetKernelWorkGroupInfo. */
+ * clSetKernelArg, clGetKernelInfo, clGetKernelWorkGroupInfo,
+ * clGetKernelArgInfo. */
+#include <stdio.h>
 #include <string.h>
 
 #include "api/api.h"
@@ -42,7 +44,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_
       return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
    const struct kiln_program_build *b = NULL;
    for (cl_uint i = 0; i < p->num_devices && !b; i++)
-      if (p->builds[i].status == CL_BUILD_SUCCESS)
+      if (kiln_program_build_executable(&p->builds[i]))
          b = &p->builds[i];
    if (!b)
       return API_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
@@ -155,6 +157,29 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
    return err ? API_FAIL(err, "out of host memory") : CL_SUCCESS;
 }
 
+/* The attributes the kernel was declared with, as OpenCL C spells them,
+ * space-separated: Clang keeps them as metadata, which kernel_info holds. */
+static cl_int kernel_attributes(const struct kiln_kernel_info *info, size_t param_value_size,
+                                void *param_value, size_t *param_value_size_ret)
+{
+   char text[512] = "";
+   size_t n = 0;
+   const uint64_t *r = info->reqd_work_group_size, *h = info->work_group_size_hint;
+   if (r[0] || r[1] || r[2])
+      n += (size_t)snprintf(text + n, sizeof(text) - n, "reqd_work_group_size(%llu,%llu,%llu)",
+                            (unsigned long long)r[0], (unsigned long long)r[1],
+                            (unsigned long long)r[2]);
+   if ((h[0] || h[1] || h[2]) && n < sizeof(text))
+      n += (size_t)snprintf(text + n, sizeof(text) - n, "%swork_group_size_hint(%llu,%llu,%llu)",
+                            n ? " " : "", (unsigned long long)h[0], (unsigned long long)h[1],
+                            (unsigned long long)h[2]);
+   if (info->vec_type_hint && *info->vec_type_hint && n < sizeof(text))
+      snprintf(text + n, sizeof(text) - n, "%svec_type_hint(%s)", n ? " " : "",
+               info->vec_type_hint);
+   return kiln_info(text, strlen(text) + 1, param_value_size, param_value,
+                    param_value_size_ret);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
                                                 size_t param_value_size, void *param_value,
                                                 size_t *param_value_size_ret)
@@ -162,7 +187,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
    cl_kernel k = kiln_kernel_from(kernel);
    if (!k)
       return API_FAIL_HANDLE(param_name >= CL_KERNEL_FUNCTION_NAME &&
-                                param_name <= CL_KERNEL_PROGRAM,
+                                param_name <= CL_KERNEL_ATTRIBUTES,
                              param_name, CL_INVALID_KERNEL, kernel, "a kernel");
    switch (param_name) {
    case CL_KERNEL_FUNCTION_NAME:
@@ -175,6 +200,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info
       INFO_VALUE(cl_context, k->program->context);
    case CL_KERNEL_PROGRAM:
       INFO_VALUE(cl_program, k->program);
+   case CL_KERNEL_ATTRIBUTES:
+      return kernel_attributes(k->info, param_value_size, param_value, param_value_size_ret);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }
@@ -190,7 +217,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
    /* CL_INVALID_DEVICE, listed first, needs a valid kernel to judge. */
    if (!k)
       return API_FAIL_HANDLE(param_name >= CL_KERNEL_WORK_GROUP_SIZE &&
-                                param_name <= CL_KERNEL_PRIVATE_MEM_SIZE,
+                                param_name <= CL_KERNEL_GLOBAL_WORK_SIZE,
                              param_name, CL_INVALID_KERNEL, kernel, "a kernel");
    cl_program p = k->program;
    cl_device_id dev;
@@ -226,6 +253,48 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
       INFO_VALUE(size_t, dev->caps->preferred_vector_width[4] ? dev->caps->preferred_vector_width[4] : 1);
    case CL_KERNEL_PRIVATE_MEM_SIZE:
       INFO_VALUE(cl_ulong, k->info->private_mem_size);
+   case CL_KERNEL_GLOBAL_WORK_SIZE:
+      /* Only for built-in kernels or custom devices, neither of which
+       * Kiln has (1.2 §5.7.3). */
+      return API_FAIL(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE of a kernel that is not "
+                      "built-in, on a device that is not custom");
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+                                                   cl_kernel_arg_info param_name,
+                                                   size_t param_value_size, void *param_value,
+                                                   size_t *param_value_size_ret)
+{
+   cl_kernel k = kiln_kernel_from(kernel);
+   if (!k)
+      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   if (arg_index >= k->info->num_args)
+      return API_FAIL(CL_INVALID_ARG_INDEX, "argument %u of a kernel with %u", arg_index,
+                      k->info->num_args);
+   const struct kiln_arg_info *a = &k->info->args[arg_index];
+   /* Names (of the type and the argument) need -cl-kernel-arg-info at
+    * compile time. */
+   bool named = !k->info->no_arg_info;
+   switch (param_name) {
+   case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+      INFO_VALUE(cl_kernel_arg_address_qualifier, a->address_qualifier);
+   case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+      INFO_VALUE(cl_kernel_arg_access_qualifier, a->access_qualifier);
+   case CL_KERNEL_ARG_TYPE_QUALIFIER:
+      INFO_VALUE(cl_kernel_arg_type_qualifier, a->type_qualifier);
+   case CL_KERNEL_ARG_TYPE_NAME:
+      if (!named)
+         return API_FAIL(CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                         "the program was not compiled with -cl-kernel-arg-info");
+      INFO_STRING(a->type_name);
+   case CL_KERNEL_ARG_NAME:
+      if (!named)
+         return API_FAIL(CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                         "the program was not compiled with -cl-kernel-arg-info");
+      INFO_STRING(a->name);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }

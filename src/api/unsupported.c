@@ -87,37 +87,6 @@ static cl_event CL_API_CALL stub_clCreateEventFromGLsyncKHR(cl_context p0, cl_GL
    return NULL;
 }
 
-static cl_program CL_API_CALL stub_clCreateProgramWithBuiltInKernels(cl_context p0, cl_uint p1, const cl_device_id * p2, const char * p3, cl_int * p4)
-{
-   cl_int err = kiln_api_unsupported("clCreateProgramWithBuiltInKernels");
-   if (p4)
-      *p4 = err;
-   return NULL;
-}
-
-static cl_int CL_API_CALL stub_clCompileProgram(cl_program p0, cl_uint p1, const cl_device_id * p2, const char * p3, cl_uint p4, const cl_program * p5, const char ** p6, void(CL_CALLBACK *p7)(cl_program program, void *user_data), void * p8)
-{
-   return kiln_api_unsupported("clCompileProgram");
-}
-
-static cl_program CL_API_CALL stub_clLinkProgram(cl_context p0, cl_uint p1, const cl_device_id * p2, const char * p3, cl_uint p4, const cl_program * p5, void(CL_CALLBACK *p6)(cl_program program, void *user_data), void * p7, cl_int * p8)
-{
-   cl_int err = kiln_api_unsupported("clLinkProgram");
-   if (p8)
-      *p8 = err;
-   return NULL;
-}
-
-static cl_int CL_API_CALL stub_clUnloadPlatformCompiler(cl_platform_id p0)
-{
-   return kiln_api_unsupported("clUnloadPlatformCompiler");
-}
-
-static cl_int CL_API_CALL stub_clGetKernelArgInfo(cl_kernel p0, cl_uint p1, cl_kernel_arg_info p2, size_t p3, void * p4, size_t * p5)
-{
-   return kiln_api_unsupported("clGetKernelArgInfo");
-}
-
 static cl_int CL_API_CALL stub_clEnqueueMigrateMemObjects(cl_command_queue p0, cl_uint p1, const cl_mem * p2, cl_mem_migration_flags p3, cl_uint p4, const cl_event * p5, cl_event * p6)
 {
    return kiln_api_unsupported("clEnqueueMigrateMemObjects");
@@ -328,11 +297,6 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clRetainDeviceEXT = stub_clRetainDeviceEXT;
    d->clReleaseDeviceEXT = stub_clReleaseDeviceEXT;
    d->clCreateEventFromGLsyncKHR = stub_clCreateEventFromGLsyncKHR;
-   d->clCreateProgramWithBuiltInKernels = stub_clCreateProgramWithBuiltInKernels;
-   d->clCompileProgram = stub_clCompileProgram;
-   d->clLinkProgram = stub_clLinkProgram;
-   d->clUnloadPlatformCompiler = stub_clUnloadPlatformCompiler;
-   d->clGetKernelArgInfo = stub_clGetKernelArgInfo;
    d->clEnqueueMigrateMemObjects = stub_clEnqueueMigrateMemObjects;
    d->clCreateFromGLTexture = stub_clCreateFromGLTexture;
    d->clGetDeviceIDsFromD3D11KHR = (void *)kiln_stub_generic;

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <CL/cl.h>
+
 #include "kiln/binary_format.h"
 #include "kiln/kernel_info.h"
 #include "util/alloc.h"
@@ -109,12 +111,23 @@ static size_t write_all(struct writer *w, const struct kiln_binary_contents *c)
 {
    put(w, KILN_BINARY_MAGIC, 8);
    put32(w, KILN_BINARY_VERSION);
-   put32(w, c->bitcode ? 7 : 6);
+   put32(w, (c->bitcode ? 7 : 6) + 1);
    section(w, KILN_SECTION_TARGET, c->target, strlen(c->target));
    section(w, KILN_SECTION_KILN_VERSION, KILN_VERSION, strlen(KILN_VERSION));
    section(w, KILN_SECTION_OPTIONS, c->options ? c->options : "",
            c->options ? strlen(c->options) : 0);
    section(w, KILN_SECTION_OBJECT, c->object, c->object_size);
+   bool no_names = false;
+   for (unsigned i = 0; i < c->num_kernels; i++)
+      no_names |= c->kernels[i].no_arg_info;
+   unsigned char program[8];
+   uint32_t type = c->binary_type ? c->binary_type : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+   uint32_t flags = no_names ? KILN_BINARY_NO_ARG_NAMES : 0;
+   for (int b = 0; b < 4; b++) {
+      program[b] = (unsigned char)(type >> (8 * b));
+      program[4 + b] = (unsigned char)(flags >> (8 * b));
+   }
+   section(w, KILN_SECTION_PROGRAM, program, sizeof(program));
    /* Kernels: measure first, then write in place. */
    struct writer count = {NULL, 0};
    put_kernels(&count, c->kernels, c->num_kernels);
@@ -296,6 +309,7 @@ enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
       return KILN_BINARY_INVALID;
    uint32_t n = get32(&r);
    bool have_kernels = false, have_sum = false;
+   uint32_t program_flags = 0;
    for (uint32_t s = 0; s < n && !r.bad; s++) {
       size_t header_at = size - r.left;
       uint32_t type = get32(&r);
@@ -330,6 +344,9 @@ enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
          c->bitcode_size = (size_t)len;
          if (!c->bitcode)
             r.bad = oom = true;
+      } else if (type == KILN_SECTION_PROGRAM && len == 8) {
+         c->binary_type = get32(&sec);
+         program_flags = get32(&sec);
       } else if (type == KILN_SECTION_CHECKSUM && len == 8) {
          struct reader sum = {sec.p, 8, false, &oom};
          /* Checked before the sections are trusted any further. */
@@ -342,9 +359,19 @@ enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
       }
       /* Other sections (KILN_VERSION, newer ones) are skipped. */
    }
-   if (r.bad || !have_sum || !c->target || !c->object || !c->object_size || !have_kernels) {
+   if (!c->binary_type)
+      c->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+   bool executable = c->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+   bool code = executable ? c->object && c->object_size : c->bitcode && c->bitcode_size;
+   if (c->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE &&
+       c->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
+       c->binary_type != CL_PROGRAM_BINARY_TYPE_LIBRARY)
+      r.bad = true;
+   if (r.bad || !have_sum || !c->target || !code || !have_kernels) {
       kiln_binary_contents_fini(c);
       return oom ? KILN_BINARY_OUT_OF_MEMORY : KILN_BINARY_INVALID;
    }
+   for (unsigned i = 0; i < c->num_kernels; i++)
+      c->kernels[i].no_arg_info = program_flags & KILN_BINARY_NO_ARG_NAMES;
    return KILN_BINARY_OK;
 }

@@ -17,6 +17,10 @@ struct kiln_binary_contents {
    size_t bitcode_size;
    struct kiln_kernel_info *kernels;
    unsigned num_kernels;
+   /* CL_PROGRAM_BINARY_TYPE_EXECUTABLE, _COMPILED_OBJECT or _LIBRARY (the
+    * last two hold bitcode and no object); a reader gets EXECUTABLE from
+    * binaries written before the type was recorded. */
+   unsigned binary_type;
 };
 
 /* Serializes c into out (which must hold the returned size), or only

@@ -15,7 +15,7 @@
 #include "util/log.h"
 #include "util/alloc.h"
 
-static void build_clear(cl_device_id dev, struct kiln_program_build *b)
+void kiln_program_build_clear(cl_device_id dev, struct kiln_program_build *b)
 {
    if (b->loaded)
       dev->screen->program_destroy(dev->screen, b->loaded);
@@ -35,7 +35,7 @@ static void program_destroy(struct kiln_object *obj)
 {
    cl_program prog = (cl_program)obj;
    for (cl_uint i = 0; i < prog->num_devices && prog->builds; i++)
-      build_clear(prog->devices[i], &prog->builds[i]);
+      kiln_program_build_clear(prog->devices[i], &prog->builds[i]);
    kiln_free(prog->builds);
    kiln_free(prog->devices);
    kiln_free(prog->source);
@@ -44,7 +44,7 @@ static void program_destroy(struct kiln_object *obj)
    kiln_object_free(prog);
 }
 
-static cl_program program_alloc(cl_context ctx, cl_uint n, const cl_device_id *devices)
+cl_program kiln_program_alloc(cl_context ctx, cl_uint n, const cl_device_id *devices)
 {
    cl_program prog = kiln_object_alloc(sizeof(*prog));
    if (!prog)
@@ -67,7 +67,7 @@ static cl_program program_alloc(cl_context ctx, cl_uint n, const cl_device_id *d
 
 cl_int kiln_program_create_source(cl_context ctx, char *source, size_t size, cl_program *out)
 {
-   cl_program prog = program_alloc(ctx, ctx->num_devices, ctx->devices);
+   cl_program prog = kiln_program_alloc(ctx, ctx->num_devices, ctx->devices);
    if (!prog) {
       kiln_free(source);
       return CL_OUT_OF_HOST_MEMORY;
@@ -192,7 +192,7 @@ static cl_int check_limits(cl_device_id dev, struct kiln_program_build *b)
 }
 
 /* Loads device code into the driver; on failure the log says why. */
-static cl_int build_load(cl_device_id dev, struct kiln_program_build *b)
+cl_int kiln_program_build_load(cl_device_id dev, struct kiln_program_build *b)
 {
    char *error = NULL;
    cl_int err = check_limits(dev, b);
@@ -230,7 +230,7 @@ cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id 
                                   const unsigned char **binaries, const size_t *lengths,
                                   cl_int *status, cl_program *out)
 {
-   cl_program prog = program_alloc(ctx, n, devices);
+   cl_program prog = kiln_program_alloc(ctx, n, devices);
    if (!prog)
       return CL_OUT_OF_HOST_MEMORY;
    cl_int result = CL_SUCCESS;
@@ -253,6 +253,7 @@ cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id 
             b->target = c.target;
             b->bitcode = c.bitcode;
             b->bitcode_size = c.bitcode_size;
+            b->binary_type = c.binary_type;
             memset(&c, 0, sizeof(c));
             b->log = kiln_strdup("");
             /* 1.1: a program from binaries still needs clBuildProgram;
@@ -291,41 +292,53 @@ int kiln_program_device_index(cl_program prog, cl_device_id dev)
    return -1;
 }
 
+void kiln_program_compile_target(cl_device_id dev, struct kiln_compile_target *t)
+{
+   *t = (struct kiln_compile_target){
+      .opencl_version = KILN_CL_VERSION_NUMBER,
+      .image_support = dev->caps->image_support,
+      .cl_ext = dev->caps->clang_extensions,
+      .bounds_check = kiln_check_bounds(),
+   };
+}
+
 static cl_int build_one(cl_program prog, unsigned i, const char *options)
 {
    cl_device_id dev = prog->devices[i];
    struct kiln_program_build *b = &prog->builds[i];
+   if (!prog->source && b->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+      /* A compiled object or library from a binary: 1.2 lets it be built,
+       * which is linking it alone. */
+      return kiln_program_link_one(prog, i);
    if (!prog->source) {
       /* From a binary: (re)load the code we were given. */
       if (b->loaded) {
          dev->screen->program_destroy(dev->screen, b->loaded);
          b->loaded = NULL;
       }
-      cl_int err = build_load(dev, b);
+      cl_int err = kiln_program_build_load(dev, b);
       b->status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
       return err;
    }
 
-   struct kiln_program_build fresh = {.status = CL_BUILD_IN_PROGRESS};
+   struct kiln_program_build fresh = {.status = CL_BUILD_IN_PROGRESS,
+                                      .binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE};
    fresh.options = kiln_strdup(options ? options : "");
    if (!fresh.options)
       return CL_OUT_OF_HOST_MEMORY;
    if (dev->caps->ir == PIPE_IR_NONE) {
       fresh.log = kiln_strdup("error: this device has no OpenCL C compiler\n");
       fresh.status = CL_BUILD_ERROR;
+      fresh.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
       pthread_mutex_lock(&prog->lock);
       struct kiln_program_build old = *b;
       *b = fresh;
       pthread_mutex_unlock(&prog->lock);
-      build_clear(dev, &old);
+      kiln_program_build_clear(dev, &old);
       return CL_COMPILER_NOT_AVAILABLE;
    }
-   struct kiln_compile_target target = {
-      .opencl_version = KILN_CL_VERSION_NUMBER,
-      .image_support = dev->caps->image_support,
-      .cl_ext = dev->caps->clang_extensions,
-      .bounds_check = kiln_check_bounds(),
-   };
+   struct kiln_compile_target target;
+   kiln_program_compile_target(dev, &target);
    /* The compile cache: a hit loads the stored code as a binary would be;
     * code that fails to load is rebuilt, never reported as the build's
     * failure.  KILN_DUMP wants the intermediate files only a real build
@@ -335,20 +348,20 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    if (cache && !kiln_program_cache_key(prog->source, prog->source_size, options, &target, key))
       cache = NULL;
    if (cache && !kiln_llvm_dumping() && kiln_program_cache_load(cache, key, &target, &fresh)) {
-      if (!build_load(dev, &fresh)) {
+      if (!kiln_program_build_load(dev, &fresh)) {
          fresh.status = CL_BUILD_SUCCESS;
          pthread_mutex_lock(&prog->lock);
          struct kiln_program_build old = *b;
          *b = fresh;
          pthread_mutex_unlock(&prog->lock);
-         build_clear(dev, &old);
+         kiln_program_build_clear(dev, &old);
          return CL_SUCCESS;
       }
       kiln_log(KILN_LOG_COMPILE, "cache: the cached code did not load; rebuilding");
       kiln_fcache_remove(cache, key);
       char *opts = fresh.options;
       fresh.options = NULL;
-      build_clear(dev, &fresh);
+      kiln_program_build_clear(dev, &fresh);
       fresh.options = opts;
       fresh.status = CL_BUILD_IN_PROGRESS;
    }
@@ -376,7 +389,7 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       struct kiln_build_dep *deps = out.deps;
       unsigned num_deps = out.num_deps;
       memset(&out, 0, sizeof(out));
-      err = build_load(dev, &fresh);
+      err = kiln_program_build_load(dev, &fresh);
       if (!err && cache)
          kiln_program_cache_store(cache, key, &fresh, deps, num_deps);
       kiln_build_deps_free(deps, num_deps);
@@ -387,13 +400,14 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    }
    kiln_build_output_fini(&out);
    fresh.status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
+   fresh.binary_type = err ? CL_PROGRAM_BINARY_TYPE_NONE : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
    if (!fresh.log)
       fresh.log = kiln_strdup("");
    pthread_mutex_lock(&prog->lock);
    struct kiln_program_build old = *b;
    *b = fresh;
    pthread_mutex_unlock(&prog->lock);
-   build_clear(dev, &old);
+   kiln_program_build_clear(dev, &old);
    return err;
 }
 
@@ -436,7 +450,7 @@ const struct kiln_kernel_info *kiln_program_find_kernel(cl_program prog, const c
 {
    for (cl_uint i = 0; i < prog->num_devices; i++) {
       const struct kiln_program_build *b = &prog->builds[i];
-      if (b->status != CL_BUILD_SUCCESS)
+      if (!kiln_program_build_executable(b))
          continue;
       for (unsigned k = 0; k < b->num_kernels; k++)
          if (!strcmp(b->kernels[k].name, name))
@@ -449,7 +463,7 @@ const struct kiln_kernel_info *kiln_program_find_kernel(cl_program prog, const c
 bool kiln_program_has_executable(cl_program prog)
 {
    for (cl_uint i = 0; i < prog->num_devices; i++)
-      if (prog->builds[i].status == CL_BUILD_SUCCESS)
+      if (kiln_program_build_executable(&prog->builds[i]))
          return true;
    return false;
 }
@@ -465,6 +479,7 @@ size_t kiln_program_build_write(const struct kiln_program_build *b, unsigned cha
       .bitcode_size = b->bitcode_size,
       .kernels = b->kernels,
       .num_kernels = b->num_kernels,
+      .binary_type = b->binary_type,
    };
    return kiln_binary_write(&c, out);
 }
@@ -472,5 +487,31 @@ size_t kiln_program_build_write(const struct kiln_program_build *b, unsigned cha
 size_t kiln_program_binary(cl_program prog, unsigned i, unsigned char *out)
 {
    const struct kiln_program_build *b = &prog->builds[i];
-   return b->object ? kiln_program_build_write(b, out) : 0;
+   bool bitcode_only = b->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                       b->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY;
+   if (b->object || (bitcode_only && b->bitcode && b->target))
+      return kiln_program_build_write(b, out);
+   return 0;
+}
+
+void kiln_program_build_replace(cl_program prog, unsigned i, struct kiln_program_build *fresh)
+{
+   pthread_mutex_lock(&prog->lock);
+   struct kiln_program_build old = prog->builds[i];
+   prog->builds[i] = *fresh;
+   pthread_mutex_unlock(&prog->lock);
+   kiln_program_build_clear(prog->devices[i], &old);
+   memset(fresh, 0, sizeof(*fresh));
+}
+
+cl_program kiln_program_new(cl_context ctx, cl_uint n, const cl_device_id *devices)
+{
+   cl_program prog = kiln_program_alloc(ctx, n, devices);
+   if (!prog)
+      return NULL;
+   if (!kiln_object_init(&prog->obj, KILN_TYPE_PROGRAM, program_destroy)) {
+      program_destroy(&prog->obj);
+      return NULL;
+   }
+   return prog;
 }

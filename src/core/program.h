@@ -21,6 +21,9 @@ struct kiln_program_build {
    void *bitcode; /* the program before code generation */
    size_t bitcode_size;
    void *loaded;  /* the pipe driver's loaded program */
+   /* CL_PROGRAM_BINARY_TYPE_NONE, _COMPILED_OBJECT and _LIBRARY (bitcode,
+    * no object) or _EXECUTABLE (object; loaded once built). */
+   cl_program_binary_type binary_type;
 };
 
 struct _cl_program {
@@ -62,6 +65,49 @@ int kiln_program_device_index(cl_program prog, cl_device_id dev);
 const struct kiln_kernel_info *kiln_program_find_kernel(cl_program prog, const char *name);
 /* Whether some device has a successful build. */
 bool kiln_program_has_executable(cl_program prog);
+
+/* clCompileProgram after the API checks: compiles the source for the
+ * given devices (all when n is 0) with the headers (source of each
+ * headers[i] visible as names[i]).  CL_SUCCESS, CL_COMPILE_PROGRAM_FAILURE,
+ * CL_INVALID_COMPILER_OPTIONS, CL_COMPILER_NOT_AVAILABLE,
+ * CL_INVALID_OPERATION (kernels attached or a build running) or
+ * CL_OUT_OF_HOST_MEMORY. */
+cl_int kiln_program_compile(cl_program prog, cl_uint n, const cl_device_id *devices,
+                            const char *options, cl_uint num_headers, const cl_program *headers,
+                            const char **names);
+
+/* clLinkProgram after the API checks: a new program of ctx for devices
+ * (all of ctx's when n is 0) linked from inputs.  *out is set whenever
+ * the link could begin, also when it returns CL_LINK_PROGRAM_FAILURE (the
+ * log says why); CL_INVALID_OPERATION when the inputs break §5.6.3's
+ * rules (a build running, code for some devices only, none at all),
+ * CL_LINKER_NOT_AVAILABLE, CL_OUT_OF_HOST_MEMORY. */
+cl_int kiln_program_link(cl_context ctx, cl_uint n, const cl_device_id *devices,
+                         const char *options, cl_uint num_inputs, const cl_program *inputs,
+                         cl_program *out);
+
+/* Whether b is an executable built for its device (kernels may come from
+ * it). */
+static inline bool kiln_program_build_executable(const struct kiln_program_build *b)
+{
+   return b->status == CL_BUILD_SUCCESS && b->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+}
+
+/* For program.c and program_link.c only: */
+struct kiln_compile_target;
+/* What the compiler is told of dev (the same for builds, compiles, links). */
+void kiln_program_compile_target(cl_device_id dev, struct kiln_compile_target *t);
+cl_program kiln_program_alloc(cl_context ctx, cl_uint n, const cl_device_id *devices);
+/* kiln_program_alloc, then made a live handle (NULL: out of memory). */
+cl_program kiln_program_new(cl_context ctx, cl_uint n, const cl_device_id *devices);
+void kiln_program_build_clear(cl_device_id dev, struct kiln_program_build *b);
+/* Loads b's object into dev's driver (the log says why not). */
+cl_int kiln_program_build_load(cl_device_id dev, struct kiln_program_build *b);
+/* Installs fresh as device i's build under the lock; clears the old. */
+void kiln_program_build_replace(cl_program prog, unsigned i, struct kiln_program_build *fresh);
+/* Links the compiled object or library of device i (a program from such
+ * a binary) into an executable: clBuildProgram's answer to one. */
+cl_int kiln_program_link_one(cl_program prog, unsigned i);
 
 /* The serialized binary of device i (clGetProgramInfo CL_PROGRAM_BINARIES):
  * size only when out is NULL. */

@@ -289,3 +289,46 @@ void kiln_build_options_fini(struct kiln_build_options *opts)
    kiln_free(opts->include_dirs);
    memset(opts, 0, sizeof(*opts));
 }
+
+/* The build flags §5.6.5.2 lets clLinkProgram take. */
+static const unsigned link_math_flags =
+   KILN_BUILD_DENORMS_ARE_ZERO | KILN_BUILD_NO_SIGNED_ZEROS | KILN_BUILD_UNSAFE_MATH |
+   KILN_BUILD_FINITE_MATH_ONLY | KILN_BUILD_FAST_RELAXED_MATH;
+
+enum kiln_build_options_status
+kiln_link_options_parse(const char *options, struct kiln_link_options *out, char *reason,
+                        size_t reason_size)
+{
+   memset(out, 0, sizeof(*out));
+   if (reason && reason_size)
+      reason[0] = '\0';
+   struct kiln_build_options unused = {0};
+   struct parser p = {options ? options : "", &unused, KILN_CL_STD_1_2, reason, reason_size};
+   for (;;) {
+      char *word;
+      enum kiln_build_options_status st = next_word(&p, &word);
+      if (st != KILN_BUILD_OPTIONS_OK)
+         return st;
+      if (!word)
+         break;
+      if (!strcmp(word, "-create-library")) {
+         out->link |= KILN_LINK_CREATE_LIBRARY;
+      } else if (!strcmp(word, "-enable-link-options")) {
+         out->link |= KILN_LINK_ENABLE_LINK_OPTIONS;
+      } else {
+         unsigned flag = 0;
+         for (size_t i = 0; i < sizeof(flag_options) / sizeof(flag_options[0]); i++)
+            if (!strcmp(word, flag_options[i].name))
+               flag = flag_options[i].flag;
+         if (!(flag & link_math_flags))
+            st = fail(&p, "'%.64s' is not a link option (OpenCL 1.2 section 5.6.5)", word);
+         out->flags |= flag;
+      }
+      kiln_free(word);
+      if (st != KILN_BUILD_OPTIONS_OK)
+         return st;
+   }
+   if ((out->link & KILN_LINK_ENABLE_LINK_OPTIONS) && !(out->link & KILN_LINK_CREATE_LIBRARY))
+      return fail(&p, "-enable-link-options is only valid with -create-library");
+   return KILN_BUILD_OPTIONS_OK;
+}

@@ -67,4 +67,26 @@ kiln_build_options_parse(const char *options, enum kiln_cl_std max_std,
 
 void kiln_build_options_fini(struct kiln_build_options *opts);
 
+/* clLinkProgram's options (OpenCL 1.2 §5.6.5.1-2): the two library options
+ * and the program linking options, which are build flags of the same name
+ * (-cl-denorms-are-zero, -cl-no-signed-zeros, -cl-unsafe-math-optimizations,
+ * -cl-finite-math-only, -cl-fast-relaxed-math). */
+enum kiln_link_flag {
+   KILN_LINK_CREATE_LIBRARY = 1u << 0,      /* -create-library */
+   KILN_LINK_ENABLE_LINK_OPTIONS = 1u << 1, /* -enable-link-options */
+};
+
+struct kiln_link_options {
+   unsigned link;  /* enum kiln_link_flag bits */
+   unsigned flags; /* enum kiln_build_flag bits, of the five above only */
+};
+
+/* Parses a link options string; anything else (compile options included)
+ * is KILN_BUILD_OPTIONS_INVALID, as is -enable-link-options without
+ * -create-library (§5.6.5.1), with a reason for the log.  No allocation
+ * survives the call. */
+enum kiln_build_options_status
+kiln_link_options_parse(const char *options, struct kiln_link_options *out, char *reason,
+                        size_t reason_size);
+
 #endif

@@ -108,7 +108,7 @@ const char *cl_std_flag(enum kiln_cl_std std)
    return "-cl-std=CL1.1";
 }
 
-void add_options(Args &args, const kiln_build_options &opts)
+void add_options(Args &args, const kiln_build_options &opts, bool have_headers)
 {
    args.emplace_back(cl_std_flag(opts.cl_std));
 
@@ -144,6 +144,10 @@ void add_options(Args &args, const kiln_build_options &opts)
       args.emplace_back("-D");
       args.emplace_back(d.value ? std::string(d.name) + "=" + d.value : d.name);
    }
+   if (have_headers) {
+      args.emplace_back("-I");
+      args.emplace_back(KILN_CLC_HEADER_DIR);
+   }
    for (size_t i = 0; i < opts.num_include_dirs; i++) {
       args.emplace_back("-I");
       args.emplace_back(opts.include_dirs[i]);
@@ -172,7 +176,7 @@ Args cc1_args(const kiln_build_options &opts, const kiln_clc_target &target)
               // -disable-O0-optnone keeps that true should clang change.
               "-O2", "-disable-llvm-passes", "-disable-O0-optnone",
               "-ffp-contract=on", "-discard-value-names", "-ferror-limit", "19"});
-   add_options(args, opts);
+   add_options(args, opts, target.num_headers > 0);
    if (target.link_bitcode)
       add(args, {"-mlink-builtin-bitcode", KILN_CLC_LINK_NAME});
    add(args, {"-x", "cl", KILN_CLC_SOURCE_NAME});
@@ -197,7 +201,8 @@ public:
    bool sawDependency(llvm::StringRef name, bool, bool, bool, bool missing) override
    {
       return !missing && name != KILN_CLC_SOURCE_NAME && name != KILN_CLC_LINK_NAME &&
-             !name.starts_with(KILN_CLANG_RESOURCE_DIR);
+             !name.starts_with(KILN_CLANG_RESOURCE_DIR) &&
+             !name.starts_with(KILN_CLC_HEADER_DIR "/");
    }
 };
 
@@ -289,6 +294,14 @@ bool run_clang(const Args &args, const char *source, size_t source_size,
                          llvm::StringRef(static_cast<const char *>(target.link_bitcode),
                                          target.link_bitcode_size),
                          KILN_CLC_LINK_NAME, false));
+   // clCompileProgram's headers, copied: Clang's lexer wants a NUL after
+   // each buffer, and the application's strings need not have one.
+   for (unsigned i = 0; i < target.num_headers; i++) {
+      const kiln_header &h = target.headers[i];
+      memory->addFile(std::string(KILN_CLC_HEADER_DIR "/") + h.name, 0,
+                      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(h.text, h.size),
+                                                           h.name));
+   }
    overlay->pushOverlay(memory);
    instance->createFileManager(overlay);
 

@@ -22,6 +22,10 @@ extern "C" {
 #define KILN_CLC_SOURCE_NAME "input.cl"
 /* Where the library to link appears to Clang (an in-memory file). */
 #define KILN_CLC_LINK_NAME "/kiln-builtins.bc"
+/* Where clCompileProgram's input headers appear to Clang (in memory): the
+ * first -I directory, so "name" and "dir/name" resolve as the application
+ * named them, and includes between headers resolve relative to them. */
+#define KILN_CLC_HEADER_DIR "/kiln-input-headers"
 
 /* What a device compiles for. Strings are borrowed for the call. */
 struct kiln_clc_target {
@@ -41,6 +45,9 @@ struct kiln_clc_target {
     * -mlink-builtin-bitcode does.  NULL for none. */
    const void *link_bitcode;
    size_t link_bitcode_size;
+   /* clCompileProgram's input_headers (NULL, 0 for none). */
+   const struct kiln_header *headers;
+   unsigned num_headers;
 };
 
 enum kiln_clc_status {

@@ -4,8 +4,6 @@
  */
 #include "llvm/compiler.h"
 
-#include "kiln/cl_version.h"
-
 #include <dlfcn.h>
 #include <pthread.h>
 #include <llvm-c/BitReader.h>
@@ -21,14 +19,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kiln/cl_version.h"
 #include "kiln/kernel_info.h"
 #include "llvm/build_options.h"
 #include "llvm/bounds_check.h"
 #include "llvm/builtins.h"
 #include "llvm/build_log.h"
+#include "llvm/backend.h"
 
-/* The triple the builtins library is built for (src/llvm/builtins). */
-#define KILN_CPU_TRIPLE "x86_64-unknown-linux-gnu"
 #include "llvm/clc_frontend.h"
 #include "llvm/metadata.h"
 #include "llvm/printf_lower.h"
@@ -132,6 +130,12 @@ bool kiln_llvm_dumping(void)
    return d && *d;
 }
 
+unsigned kiln_llvm_next_build_id(void)
+{
+   static atomic_uint builds;
+   return atomic_fetch_add(&builds, 1);
+}
+
 /* KILN_DUMP=<dir>: keep each build's source, IR before and after
  * optimisation, and object code, as <dir>/kiln-<pid>-<n>.{cl,ll,opt.ll,o}. */
 static const char *dump_dir(void)
@@ -172,7 +176,7 @@ static bool is_intrinsic(const char *name)
 /* Every function still only declared must come from the process (libm,
  * libc); anything else is a call to something that does not exist, which
  * is a build error here rather than a crash at run time. */
-static bool check_undefined(LLVMModuleRef m, struct kiln_build_log *log)
+static bool check_undefined(LLVMModuleRef m, bool linked, struct kiln_build_log *log)
 {
    bool ok = true;
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
@@ -184,8 +188,13 @@ static bool check_undefined(LLVMModuleRef m, struct kiln_build_log *log)
          continue;
       if (strncmp(name, "_Z", 2) && dlsym(RTLD_DEFAULT, name))
          continue;
-      kiln_build_log_append(log, "error: undefined function '%s' (not an OpenCL C 1.1 builtin Kiln provides)\n",
-                 name);
+      if (linked)
+         kiln_build_log_append(log, "error: unresolved symbol '%s': no program given to "
+                                    "clLinkProgram defines it, and it is not an OpenCL C "
+                                    "builtin Kiln provides\n", name);
+      else
+         kiln_build_log_append(log, "error: undefined function '%s' (not an OpenCL C 1.1 builtin Kiln provides)\n",
+                    name);
       ok = false;
    }
    return ok;
@@ -293,13 +302,113 @@ static LLVMTargetMachineRef host_machine(const struct kiln_llvm_host *host, bool
                                   LLVMRelocPIC, LLVMCodeModelSmall);
 }
 
+enum kiln_build_status kiln_llvm_cpu_finish(LLVMModuleRef m,
+                                            const struct kiln_compile_target *target,
+                                            bool optimize, bool linked, unsigned id,
+                                            struct kiln_build_output *out,
+                                            struct kiln_build_log *log)
+{
+   enum kiln_build_status status = KILN_BUILD_FAILED;
+   LLVMTargetMachineRef tm = NULL;
+   struct kiln_llvm_host host = {0};
+   kiln_llvm_init_targets();
+   if (!kiln_llvm_host_query(&host))
+      return KILN_BUILD_OUT_OF_MEMORY;
+   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+   out->target_id = target_id(&host, target->bounds_check);
+   out->bitcode_size = bc ? LLVMGetBufferSize(bc) : 0;
+   out->bitcode = bc ? kiln_malloc(out->bitcode_size) : NULL;
+   if (out->bitcode)
+      memcpy(out->bitcode, LLVMGetBufferStart(bc), out->bitcode_size);
+   if (bc)
+      LLVMDisposeMemoryBuffer(bc);
+   if (!out->bitcode || !out->target_id ||
+       kiln_metadata_kernels(m, &out->kernels, &out->num_kernels)) {
+      status = KILN_BUILD_OUT_OF_MEMORY;
+      goto done;
+   }
+   tm = host_machine(&host, optimize, log);
+   if (!tm)
+      goto done;
+   LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+   char *dl = LLVMCopyStringRepOfTargetData(td);
+   LLVMSetDataLayout(m, dl);
+   LLVMDisposeMessage(dl);
+   LLVMDisposeTargetData(td);
+
+   LLVMSetTarget(m, host.triple);
+   set_target_attributes(m, &host);
+   kiln_internalize_non_kernels(m);
+   /* Before anything optimises: x86 traps on a division by zero. */
+   kiln_safe_divisions(m);
+   /* Before check_undefined, which would take printf for libc's. */
+   enum kiln_printf_lower_status pst =
+      kiln_printf_lower(m, LLVMGetModuleDataLayout(m), KILN_PRINTF_FROM_WG_CTX, log);
+   if (pst != KILN_PRINTF_LOWER_OK) {
+      status = pst == KILN_PRINTF_LOWER_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY
+                                                      : KILN_BUILD_FAILED;
+      goto done;
+   }
+   if (!run_passes(m, tm, "globaldce", log) || !check_undefined(m, linked, log))
+      goto done;
+   if (target->bounds_check) {
+      /* Accesses through pointer parameters move into the kernels, where
+       * SROA shows which argument each pointer comes from. */
+      kiln_bounds_mark_inlining(m);
+      struct kiln_bounds_stats stats;
+      if (!run_passes(m, tm, "always-inline,globaldce,function(sroa)", log))
+         goto done;
+      if (!kiln_bounds_instrument(m, out->kernels, out->num_kernels, &stats)) {
+         status = KILN_BUILD_OUT_OF_MEMORY;
+         goto done;
+      }
+      out->bounds_checked = stats.checked;
+      out->bounds_searched = stats.searched;
+   }
+   enum kiln_build_status wst = build_workgroups(m, tm, out->kernels, out->num_kernels, log, id);
+   if (wst) {
+      status = wst;
+      goto done;
+   }
+   if (dump_dir())
+      dump_module(id, "ll", m);
+   if (!run_passes(m, tm, optimize ? "default<O3>" : "default<O0>,globaldce", log))
+      goto done;
+   if (dump_dir())
+      dump_module(id, "opt.ll", m);
+
+   char *msg = NULL;
+   LLVMMemoryBufferRef obj;
+   if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &obj)) {
+      kiln_build_log_append(log, "error: internal: code generation failed: %s\n", msg);
+      LLVMDisposeMessage(msg);
+      goto done;
+   }
+   out->object_size = LLVMGetBufferSize(obj);
+   if (dump_dir())
+      dump_bytes(id, "o", LLVMGetBufferStart(obj), out->object_size);
+   out->object = kiln_malloc(out->object_size);
+   if (out->object) {
+      memcpy(out->object, LLVMGetBufferStart(obj), out->object_size);
+      status = KILN_BUILD_OK;
+   } else {
+      status = KILN_BUILD_OUT_OF_MEMORY;
+   }
+   LLVMDisposeMemoryBuffer(obj);
+
+done:
+   if (tm)
+      LLVMDisposeTargetMachine(tm);
+   kiln_llvm_host_fini(&host);
+   return status;
+}
+
 enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, const char *options,
                                            const struct kiln_compile_target *target,
                                            struct kiln_build_output *out)
 {
    memset(out, 0, sizeof(*out));
-   static atomic_uint builds;
-   unsigned id = atomic_fetch_add(&builds, 1);
+   unsigned id = kiln_llvm_next_build_id();
    if (dump_dir())
       dump_bytes(id, "cl", source, size);
    struct kiln_build_log log = {0};
@@ -320,16 +429,9 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    }
 
    kiln_llvm_init_targets();
-   struct kiln_llvm_host host = {0};
-   if (!kiln_llvm_host_query(&host)) {
-      kiln_build_options_fini(&opts);
-      out->log = log.text;
-      return KILN_BUILD_OUT_OF_MEMORY;
-   }
    bool optimize = !(opts.flags & KILN_BUILD_OPT_DISABLE);
    LLVMContextRef c = LLVMContextCreate();
    LLVMModuleRef m = NULL;
-   LLVMTargetMachineRef tm = NULL;
    char *fe_log = NULL;
    /* The front end targets a baseline x86-64, like the builtins library:
     * the IR calling convention of wide vectors depends on CPU features, and
@@ -354,96 +456,15 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
       status = fst == KILN_CLC_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY : KILN_BUILD_FAILED;
       goto done;
    }
+   if (!(opts.flags & KILN_BUILD_KERNEL_ARG_INFO))
+      kiln_metadata_hide_arg_info(m);
 
-   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
-   out->target_id = target_id(&host, target->bounds_check);
-   out->bitcode_size = bc ? LLVMGetBufferSize(bc) : 0;
-   out->bitcode = bc ? kiln_malloc(out->bitcode_size) : NULL;
-   if (out->bitcode)
-      memcpy(out->bitcode, LLVMGetBufferStart(bc), out->bitcode_size);
-   if (bc)
-      LLVMDisposeMemoryBuffer(bc);
-   if (!out->bitcode || !out->target_id ||
-       kiln_metadata_kernels(m, &out->kernels, &out->num_kernels)) {
-      status = KILN_BUILD_OUT_OF_MEMORY;
-      goto done;
-   }
-   tm = host_machine(&host, optimize, &log);
-   if (!tm)
-      goto done;
-   LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-   char *dl = LLVMCopyStringRepOfTargetData(td);
-   LLVMSetDataLayout(m, dl);
-   LLVMDisposeMessage(dl);
-   LLVMDisposeTargetData(td);
-
-   LLVMSetTarget(m, host.triple);
-   set_target_attributes(m, &host);
-   kiln_internalize_non_kernels(m);
-   /* Before anything optimises: x86 traps on a division by zero. */
-   kiln_safe_divisions(m);
-   /* Before check_undefined, which would take printf for libc's. */
-   enum kiln_printf_lower_status pst =
-      kiln_printf_lower(m, LLVMGetModuleDataLayout(m), KILN_PRINTF_FROM_WG_CTX, &log);
-   if (pst != KILN_PRINTF_LOWER_OK) {
-      status = pst == KILN_PRINTF_LOWER_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY
-                                                      : KILN_BUILD_FAILED;
-      goto done;
-   }
-   if (!run_passes(m, tm, "globaldce", &log) || !check_undefined(m, &log))
-      goto done;
-   if (target->bounds_check) {
-      /* Accesses through pointer parameters move into the kernels, where
-       * SROA shows which argument each pointer comes from. */
-      kiln_bounds_mark_inlining(m);
-      struct kiln_bounds_stats stats;
-      if (!run_passes(m, tm, "always-inline,globaldce,function(sroa)", &log))
-         goto done;
-      if (!kiln_bounds_instrument(m, out->kernels, out->num_kernels, &stats)) {
-         status = KILN_BUILD_OUT_OF_MEMORY;
-         goto done;
-      }
-      out->bounds_checked = stats.checked;
-      out->bounds_searched = stats.searched;
-   }
-   enum kiln_build_status wst = build_workgroups(m, tm, out->kernels, out->num_kernels, &log, id);
-   if (wst) {
-      status = wst;
-      goto done;
-   }
-   if (dump_dir())
-      dump_module(id, "ll", m);
-   if (!run_passes(m, tm, optimize ? "default<O3>" : "default<O0>,globaldce", &log))
-      goto done;
-   if (dump_dir())
-      dump_module(id, "opt.ll", m);
-
-   char *msg = NULL;
-   LLVMMemoryBufferRef obj;
-   if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &obj)) {
-      kiln_build_log_append(&log, "error: internal: code generation failed: %s\n", msg);
-      LLVMDisposeMessage(msg);
-      goto done;
-   }
-   out->object_size = LLVMGetBufferSize(obj);
-   if (dump_dir())
-      dump_bytes(id, "o", LLVMGetBufferStart(obj), out->object_size);
-   out->object = kiln_malloc(out->object_size);
-   if (out->object) {
-      memcpy(out->object, LLVMGetBufferStart(obj), out->object_size);
-      status = KILN_BUILD_OK;
-   } else {
-      status = KILN_BUILD_OUT_OF_MEMORY;
-   }
-   LLVMDisposeMemoryBuffer(obj);
+   status = kiln_llvm_cpu_finish(m, target, optimize, false, id, out, &log);
 
 done:
-   if (tm)
-      LLVMDisposeTargetMachine(tm);
    if (m)
       LLVMDisposeModule(m);
    LLVMContextDispose(c);
-   kiln_llvm_host_fini(&host);
    kiln_build_options_fini(&opts);
    if (status == KILN_BUILD_FAILED && log.len == 0)
       kiln_build_log_append(&log, "error: the build failed for a reason Kiln did not record\n");

@@ -23,6 +23,20 @@ struct kiln_compile_target {
    bool bounds_check;    /* KILN_CHECK=bounds: instrument every access */
 };
 
+/* A header given to clCompileProgram: source that `#include "name"`
+ * finds (name may hold directories).  Borrowed for the call. */
+struct kiln_header {
+   const char *name;
+   const char *text;
+   size_t size;
+};
+
+/* One compiled object or library for kiln_llvm_link (borrowed). */
+struct kiln_bitcode {
+   const void *data;
+   size_t size;
+};
+
 /* A file the source included (through -I or a quoted #include), with the
  * SHA-256 of the bytes Clang read: the compile cache re-hashes these to
  * tell whether a cached build still matches the files on disk. */
@@ -59,6 +73,33 @@ enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
                                               const char *options,
                                               const struct kiln_compile_target *target,
                                               const char *gfx, struct kiln_build_output *out);
+
+/* clCompileProgram: source (and headers) to a compiled object, LLVM
+ * bitcode in out->bitcode, with out->target_id naming the device it is
+ * for (gfx NULL: the CPU; else an AMD GPU processor).  Kernel descriptions
+ * and device code come only from kiln_llvm_link.  Thread-safe. */
+enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const char *options,
+                                         const struct kiln_header *headers,
+                                         unsigned num_headers,
+                                         const struct kiln_compile_target *target,
+                                         const char *gfx, struct kiln_build_output *out);
+
+/* clLinkProgram: links compiled objects and libraries (bitcode of the
+ * same target) with the link options (kiln_link_options_parse).  With
+ * -create-library the result is bitcode alone; otherwise the same back
+ * half as a build runs once over the linked module (work-group functions,
+ * code generation) and out holds everything a build gives.  Unresolved
+ * and duplicate symbols are KILN_BUILD_FAILED with the log naming them;
+ * bad options KILN_BUILD_INVALID_OPTIONS.  Thread-safe. */
+enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigned n,
+                                      const char *options,
+                                      const struct kiln_compile_target *target,
+                                      const char *gfx, struct kiln_build_output *out);
+
+/* Checks clLinkProgram's options alone, as kiln_llvm_check_options does
+ * for builds; *library tells whether -create-library was given. */
+enum kiln_build_status kiln_llvm_check_link_options(const char *options, bool *library,
+                                                    char **log);
 
 /* "amdgpu:amdgcn-mesa-mesa3d:<gfx>" (kiln_malloc'd; NULL when out of
  * memory): the target id of program binaries for that processor. */

@@ -22,6 +22,7 @@
 
 #include "kiln/kernel_info.h"
 #include "llvm/amdgpu_target.h"
+#include "llvm/backend.h"
 #include "llvm/build_log.h"
 #include "llvm/build_options.h"
 #include "llvm/clc_frontend.h"
@@ -70,7 +71,7 @@ static int read_file(const char *path, void **data, size_t *size)
 
 /* A kernel may call only what libclc defined and intrinsics: anything
  * else would be an unresolved symbol in the code object. */
-static bool check_undefined(LLVMModuleRef m, struct kiln_build_log *log)
+static bool check_undefined(LLVMModuleRef m, bool linked, struct kiln_build_log *log)
 {
    bool ok = true;
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
@@ -80,7 +81,10 @@ static bool check_undefined(LLVMModuleRef m, struct kiln_build_log *log)
       const char *name = LLVMGetValueName2(fn, &len);
       if (!strncmp(name, "llvm.", 5))
          continue;
-      kiln_build_log_append(log, "error: undefined function '%s' (not in libclc for this GPU)\n",
+      kiln_build_log_append(log,
+                            linked ? "error: unresolved symbol '%s': no program given to "
+                                     "clLinkProgram defines it, and libclc does not\n"
+                                   : "error: undefined function '%s' (not in libclc for this GPU)\n",
                             name);
       ok = false;
    }
@@ -115,7 +119,7 @@ static bool copy_buffer(LLVMMemoryBufferRef buf, void **data, size_t *size)
 /* Code generation for a loaded, linked module; status and log as the
  * build reports them. */
 static enum kiln_build_status codegen(LLVMModuleRef m, const struct kiln_amdgpu_target *t,
-                                      bool optimize, struct kiln_build_output *out,
+                                      bool optimize, bool linked, struct kiln_build_output *out,
                                       struct kiln_build_log *log)
 {
    LLVMTargetRef target;
@@ -142,7 +146,7 @@ static enum kiln_build_status codegen(LLVMModuleRef m, const struct kiln_amdgpu_
                                  "(Kiln prints only from the CPU device)\n");
       goto done;
    }
-   if (!run_passes(m, tm, "globaldce", log) || !check_undefined(m, log))
+   if (!run_passes(m, tm, "globaldce", log) || !check_undefined(m, linked, log))
       goto done;
    if (!run_passes(m, tm, optimize ? "default<O2>" : "default<O0>,globaldce", log))
       goto done;
@@ -158,6 +162,47 @@ static enum kiln_build_status codegen(LLVMModuleRef m, const struct kiln_amdgpu_
 done:
    LLVMDisposeTargetMachine(tm);
    return st;
+}
+
+enum kiln_build_status kiln_llvm_amdgpu_libclc(const char *gfx, void **data, size_t *size,
+                                               struct kiln_build_log *log)
+{
+   const struct kiln_amdgpu_target *t = kiln_amdgpu_target_find(gfx);
+   if (!t) {
+      kiln_build_log_append(log, "error: Kiln does not compile for AMD GPU '%s'\n",
+                            gfx ? gfx : "(none)");
+      return KILN_BUILD_FAILED;
+   }
+   char path[4096];
+   snprintf(path, sizeof(path), "%s/%s-%s.bc", KILN_LIBCLC_DIR, t->libclc, KILN_AMDGPU_TRIPLE);
+   int rerr = read_file(path, data, size);
+   if (rerr == ENOMEM)
+      return KILN_BUILD_OUT_OF_MEMORY;
+   if (rerr) {
+      kiln_build_log_append(log, "error: cannot read libclc's %s: %s (install libclc-19)\n",
+                            path, strerror(rerr));
+      return KILN_BUILD_FAILED;
+   }
+   return KILN_BUILD_OK;
+}
+
+enum kiln_build_status kiln_llvm_amdgpu_finish(LLVMModuleRef m, const char *gfx, bool optimize,
+                                               bool linked, struct kiln_build_output *out,
+                                               struct kiln_build_log *log)
+{
+   const struct kiln_amdgpu_target *t = kiln_amdgpu_target_find(gfx);
+   if (!t) {
+      kiln_build_log_append(log, "error: Kiln does not compile for AMD GPU '%s'\n",
+                            gfx ? gfx : "(none)");
+      return KILN_BUILD_FAILED;
+   }
+   kiln_llvm_init_targets();
+   out->target_id = kiln_llvm_amdgpu_target_id(t->gfx);
+   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+   if (!bc || !copy_buffer(bc, &out->bitcode, &out->bitcode_size) || !out->target_id ||
+       kiln_metadata_kernels(m, &out->kernels, &out->num_kernels))
+      return KILN_BUILD_OUT_OF_MEMORY;
+   return codegen(m, t, optimize, linked, out, log);
 }
 
 enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
@@ -197,21 +242,15 @@ enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
       return KILN_BUILD_FAILED;
    }
 
-   char path[4096];
-   snprintf(path, sizeof(path), "%s/%s-%s.bc", KILN_LIBCLC_DIR, t->libclc, KILN_AMDGPU_TRIPLE);
    void *libclc = NULL;
    size_t libclc_size = 0;
-   int rerr = read_file(path, &libclc, &libclc_size);
-   if (rerr) {
+   status = kiln_llvm_amdgpu_libclc(t->gfx, &libclc, &libclc_size, &log);
+   if (status) {
       kiln_build_options_fini(&opts);
-      if (rerr == ENOMEM)
-         status = KILN_BUILD_OUT_OF_MEMORY;
-      else
-         kiln_build_log_append(&log, "error: cannot read libclc's %s: %s (install libclc-19)\n",
-                               path, strerror(rerr));
       out->log = log.text;
       return status;
    }
+   status = KILN_BUILD_FAILED;
 
    kiln_llvm_init_targets();
    bool optimize = !(opts.flags & KILN_BUILD_OPT_DISABLE);
@@ -238,14 +277,9 @@ enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
       status = fst == KILN_CLC_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY : KILN_BUILD_FAILED;
       goto done;
    }
-   out->target_id = kiln_llvm_amdgpu_target_id(t->gfx);
-   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
-   if (!bc || !copy_buffer(bc, &out->bitcode, &out->bitcode_size) || !out->target_id ||
-       kiln_metadata_kernels(m, &out->kernels, &out->num_kernels)) {
-      status = KILN_BUILD_OUT_OF_MEMORY;
-      goto done;
-   }
-   status = codegen(m, t, optimize, out, &log);
+   if (!(opts.flags & KILN_BUILD_KERNEL_ARG_INFO))
+      kiln_metadata_hide_arg_info(m);
+   status = kiln_llvm_amdgpu_finish(m, t->gfx, optimize, false, out, &log);
 
 done:
    if (m)

@@ -56,6 +56,10 @@ static int md_operands(LLVMValueRef fn, const char *kind, LLVMValueRef *ops, uns
    return count;
 }
 
+/* Kiln's mark on kernels compiled without -cl-kernel-arg-info: function
+ * metadata, so that it follows each kernel through clLinkProgram. */
+#define NO_ARG_INFO_MD "kiln.no_arg_info"
+
 static char *md_string(LLVMValueRef v)
 {
    unsigned len = 0;
@@ -177,6 +181,8 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
        md_operands(fn, "kernel_arg_type_qual", tq, n) < 0 ||
        md_operands(fn, "kernel_arg_name", nm, n) < 0)
       err = -1;
+   LLVMValueRef hidden[1];
+   k->no_arg_info = md_operands(fn, NO_ARG_INFO_MD, hidden, 1) > 0;
 
    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
    unsigned byref = LLVMGetEnumAttributeKindForName("byref", 5);
@@ -309,4 +315,15 @@ void kiln_internalize_non_kernels(LLVMModuleRef m)
    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
       if (!LLVMIsDeclaration(g))
          LLVMSetLinkage(g, LLVMInternalLinkage);
+}
+
+void kiln_metadata_hide_arg_info(LLVMModuleRef m)
+{
+   LLVMContextRef c = LLVMGetModuleContext(m);
+   unsigned id = LLVMGetMDKindIDInContext(c, NO_ARG_INFO_MD, (unsigned)strlen(NO_ARG_INFO_MD));
+   LLVMMetadataRef one = LLVMMDStringInContext2(c, "1", 1);
+   LLVMMetadataRef node = LLVMMDNodeInContext2(c, &one, 1);
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+      if (kiln_is_kernel(fn))
+         LLVMGlobalSetMetadata(fn, id, node);
 }

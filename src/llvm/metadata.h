@@ -17,4 +17,10 @@ bool kiln_is_kernel(LLVMValueRef fn);
  * becomes internal, so the optimiser may inline or drop them. */
 void kiln_internalize_non_kernels(LLVMModuleRef m);
 
+/* Marks the kernels of a program compiled without -cl-kernel-arg-info:
+ * their descriptions get no_arg_info, and clGetKernelArgInfo then reports
+ * names as not available.  Clang's names stay (bounds-check messages use
+ * them). */
+void kiln_metadata_hide_arg_info(LLVMModuleRef m);
+
 #endif

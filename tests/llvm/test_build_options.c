@@ -262,6 +262,46 @@ static void test_many(void **state)
    assert_string_equal(opts.include_dirs[63], "/i63");
 }
 
+/* clLinkProgram's options (OpenCL 1.2 §5.6.5): the library pair and the
+ * five program linking options, nothing else. */
+static void test_link_options(void **state)
+{
+   (void)state;
+   struct kiln_link_options lo;
+   char why[KILN_BUILD_OPTIONS_REASON_SIZE];
+   assert_int_equal(kiln_link_options_parse(NULL, &lo, why, sizeof(why)), KILN_BUILD_OPTIONS_OK);
+   assert_int_equal(lo.link, 0);
+   assert_int_equal(lo.flags, 0);
+   assert_int_equal(kiln_link_options_parse("  -create-library  -enable-link-options ", &lo, why,
+                                            sizeof(why)),
+                    KILN_BUILD_OPTIONS_OK);
+   assert_int_equal(lo.link, KILN_LINK_CREATE_LIBRARY | KILN_LINK_ENABLE_LINK_OPTIONS);
+   assert_int_equal(kiln_link_options_parse("-cl-denorms-are-zero -cl-no-signed-zeros "
+                                            "-cl-unsafe-math-optimizations -cl-finite-math-only "
+                                            "-cl-fast-relaxed-math",
+                                            &lo, why, sizeof(why)),
+                    KILN_BUILD_OPTIONS_OK);
+   assert_int_equal(lo.link, 0);
+   assert_int_equal(lo.flags, KILN_BUILD_DENORMS_ARE_ZERO | KILN_BUILD_NO_SIGNED_ZEROS |
+                                 KILN_BUILD_UNSAFE_MATH | KILN_BUILD_FINITE_MATH_ONLY |
+                                 KILN_BUILD_FAST_RELAXED_MATH);
+   /* Compile options are not link options. */
+   static const char *const bad[] = {"-cl-opt-disable", "-DX=1", "-I.", "-cl-std=CL1.2",
+                                     "-cl-kernel-arg-info", "-w", "-Werror", "-cl-mad-enable",
+                                     "-create-libraryx", "create-library", "-x"};
+   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+      assert_int_equal(kiln_link_options_parse(bad[i], &lo, why, sizeof(why)),
+                       KILN_BUILD_OPTIONS_INVALID);
+      assert_non_null(strstr(why, "not a link option"));
+   }
+   /* -enable-link-options only means something for a library. */
+   assert_int_equal(kiln_link_options_parse("-enable-link-options", &lo, why, sizeof(why)),
+                    KILN_BUILD_OPTIONS_INVALID);
+   assert_non_null(strstr(why, "-create-library"));
+   assert_int_equal(kiln_link_options_parse("-create-library \"", &lo, why, sizeof(why)),
+                    KILN_BUILD_OPTIONS_INVALID);
+}
+
 int main(void)
 {
    const struct CMUnitTest tests[] = {
@@ -277,6 +317,7 @@ int main(void)
       cmocka_unit_test_teardown(test_error_after_valid_options, teardown),
       cmocka_unit_test_teardown(test_reason_buffer, teardown),
       cmocka_unit_test_teardown(test_many, teardown),
+      cmocka_unit_test(test_link_options),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -471,6 +471,56 @@ static void test_parse_rejects(void **state)
    kiln_build_output_fini(&out);
 }
 
+/* Separate compilation for a GPU: two compiled objects (bitcode with
+ * libclc linked in), a library, and executables linked from them, through
+ * the same code generation as a build. */
+static void test_compile_link(void **state)
+{
+   (void)state;
+   struct kiln_compile_target t = {.opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
+   const char *kern = "int helper(int x);\n"
+                      "__kernel void k(__global float *p) { int i = get_global_id(0); "
+                      "p[i] = sqrt((float)helper(i)); }";
+   const char *help = "int helper(int x) { return x * 3; }";
+   struct kiln_build_output a, b, lib, exe;
+   assert_int_equal(kiln_llvm_compile(kern, strlen(kern), NULL, NULL, 0, &t, "gfx1030", &a),
+                    KILN_BUILD_OK);
+   assert_int_equal(kiln_llvm_compile(help, strlen(help), "-cl-kernel-arg-info", NULL, 0, &t,
+                                      "gfx1030", &b),
+                    KILN_BUILD_OK);
+   assert_non_null(a.bitcode);
+   assert_null(a.object);
+   assert_int_equal(a.num_kernels, 0);
+   assert_string_equal(a.target_id, "amdgpu:amdgcn-mesa-mesa3d:gfx1030");
+   struct kiln_bitcode in[2] = {{a.bitcode, a.bitcode_size}, {b.bitcode, b.bitcode_size}};
+   assert_int_equal(kiln_llvm_link(in, 2, NULL, &t, "gfx1030", &exe), KILN_BUILD_OK);
+   assert_non_null(exe.object);
+   assert_int_equal(exe.num_kernels, 1);
+   assert_string_equal(exe.kernels[0].name, "k");
+   /* Compiled without -cl-kernel-arg-info: names hidden from the API. */
+   assert_true(exe.kernels[0].no_arg_info);
+   kiln_build_output_fini(&exe);
+   assert_int_equal(kiln_llvm_link(&in[1], 1, "-create-library", &t, "gfx1030", &lib),
+                    KILN_BUILD_OK);
+   assert_non_null(lib.bitcode);
+   assert_null(lib.object);
+   struct kiln_bitcode in2[2] = {{a.bitcode, a.bitcode_size}, {lib.bitcode, lib.bitcode_size}};
+   assert_int_equal(kiln_llvm_link(in2, 2, "-cl-fast-relaxed-math", &t, "gfx1030", &exe),
+                    KILN_BUILD_OK);
+   assert_int_equal(exe.num_kernels, 1);
+   kiln_build_output_fini(&exe);
+   /* The kernel alone: helper is unresolved. */
+   assert_int_equal(kiln_llvm_link(in, 1, NULL, &t, "gfx1030", &exe), KILN_BUILD_FAILED);
+   assert_non_null(strstr(exe.log, "unresolved symbol 'helper'"));
+   kiln_build_output_fini(&exe);
+   assert_int_equal(kiln_llvm_link(in, 1, "-cl-opt-disable", &t, "gfx1030", &exe),
+                    KILN_BUILD_INVALID_OPTIONS);
+   kiln_build_output_fini(&exe);
+   kiln_build_output_fini(&lib);
+   kiln_build_output_fini(&a);
+   kiln_build_output_fini(&b);
+}
+
 int main(void)
 {
    const struct CMUnitTest tests[] = {
@@ -479,6 +529,7 @@ int main(void)
       cmocka_unit_test(test_libclc_fallback), cmocka_unit_test(test_build_errors),
       cmocka_unit_test(test_constant_relocations),
       cmocka_unit_test(test_parse_rejects),
+      cmocka_unit_test(test_compile_link),
       cmocka_unit_test(test_printf_refused),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
