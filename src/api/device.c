@@ -122,6 +122,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       INFO_VALUE(size_t, c->image3d_max_height);
    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
       INFO_VALUE(size_t, c->image3d_max_depth);
+   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+      INFO_VALUE(size_t, c->image_max_buffer_size);
+   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+      INFO_VALUE(size_t, c->image_max_array_size);
    case CL_DEVICE_MAX_SAMPLERS:
       INFO_VALUE(cl_uint, c->max_samplers);
    case CL_DEVICE_MAX_PARAMETER_SIZE:

@@ -96,6 +96,7 @@ static void dispatch_init(void)
    SLOT(clEnqueueCopyBufferToImage);
    SLOT(clEnqueueMapImage);
    SLOT(clCreateImage);
+   SLOT(clEnqueueMigrateMemObjects);
 #undef SLOT
    /* OpenCL 1.2, but ocl-icd and the CTS look extension entry points up
     * with it when the loader is 1.2 or later. */

@@ -55,6 +55,8 @@ struct pipe_caps {
    cl_uint max_read_image_args, max_write_image_args, max_samplers;
    size_t image2d_max_width, image2d_max_height;
    size_t image3d_max_width, image3d_max_height, image3d_max_depth;
+   size_t image_max_buffer_size; /* texels of a 1D image buffer (1.2) */
+   size_t image_max_array_size;  /* layers of an image array (1.2) */
    bool error_correction;
    bool host_unified_memory;
    bool endian_little;

@@ -125,6 +125,12 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->max_samplers = 16;
    c->image2d_max_width = c->image2d_max_height = 16384;
    c->image3d_max_width = c->image3d_max_height = c->image3d_max_depth = 2048;
+   /* OpenCL 1.2: a 1D image buffer is a view of a buffer, so its limit
+    * is what the largest element (16 bytes) may span of one allocation
+    * (2^27 texels = 2 GiB); arrays take the 1.2 minimum of 2048 layers,
+    * which with 16384 x 16384 layers is already more than memory. */
+   c->image_max_buffer_size = (size_t)1 << 27;
+   c->image_max_array_size = 2048;
 
    c->error_correction = false;
    c->host_unified_memory = true;
