@@ -208,7 +208,7 @@ static void per_type(const struct kt_env *env, const struct geom *g)
    /* The application's layout: padded rows and slices. */
    size_t rp = g->w * elem + 8;
    size_t rows = array1d ? 1 : g->ext[1];
-   size_t sp = layered ? rp * rows + 16 : 0;
+   size_t sp = layered ? rp * (rows + 1) : 0; /* a multiple of the row pitch */
    size_t total = layered ? sp * (array1d ? g->ext[1] : g->ext[2]) : rp * g->ext[1];
    unsigned char *host = malloc(total);
    kt_fill(host, total, (unsigned)g->type);
@@ -350,8 +350,13 @@ static void image_buffer(const struct kt_env *env)
    const size_t w = 64;
    uint32_t data[64], got[64];
    kt_fill(data, sizeof(data), 5);
-   cl_mem buf = kt_buffer(env->context, CL_MEM_READ_WRITE, (w + 16) * 4, NULL);
-   cl_buffer_region reg = {64, w * 4};
+   /* The sub-buffer starts where any device's alignment allows. */
+   cl_uint align_bits = 0;
+   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(align_bits),
+                            &align_bits, NULL));
+   size_t at = align_bits / 8;
+   cl_mem buf = kt_buffer(env->context, CL_MEM_READ_WRITE, at + w * 4, NULL);
+   cl_buffer_region reg = {at, w * 4};
    cl_int err;
    cl_mem sub = clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &reg, &err);
    REQUIRE(sub, "sub-buffer: %s", kt_err_name(err));
@@ -370,7 +375,7 @@ static void image_buffer(const struct kt_env *env)
    CHECK(image_size_t(img, CL_IMAGE_ROW_PITCH) == w * 4, "row pitch");
 
    size_t origin[3] = {0, 0, 0}, region[3] = {w, 1, 1};
-   CHECK_OK(clEnqueueWriteBuffer(env->queue, buf, CL_TRUE, 64, sizeof(data), data, 0, NULL,
+   CHECK_OK(clEnqueueWriteBuffer(env->queue, buf, CL_TRUE, at, sizeof(data), data, 0, NULL,
                                  NULL));
    CHECK_OK(clEnqueueReadImage(env->queue, img, CL_TRUE, origin, region, 0, 0, got, 0, NULL,
                                NULL));
@@ -427,7 +432,7 @@ static void copies(const struct kt_env *env)
              CL_INVALID_VALUE);
 
    cl_image_desc d1a = desc(CL_MEM_OBJECT_IMAGE1D_ARRAY, w, 0, 0, 4);
-   d1a.image_slice_pitch = w * 4 + 4; /* padded layers */
+   d1a.image_row_pitch = d1a.image_slice_pitch = w * 4 + 4; /* padded layers */
    uint32_t host1a[(9 + 1) * 4];
    kt_fill(host1a, sizeof(host1a), 12);
    cl_mem a1 = clCreateImage(env->context, CL_MEM_USE_HOST_PTR, &r32, &d1a, host1a, &err);
