@@ -163,6 +163,16 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
                          arg_index, want, ai->type_name);
       if (m->context != k->program->context)
          return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: image of another context", arg_index);
+      /* An image the kernel reads must be readable by kernels, one it
+       * writes writable (clSetKernelArg, CL_INVALID_ARG_VALUE). */
+      if ((ai->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+           (m->flags & CL_MEM_WRITE_ONLY)) ||
+          (ai->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+           (m->flags & CL_MEM_READ_ONLY)))
+         return API_FAIL(CL_INVALID_ARG_VALUE, "arg %u: image flags 0x%llx for a %s argument",
+                         arg_index, (unsigned long long)m->flags,
+                         ai->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY ? "read_only"
+                                                                                 : "write_only");
       break;
    }
    default:

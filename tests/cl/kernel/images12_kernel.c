@@ -463,7 +463,26 @@ static void image_buffer(const struct kt_env *env, cl_program p)
    cl_mem img1 = image(env, CL_MEM_OBJECT_IMAGE1D, &rgba_u32, W, 0, 0, 0, NULL, NULL);
    CHECK_ERR(clSetKernelArg(k, 0, sizeof(img1), &img1), CL_INVALID_MEM_OBJECT);
    CHECK_ERR(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_INVALID_MEM_OBJECT);
+   /* A read_only argument takes no CL_MEM_WRITE_ONLY image, a write_only
+    * one no CL_MEM_READ_ONLY image. */
+   cl_image_desc dsc;
+   memset(&dsc, 0, sizeof(dsc));
+   dsc.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+   dsc.image_width = W;
+   dsc.buffer = buf;
+   cl_int err;
+   cl_mem wo = clCreateImage(env->context, CL_MEM_WRITE_ONLY, &rgba_u32, &dsc, NULL, &err);
+   cl_mem ro = clCreateImage(env->context, CL_MEM_READ_ONLY, &rgba_u32, &dsc, NULL, &err);
+   REQUIRE(wo && ro, "images: %s", kt_err_name(err));
+   CHECK_ERR(clSetKernelArg(k, 0, sizeof(wo), &wo), CL_INVALID_ARG_VALUE);
+   CHECK_ERR(clSetKernelArg(k, 0, sizeof(ro), &ro), CL_SUCCESS);
    clReleaseKernel(k);
+   k = kk_kernel(p, "write_1db");
+   CHECK_ERR(clSetKernelArg(k, 0, sizeof(ro), &ro), CL_INVALID_ARG_VALUE);
+   CHECK_ERR(clSetKernelArg(k, 0, sizeof(wo), &wo), CL_SUCCESS);
+   clReleaseKernel(k);
+   clReleaseMemObject(wo);
+   clReleaseMemObject(ro);
    k = kk_kernel(p, "write_1db");
    KK_ARG(k, 0, img);
    KK_RUN(env, k, 1, NULL, &n, NULL);
