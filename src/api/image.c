@@ -121,8 +121,18 @@ static bool desc_valid(cl_context ctx, const cl_image_desc *d, size_t elem, void
     * a row times the height (2D array, 3D) and a multiple of the row
     * pitch (slice).  Products are checked against overflow later, with
     * the sizes; here only the relations. */
-   if (!host_ptr && (d->image_row_pitch || (slices && d->image_slice_pitch))) {
+   /* A 1D image buffer has one row, so a row pitch is meaningless; the
+    * CTS gives one (the buffer's size) and later specs accept it for
+    * images made from buffers, so it is checked like a host pointer's
+    * and ignored. */
+   bool from_buffer = d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+   if (!host_ptr && ((d->image_row_pitch && !from_buffer) || (slices && d->image_slice_pitch))) {
       *why = "pitches must be 0 without host_ptr";
+      return false;
+   }
+   if (from_buffer && d->image_row_pitch &&
+       (w > SIZE_MAX / elem || d->image_row_pitch < w * elem || d->image_row_pitch % elem)) {
+      *why = "row pitch smaller than the row or not a multiple of the element";
       return false;
    }
    if (host_ptr) {

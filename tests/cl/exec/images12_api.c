@@ -110,6 +110,13 @@ static void creation_errors(const struct kt_env *env)
    CHECK_ERR(create_err(env, 0, &rgba8, &e, NULL), CL_INVALID_IMAGE_DESCRIPTOR);
    e.buffer = buf;
    CHECK_ERR(create_err(env, 0, &rgba8, &e, NULL), CL_SUCCESS);
+   /* Its one row's pitch may be given (the CTS does); it is checked
+    * like a host pointer's. */
+   e.image_row_pitch = 64;
+   CHECK_ERR(create_err(env, 0, &rgba8, &e, NULL), CL_SUCCESS);
+   e.image_row_pitch = 62;
+   CHECK_ERR(create_err(env, 0, &rgba8, &e, NULL), CL_INVALID_IMAGE_DESCRIPTOR);
+   e.image_row_pitch = 0;
    e.image_width = 17; /* 68 bytes from a 64-byte buffer */
    CHECK_ERR(create_err(env, 0, &rgba8, &e, NULL), CL_INVALID_IMAGE_DESCRIPTOR);
    cl_mem img = NULL;
