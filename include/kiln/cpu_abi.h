@@ -9,6 +9,9 @@
  * constant buffers as pointers, __local arguments as byte offsets into
  * ctx->local_mem, everything else by value.
  *
+ * Code that calls printf stores records in ctx->printf_buffer
+ * (src/llvm/printf_lower.c, include/kiln/printf.h).
+ *
  * Code built with KILN_CHECK=bounds (src/llvm/bounds_check.c) also reads
  * ctx->bounds and calls two functions of the CPU driver's run-time
  * (src/pipe/cpu/cpu_bounds.c), which the JIT defines for each program:
@@ -49,6 +52,9 @@ struct kiln_wg_ctx {
    uint32_t work_dim;          /* 128 */
    uint32_t pad;
    struct kiln_bounds *bounds; /* 136: KILN_CHECK=bounds, else NULL */
+   /* 144: struct kiln_printf_buffer (include/kiln/printf.h) for programs
+    * that call printf, else NULL. */
+   void *printf_buffer;
 };
 
 /* Field indices as the LLVM struct type sees them (workgroup.c). */
@@ -62,6 +68,7 @@ enum kiln_wg_ctx_field {
    KILN_CTX_WORK_DIM,
    KILN_CTX_PAD,
    KILN_CTX_BOUNDS,
+   KILN_CTX_PRINTF,
 };
 
 typedef void (*kiln_wg_fn)(const void *args, const struct kiln_wg_ctx *ctx);

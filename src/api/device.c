@@ -1,4 +1,4 @@
-/* clGetDeviceIDs, clGetDeviceInfo. */
+/* clGetDeviceIDs, clGetDeviceInfo (sub-devices: api/subdevice.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,11 +6,16 @@
 #include "kiln/cl_command_buffer.h"
 #include "api/icd.h"
 #include "core/device.h"
+#include "core/device_partition.h"
 #include "core/platform.h"
+#include "util/printf_format.h"
 
+/* CL_DEVICE_TYPE_CUSTOM is a type from OpenCL 1.2 on (one no Kiln device
+ * has); to a platform reporting 1.1 it is an unknown bit. */
 #define VALID_DEVICE_TYPES                                                     \
    (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |         \
-    CL_DEVICE_TYPE_ACCELERATOR)
+    CL_DEVICE_TYPE_ACCELERATOR |                                               \
+    (KILN_CL_VERSION_NUMBER >= 120 ? CL_DEVICE_TYPE_CUSTOM : 0))
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
                                                cl_device_type device_type, cl_uint num_entries,
@@ -122,10 +127,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       INFO_VALUE(size_t, c->image3d_max_height);
    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
       INFO_VALUE(size_t, c->image3d_max_depth);
-   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-      INFO_VALUE(size_t, c->image_max_buffer_size);
-   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-      INFO_VALUE(size_t, c->image_max_array_size);
    case CL_DEVICE_MAX_SAMPLERS:
       INFO_VALUE(cl_uint, c->max_samplers);
    case CL_DEVICE_MAX_PARAMETER_SIZE:
@@ -139,7 +140,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
    case CL_DEVICE_DOUBLE_FP_CONFIG:
       INFO_VALUE(cl_device_fp_config, c->double_fp_config);
    case CL_DEVICE_HALF_FP_CONFIG:
-      INFO_VALUE(cl_device_fp_config, 0); /* no cl_khr_fp16 */
+      /* No cl_khr_fp16: 0, which is what the 1.2 loaders and the CTS
+       * expect of a device without half arithmetic. */
+      INFO_VALUE(cl_device_fp_config, 0);
    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
       INFO_VALUE(cl_device_mem_cache_type, c->global_mem_cache_type);
    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
@@ -202,6 +205,50 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       INFO_VALUE(cl_command_queue_properties, 0);
    case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
       INFO_VALUE(cl_command_queue_properties, c->queue_properties);
+
+   /* OpenCL 1.2 (table 4.3). */
+   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+      INFO_VALUE(size_t, c->image_support ? c->image_max_buffer_size : 0);
+   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+      INFO_VALUE(size_t, c->image_support ? c->image_max_array_size : 0);
+   case CL_DEVICE_LINKER_AVAILABLE:
+      /* clLinkProgram runs wherever the compiler does. */
+      INFO_VALUE(cl_bool, c->compiler_available ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_BUILT_IN_KERNELS:
+      INFO_STRING(""); /* none offered */
+   case CL_DEVICE_PRINTF_BUFFER_SIZE:
+      /* What launches really get (KILN_PRINTF_BUFFER_SIZE; docs/printf.md),
+       * on devices whose kernels can printf at all. */
+      INFO_VALUE(size_t, c->printf_buffer_size ? kiln_printf_buffer_size() : 0);
+   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+      /* No interop (GL, D3D) at all, so nothing for the user to sync. */
+      INFO_VALUE(cl_bool, CL_TRUE);
+   case CL_DEVICE_PARENT_DEVICE:
+      INFO_VALUE(cl_device_id, dev->parent);
+   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+      /* One compute unit each at most; 0 where the driver cannot split. */
+      INFO_VALUE(cl_uint, kiln_device_can_partition(dev) ? dev->num_units : 0);
+   case CL_DEVICE_PARTITION_PROPERTIES: {
+      cl_device_partition_property props[4] = {0};
+      size_t n = 0;
+      if (kiln_device_can_partition(dev)) {
+         props[n++] = CL_DEVICE_PARTITION_EQUALLY;
+         props[n++] = CL_DEVICE_PARTITION_BY_COUNTS;
+         if (kiln_device_affinity_domains(dev))
+            props[n++] = CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN;
+      }
+      /* None supported: a list holding only 0, as the spec says. */
+      INFO_ARRAY(props, n ? n : 1);
+   }
+   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+      INFO_VALUE(cl_device_affinity_domain, kiln_device_affinity_domains(dev));
+   case CL_DEVICE_PARTITION_TYPE:
+      /* The properties the sub-device was made with; for a root device
+       * 1.2 returns nothing (size 0). */
+      INFO_ARRAY(dev->partition, dev->partition_len);
+   case CL_DEVICE_REFERENCE_COUNT:
+      /* Root devices are not counted: always 1. */
+      INFO_VALUE(cl_uint, kiln_object_refcount(&dev->obj));
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }

@@ -152,10 +152,14 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(
    cl_event ev = kiln_event_from(event);
    if (!ev)
       return API_FAIL(CL_INVALID_EVENT, "%p is not an event", (void *)event);
-   if (!pfn_notify || command_exec_callback_type != CL_COMPLETE)
+   /* CL_SUBMITTED and CL_RUNNING are OpenCL 1.2 (§5.9); accepting them
+    * whatever the reported version harms no 1.1 application. */
+   if (!pfn_notify || (command_exec_callback_type != CL_COMPLETE &&
+                       command_exec_callback_type != CL_SUBMITTED &&
+                       command_exec_callback_type != CL_RUNNING))
       return API_FAIL(CL_INVALID_VALUE, "pfn_notify %p, callback type %d",
                       (void *)(uintptr_t)pfn_notify, command_exec_callback_type);
-   cl_int err = kiln_event_add_callback(ev, pfn_notify, user_data);
+   cl_int err = kiln_event_add_callback(ev, command_exec_callback_type, pfn_notify, user_data);
    return err ? API_FAIL(err, "out of host memory") : CL_SUCCESS;
 }
 

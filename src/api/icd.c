@@ -24,12 +24,16 @@ static void dispatch_init(void)
    SLOT(clGetPlatformInfo);
    SLOT(clGetDeviceIDs);
    SLOT(clGetDeviceInfo);
+   SLOT(clCreateSubDevices);
+   SLOT(clRetainDevice);
+   SLOT(clReleaseDevice);
    SLOT(clCreateContext);
    SLOT(clCreateContextFromType);
    SLOT(clRetainContext);
    SLOT(clReleaseContext);
    SLOT(clGetContextInfo);
    SLOT(clCreateCommandQueue);
+   SLOT(clCreateCommandQueueWithProperties);
    SLOT(clRetainCommandQueue);
    SLOT(clReleaseCommandQueue);
    SLOT(clGetCommandQueueInfo);
@@ -55,6 +59,8 @@ static void dispatch_init(void)
    SLOT(clEnqueueMarker);
    SLOT(clEnqueueBarrier);
    SLOT(clEnqueueWaitForEvents);
+   SLOT(clEnqueueMarkerWithWaitList);
+   SLOT(clEnqueueBarrierWithWaitList);
    SLOT(clWaitForEvents);
    SLOT(clGetEventInfo);
    SLOT(clRetainEvent);

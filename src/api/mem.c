@@ -3,10 +3,10 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "kiln/cl_version.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/mem.h"
-#include "core/platform.h"
 
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
@@ -170,13 +170,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
       INFO_VALUE(cl_mem_flags, mem->flags);
    case CL_MEM_SIZE:
       INFO_VALUE(size_t, mem->size);
-   case CL_MEM_HOST_PTR: {
-      /* 1.1: the host_ptr argument, COPY_HOST_PTR's too; 1.2 and later
-       * (5.4.5): USE_HOST_PTR's only, NULL otherwise.  What the platform
-       * reports decides. */
-      bool v11 = !strncmp(KILN_OPENCL_VERSION, "OpenCL 1.1", 10);
-      INFO_VALUE(void *, v11 || (mem->flags & CL_MEM_USE_HOST_PTR) ? mem->info_host_ptr : NULL);
-   }
+   case CL_MEM_HOST_PTR:
+      /* 1.1 returns the host_ptr given at creation whatever the flags; 1.2
+       * only for CL_MEM_USE_HOST_PTR (a sub-buffer's is inside its
+       * parent's, and NULL unless the parent uses host memory). */
+      if (KILN_CL_VERSION_NUMBER >= 120 && !(mem->flags & CL_MEM_USE_HOST_PTR) && !mem->parent)
+         INFO_VALUE(void *, NULL);
+      INFO_VALUE(void *, mem->info_host_ptr);
    case CL_MEM_MAP_COUNT: {
       pthread_mutex_lock(&mem->lock);
       cl_uint n = mem->map_count;

@@ -37,6 +37,33 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(
    return q;
 }
 
+/* OpenCL 2.0's form, for programs (the current CTS among them) that use
+ * it on any device: only CL_QUEUE_PROPERTIES, with the 1.x bits, is
+ * understood; CL_QUEUE_SIZE and the on-device bits are for 2.0 devices. */
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
+   cl_context context, cl_device_id device, const cl_queue_properties *properties,
+   cl_int *errcode_ret)
+{
+   /* The spec's order: context, device, then the properties. */
+   cl_context ctx = kiln_context_from(context);
+   if (!ctx)
+      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   cl_device_id dev = kiln_device_from(device);
+   if (!dev || !kiln_context_has_device(ctx, dev))
+      API_FAIL_RET(errcode_ret, CL_INVALID_DEVICE, "%p is not a device of the context",
+                   (void *)device);
+   cl_command_queue_properties props = 0;
+   bool seen = false;
+   for (size_t i = 0; properties && properties[i]; i += 2) {
+      if (properties[i] != CL_QUEUE_PROPERTIES || seen)
+         API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "queue property 0x%llx",
+                      (unsigned long long)properties[i]);
+      seen = true;
+      props = (cl_command_queue_properties)properties[i + 1];
+   }
+   return clCreateCommandQueue(context, device, props, errcode_ret);
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue)
 {
    cl_command_queue q = kiln_queue_from(command_queue);

@@ -1,4 +1,5 @@
 #include "core/context.h"
+#include "core/device.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -7,6 +8,8 @@
 static void context_destroy(struct kiln_object *obj)
 {
    cl_context ctx = (cl_context)obj;
+   for (cl_uint i = 0; i < ctx->num_devices; i++)
+      kiln_device_release_implicit(ctx->devices[i]);
    kiln_free(ctx->devices);
    kiln_free(ctx->properties);
    kiln_object_free(ctx);
@@ -28,10 +31,14 @@ cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties 
       context_destroy(&ctx->obj);
       return CL_OUT_OF_HOST_MEMORY;
    }
-   /* The application may list a device twice; keep each once. */
+   /* The application may list a device twice; keep each once.  Every
+    * object made on a device (queue, program, kernel, event) holds the
+    * context, so the context's references keep sub-devices alive. */
    for (cl_uint i = 0; i < num_devices; i++)
-      if (!kiln_context_has_device(ctx, devices[i]))
+      if (!kiln_context_has_device(ctx, devices[i])) {
+         kiln_device_retain_implicit(devices[i]);
          ctx->devices[ctx->num_devices++] = devices[i];
+      }
    if (num_properties)
       memcpy(ctx->properties, properties, num_properties * sizeof(cl_context_properties));
    ctx->num_properties = num_properties;

@@ -18,13 +18,56 @@ struct _cl_device_id {
    struct pipe_context *pipe;
    pthread_mutex_t exec_lock;
    struct kiln_executor *executor; /* started on first command */
+
+   /* Compute units this device runs on: indices into screen->topology
+    * (all of them for a root device; none when the driver cannot
+    * partition). */
+   unsigned num_units;
+   unsigned *units;
+   /* Sub-devices (clCreateSubDevices) only: the device they were made
+    * from (retained: kiln_device_retain_implicit), their own caps (the parent's with
+    * their number of compute units), and the properties they were made
+    * with, terminating 0 included (CL_DEVICE_PARTITION_TYPE). */
+   cl_device_id parent;
+   struct pipe_caps sub_caps;
+   cl_device_partition_property *partition;
+   size_t partition_len;
 };
 
 cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *screen);
+/* A sub-device of parent running on units[] (topology indices, kiln_malloc'd;
+ * taken over, also on failure).  One application reference; freed when
+ * that and the implicit ones (contexts, sub-devices) are gone. */
+cl_int kiln_device_create_sub(cl_device_id parent, unsigned *units, unsigned num_units,
+                              const cl_device_partition_property *props, size_t num_props,
+                              cl_device_id *out);
 /* Devices live as long as the process; tests make and drop extra ones.
  * Only for a device with no command in flight: an executor it started
  * stays, idle (it touches the device only to run commands). */
 void kiln_device_destroy(cl_device_id dev);
+
+/* The implicit retain of clCreateContext (and of a sub-device on its
+ * parent): an application reference, so the handle stays valid (e.g. from
+ * CL_CONTEXT_DEVICES) after the application released its own.  Counted in
+ * CL_DEVICE_REFERENCE_COUNT; nothing for root devices. */
+static inline void kiln_device_retain_implicit(cl_device_id dev)
+{
+   if (dev->parent)
+      kiln_object_retain(&dev->obj);
+}
+static inline void kiln_device_release_implicit(cl_device_id dev)
+{
+   if (dev->parent)
+      kiln_object_release(&dev->obj);
+}
+
+/* The root device a (sub-)device was partitioned from, or dev itself. */
+static inline cl_device_id kiln_device_root(cl_device_id dev)
+{
+   while (dev->parent)
+      dev = dev->parent;
+   return dev;
+}
 
 static inline cl_device_id kiln_device_from(cl_device_id d)
 {

@@ -102,8 +102,8 @@ static void event_dependency_done(cl_event ev, cl_int status, bool propagate)
       kiln_event_complete(ev, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
       return;
    }
-   atomic_store(&ev->status, CL_SUBMITTED);
    ev->times[KILN_PROF_SUBMIT] = now(ev);
+   kiln_event_set_state(ev, CL_SUBMITTED);
    kiln_executor_push(ev->queue->device, ev);
 }
 
@@ -166,6 +166,54 @@ void kiln_event_abandon(cl_event ev)
    kiln_object_unref(&ev->obj); /* the in-flight reference */
 }
 
+/* Runs a detached list of callbacks in registration order (they were
+ * pushed at the head), then frees it. */
+static void run_callbacks(cl_event ev, struct kiln_event_callback *cbs, cl_int status)
+{
+   struct kiln_event_callback *rev = NULL;
+   while (cbs) {
+      struct kiln_event_callback *next = cbs->next;
+      cbs->next = rev;
+      rev = cbs;
+      cbs = next;
+   }
+   while (rev) {
+      struct kiln_event_callback *next = rev->next;
+      rev->fn(ev, status, rev->user_data);
+      kiln_free(rev);
+      rev = next;
+   }
+}
+
+void kiln_event_set_state(cl_event ev, cl_int state)
+{
+   /* Under the lock, so that a callback registered meanwhile is either
+    * in the list taken here or sees the new status and runs at once. */
+   pthread_mutex_lock(&ev->lock);
+   atomic_store(&ev->status, state);
+   struct kiln_event_callback *due = NULL, **keep = &ev->callbacks;
+   for (struct kiln_event_callback *cb = ev->callbacks, *next; cb; cb = next) {
+      next = cb->next;
+      if (cb->type >= state) { /* CL_SUBMITTED 2 > CL_RUNNING 1 */
+         *keep = next;
+         cb->next = due; /* reversed here, reversed back when run */
+         due = cb;
+      } else {
+         keep = &cb->next;
+      }
+   }
+   pthread_mutex_unlock(&ev->lock);
+   /* due is in registration order now; run_callbacks reverses: flip it. */
+   struct kiln_event_callback *rev = NULL;
+   while (due) {
+      struct kiln_event_callback *next = due->next;
+      due->next = rev;
+      rev = due;
+      due = next;
+   }
+   run_callbacks(ev, rev, state);
+}
+
 bool kiln_event_complete(cl_event ev, cl_int status)
 {
    cl_ulong t = now(ev);
@@ -199,20 +247,9 @@ bool kiln_event_complete(cl_event ev, cl_int status)
    if (ev->ops && ev->ops->cleanup)
       ev->ops->cleanup(ev);
 
-   /* Callbacks in registration order (they were pushed at the head). */
-   struct kiln_event_callback *rev = NULL;
-   while (cbs) {
-      struct kiln_event_callback *next = cbs->next;
-      cbs->next = rev;
-      rev = cbs;
-      cbs = next;
-   }
-   while (rev) {
-      struct kiln_event_callback *next = rev->next;
-      rev->fn(ev, status, rev->user_data);
-      kiln_free(rev);
-      rev = next;
-   }
+   /* Whatever is left (CL_SUBMITTED/CL_RUNNING ones of a command that
+    * failed before it got there too) hears the final status. */
+   run_callbacks(ev, cbs, status);
 
    /* An edge lives in its waiter, which may complete and go away as soon
     * as it has been told: read the edge before telling. */
@@ -240,17 +277,19 @@ cl_int kiln_event_wait(cl_event ev)
    return status;
 }
 
-cl_int kiln_event_add_callback(cl_event ev, void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
+cl_int kiln_event_add_callback(cl_event ev, cl_int type,
+                               void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
                                void *user_data)
 {
    struct kiln_event_callback *cb = kiln_malloc(sizeof(*cb));
    if (!cb)
       return CL_OUT_OF_HOST_MEMORY;
+   cb->type = type;
    cb->fn = fn;
    cb->user_data = user_data;
    pthread_mutex_lock(&ev->lock);
    cl_int status = kiln_event_status(ev);
-   if (status > CL_COMPLETE) {
+   if (status > type) {
       cb->next = ev->callbacks;
       ev->callbacks = cb;
       pthread_mutex_unlock(&ev->lock);

@@ -20,6 +20,7 @@
 #include "core/trace.h"
 
 struct kiln_event_callback {
+   cl_int type; /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
    void(CL_CALLBACK *fn)(cl_event event, cl_int status, void *user_data);
    void *user_data;
    struct kiln_event_callback *next;
@@ -116,10 +117,15 @@ bool kiln_event_complete(cl_event ev, cl_int status);
 /* Blocks until ev completed; returns its final status. */
 cl_int kiln_event_wait(cl_event ev);
 
-/* Registers a CL_COMPLETE callback; runs it at once if already complete. */
-cl_int kiln_event_add_callback(cl_event ev,
+/* Registers a callback for the status type (CL_SUBMITTED, CL_RUNNING,
+ * CL_COMPLETE; 1.2 §5.9); runs it at once if ev is already there. */
+cl_int kiln_event_add_callback(cl_event ev, cl_int type,
                                void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
                                void *user_data);
+
+/* Moves a command to CL_SUBMITTED or CL_RUNNING and runs the callbacks
+ * registered for that status (on the calling thread, no lock held). */
+void kiln_event_set_state(cl_event ev, cl_int state);
 
 static inline cl_int kiln_event_status(cl_event ev)
 {

@@ -9,5 +9,9 @@
 
 /* Queues ev (whose dependencies have completed) for execution. */
 void kiln_executor_push(cl_device_id dev, cl_event ev);
+/* Ends dev's executor thread, if it has one, once no command is queued
+ * (the device is going away: nothing can push any more).  Safe to call
+ * from the executor thread itself. */
+void kiln_executor_stop(cl_device_id dev);
 
 #endif

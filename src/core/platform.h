@@ -3,6 +3,7 @@
 #define KILN_CORE_PLATFORM_H
 
 #include "core/object.h"
+#include "kiln/cl_version.h"
 
 struct _cl_platform_id {
    struct kiln_object obj;
@@ -23,7 +24,7 @@ static inline cl_platform_id kiln_platform_from(cl_platform_id p)
 #define KILN_PLATFORM_VENDOR "The Kiln project"
 #define KILN_PLATFORM_ICD_SUFFIX "KILN"
 #define KILN_PLATFORM_EXTENSIONS "cl_khr_icd cl_khr_command_buffer"
-#define KILN_OPENCL_VERSION "OpenCL 1.1 Kiln " KILN_VERSION
-#define KILN_OPENCL_C_VERSION "OpenCL C 1.1 "
+#define KILN_OPENCL_VERSION "OpenCL " KILN_CL_VERSION_STRING " Kiln " KILN_VERSION
+#define KILN_OPENCL_C_VERSION "OpenCL C " KILN_CL_VERSION_STRING " "
 
 #endif

@@ -207,7 +207,7 @@ static enum kiln_build_options_status set_cl_std(struct parser *p, const char *v
       p->out->cl_std = cl_std_values[i].std;
       return KILN_BUILD_OPTIONS_OK;
    }
-   return fail(p, "-cl-std=%.32s: unknown OpenCL C version (CL1.0 or CL1.1 expected)",
+   return fail(p, "-cl-std=%.32s: unknown OpenCL C version (CL1.0, CL1.1 or CL1.2 expected)",
                value);
 }
 

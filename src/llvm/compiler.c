@@ -4,6 +4,8 @@
  */
 #include "llvm/compiler.h"
 
+#include "kiln/cl_version.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <llvm-c/BitReader.h>
@@ -29,6 +31,7 @@
 #define KILN_CPU_TRIPLE "x86_64-unknown-linux-gnu"
 #include "llvm/clc_frontend.h"
 #include "llvm/metadata.h"
+#include "llvm/printf_lower.h"
 #include "llvm/safe_div.h"
 #include "llvm/target.h"
 #include "llvm/workgroup.h"
@@ -56,7 +59,8 @@ enum kiln_build_status kiln_llvm_check_options(const char *options, char **log)
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status st =
-      kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
+      kiln_build_options_parse(options, (enum kiln_cl_std)KILN_CL_VERSION_NUMBER, &opts, reason,
+                               sizeof(reason));
    kiln_build_options_fini(&opts); /* whatever the result */
    if (st == KILN_BUILD_OPTIONS_OK)
       return KILN_BUILD_OK;
@@ -305,7 +309,8 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status ost =
-      kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
+      kiln_build_options_parse(options, (enum kiln_cl_std)target->opencl_version, &opts, reason,
+                               sizeof(reason));
    if (ost != KILN_BUILD_OPTIONS_OK) {
       kiln_build_options_fini(&opts);
       kiln_build_log_append(&log, "error: invalid build options: %s\n", reason);
@@ -377,6 +382,14 @@ enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, cons
    kiln_internalize_non_kernels(m);
    /* Before anything optimises: x86 traps on a division by zero. */
    kiln_safe_divisions(m);
+   /* Before check_undefined, which would take printf for libc's. */
+   enum kiln_printf_lower_status pst =
+      kiln_printf_lower(m, LLVMGetModuleDataLayout(m), KILN_PRINTF_FROM_WG_CTX, &log);
+   if (pst != KILN_PRINTF_LOWER_OK) {
+      status = pst == KILN_PRINTF_LOWER_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY
+                                                      : KILN_BUILD_FAILED;
+      goto done;
+   }
    if (!run_passes(m, tm, "globaldce", &log) || !check_undefined(m, &log))
       goto done;
    if (target->bounds_check) {

@@ -17,7 +17,7 @@ enum kiln_build_status {
 
 /* The device a program is built for (pipe drivers fill it). */
 struct kiln_compile_target {
-   int opencl_version;   /* 110 */
+   int opencl_version;   /* 110 for 1.1: also the newest -cl-std allowed */
    bool image_support;
    const char *cl_ext;   /* clang -cl-ext list of the device's extensions */
    bool bounds_check;    /* KILN_CHECK=bounds: instrument every access */

@@ -26,6 +26,7 @@
 #include "llvm/build_options.h"
 #include "llvm/clc_frontend.h"
 #include "llvm/metadata.h"
+#include "llvm/printf_lower.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
 
@@ -134,6 +135,13 @@ static enum kiln_build_status codegen(LLVMModuleRef m, const struct kiln_amdgpu_
    enum kiln_build_status st = KILN_BUILD_FAILED;
    /* libclc arrives linkonce_odr: internal, O2 may inline and drop it. */
    kiln_internalize_non_kernels(m);
+   /* The records printf_lower.c writes would need a hidden buffer
+    * argument and a host that reads GPU memory back (docs/printf.md). */
+   if (kiln_printf_used(m)) {
+      kiln_build_log_append(log, "error: printf is not supported on this device yet "
+                                 "(Kiln prints only from the CPU device)\n");
+      goto done;
+   }
    if (!run_passes(m, tm, "globaldce", log) || !check_undefined(m, log))
       goto done;
    if (!run_passes(m, tm, optimize ? "default<O2>" : "default<O0>,globaldce", log))
@@ -166,7 +174,8 @@ enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status ost =
-      kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
+      kiln_build_options_parse(options, (enum kiln_cl_std)target->opencl_version, &opts, reason,
+                               sizeof(reason));
    if (ost != KILN_BUILD_OPTIONS_OK) {
       kiln_build_options_fini(&opts);
       kiln_build_log_append(&log, "error: invalid build options: %s\n", reason);

@@ -55,8 +55,9 @@ struct pipe_caps {
    cl_uint max_read_image_args, max_write_image_args, max_samplers;
    size_t image2d_max_width, image2d_max_height;
    size_t image3d_max_width, image3d_max_height, image3d_max_depth;
-   size_t image_max_buffer_size; /* texels of a 1D image buffer (1.2) */
-   size_t image_max_array_size;  /* layers of an image array (1.2) */
+   /* OpenCL 1.2: pixels of a 1D image buffer, images in an image array. */
+   size_t image_max_buffer_size, image_max_array_size;
+   size_t printf_buffer_size; /* bytes; 0 where kernels cannot printf */
    bool error_correction;
    bool host_unified_memory;
    bool endian_little;
@@ -68,6 +69,33 @@ struct pipe_caps {
    /* The same list for clang's -cl-ext ("-all,+cl_khr_fp64,..."), so that
     * kernels see exactly the device's extension macros. */
    char clang_extensions[512];
+};
+
+/* Cache and memory domains, outermost first: the affinity domains of
+ * clCreateSubDevices (CL_DEVICE_AFFINITY_DOMAIN_*). */
+enum pipe_domain {
+   PIPE_DOMAIN_NUMA,
+   PIPE_DOMAIN_L4,
+   PIPE_DOMAIN_L3,
+   PIPE_DOMAIN_L2,
+   PIPE_DOMAIN_L1,
+   PIPE_DOMAIN_COUNT,
+};
+
+/* One compute unit of a partitionable device and the domains it belongs
+ * to: units with the same domain[d] share that NUMA node or cache; -1
+ * when the driver does not know (never grouped with anything). */
+struct pipe_unit {
+   int os_id; /* CPU driver: the CPU number sched_setaffinity takes */
+   int domain[PIPE_DOMAIN_COUNT];
+};
+
+/* The compute units the driver can place work on individually (units[i]
+ * is compute unit i of the root device); num_units 0 when it cannot
+ * (clCreateSubDevices then reports no partition type). */
+struct pipe_topology {
+   unsigned num_units;
+   struct pipe_unit *units;
 };
 
 /* Device memory holding one buffer. */
@@ -124,6 +152,12 @@ struct pipe_screen {
    uint64_t (*resource_address)(struct pipe_screen *screen, struct pipe_resource *res);
 
    struct pipe_context *(*context_create)(struct pipe_screen *screen);
+   /* Sub-devices: what topology lists, and a context whose launches run on
+    * the given compute units only (indices into topology.units).  NULL
+    * (function or result) when the driver cannot. */
+   struct pipe_topology topology;
+   struct pipe_context *(*context_create_on_units)(struct pipe_screen *screen,
+                                                   const unsigned *units, unsigned num_units);
 
    /* Loads a program's device code (what the compiler produced for this
     * device); NULL when it cannot, with *error (kiln_malloc'd) saying why,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/binary.h"
+#include "kiln/cl_version.h"
 #include "kiln/kernel_info.h"
 #include "llvm/amdgpu_target.h"
 #include "llvm/compiler.h"
@@ -206,7 +207,7 @@ int main(int argc, char **argv)
       return 2;
    }
 
-   struct kiln_compile_target t = {.opencl_version = 110};
+   struct kiln_compile_target t = {.opencl_version = KILN_CL_VERSION_NUMBER};
    struct kiln_build_output out;
    enum kiln_build_status st;
    if (cpu) {

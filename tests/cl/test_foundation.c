@@ -25,6 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kiln/cl_version.h"
+
+/* "OpenCL<space><major.minor><space>..." and the OpenCL C form (§4.1, 4.2). */
+#define KILN_PLATFORM_VERSION_PREFIX "OpenCL " KILN_CL_VERSION_STRING " "
+#define KILN_C_VERSION_PREFIX "OpenCL C " KILN_CL_VERSION_STRING " "
+
 static _Noreturn void die(int line, const char *fmt, ...)
 {
    va_list ap;
@@ -161,7 +167,7 @@ static void check_platform(cl_platform_id p)
    CHECK(!strcmp(s, "FULL_PROFILE"));
    free(s);
    s = QUERY_STRING(platform_info, p, CL_PLATFORM_VERSION);
-   CHECK(!strncmp(s, "OpenCL 1.1 ", 11));
+   CHECK(!strncmp(s, KILN_PLATFORM_VERSION_PREFIX, strlen(KILN_PLATFORM_VERSION_PREFIX)));
    printf("version: %s\n", s);
    free(s);
    s = QUERY_STRING(platform_info, p, CL_PLATFORM_VENDOR);
@@ -289,10 +295,10 @@ static void check_device(cl_platform_id p, cl_device_id d)
    CHECK(s[0]);
    free(s);
    s = QUERY_STRING(device_info, d, CL_DEVICE_VERSION);
-   CHECK(!strncmp(s, "OpenCL 1.1 ", 11));
+   CHECK(!strncmp(s, KILN_PLATFORM_VERSION_PREFIX, strlen(KILN_PLATFORM_VERSION_PREFIX)));
    free(s);
    s = QUERY_STRING(device_info, d, CL_DEVICE_OPENCL_C_VERSION);
-   CHECK(!strncmp(s, "OpenCL C 1.1", 12));
+   CHECK(!strncmp(s, KILN_C_VERSION_PREFIX, strlen(KILN_C_VERSION_PREFIX)));
    free(s);
    s = QUERY_STRING(device_info, d, CL_DEVICE_PROFILE);
    CHECK(!strcmp(s, "FULL_PROFILE"));

@@ -408,6 +408,26 @@ static void test_build_errors(void **state)
    kiln_build_output_fini(&out);
 }
 
+/* printf (OpenCL C 1.2) has no run-time on the GPU yet: the build fails
+ * and says so, rather than leaving an unresolved call.  Skipped while the
+ * compiler accepts OpenCL C 1.1 only. */
+static void test_printf_refused(void **state)
+{
+   (void)state;
+   struct kiln_compile_target t = {.opencl_version = 120, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
+   struct kiln_build_output out;
+   const char *src = "__kernel void k(__global int *p) { p[0] = printf(\"%d\\n\", p[1]); }";
+   enum kiln_build_status st =
+      kiln_llvm_build_amdgpu(src, strlen(src), "-cl-std=CL1.2", &t, "gfx1030", &out);
+   if (st == KILN_BUILD_INVALID_OPTIONS) {
+      kiln_build_output_fini(&out);
+      skip();
+   }
+   assert_int_equal(st, KILN_BUILD_FAILED);
+   assert_non_null(strstr(out.log, "printf is not supported on this device"));
+   kiln_build_output_fini(&out);
+}
+
 /* The reader refuses what is not a well-formed amdgcn code object. */
 static void test_parse_rejects(void **state)
 {
@@ -459,6 +479,7 @@ int main(void)
       cmocka_unit_test(test_libclc_fallback), cmocka_unit_test(test_build_errors),
       cmocka_unit_test(test_constant_relocations),
       cmocka_unit_test(test_parse_rejects),
+      cmocka_unit_test(test_printf_refused),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 #include <CL/cl.h>
 
 #include "fake_drm.h"
+#include "kiln/cl_version.h"
 #include "pipe/amdgpu/amdgpu_pm4.h"
 #include "pipe/amdgpu/amdgpu_regs.h"
 
@@ -785,7 +786,49 @@ static void test_device_info(void **state)
    assert_int_equal(cus, 40);
    assert_int_equal(clGetDeviceInfo(gpus[0], CL_DEVICE_VERSION, sizeof(ver), ver, NULL),
                     CL_SUCCESS);
-   assert_non_null(strstr(ver, "OpenCL 1.1"));
+   assert_non_null(strstr(ver, "OpenCL " KILN_CL_VERSION_STRING " "));
+}
+
+/* OpenCL 1.2: the GPU driver cannot place work on chosen compute units,
+ * so the device offers no partition and refuses every scheme. */
+static void test_no_sub_devices(void **state)
+{
+   (void)state;
+   cl_device_partition_property props[4] = {1, 1, 1, 1};
+   size_t size = 0;
+   assert_int_equal(clGetDeviceInfo(gpus[0], CL_DEVICE_PARTITION_PROPERTIES, sizeof(props), props,
+                                    &size),
+                    CL_SUCCESS);
+   assert_int_equal(size, sizeof(props[0]));
+   assert_int_equal(props[0], 0);
+   cl_uint max = 1;
+   assert_int_equal(clGetDeviceInfo(gpus[0], CL_DEVICE_PARTITION_MAX_SUB_DEVICES, sizeof(max),
+                                    &max, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(max, 0);
+   cl_device_affinity_domain dom = 1;
+   assert_int_equal(clGetDeviceInfo(gpus[0], CL_DEVICE_PARTITION_AFFINITY_DOMAIN, sizeof(dom),
+                                    &dom, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(dom, 0);
+   const cl_device_partition_property eq[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+   const cl_device_partition_property counts[] = {CL_DEVICE_PARTITION_BY_COUNTS, 1,
+                                                  CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+   const cl_device_partition_property aff[] = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                                               CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0};
+   cl_uint n = 77;
+   assert_int_equal(clCreateSubDevices(gpus[0], eq, 0, NULL, &n), CL_INVALID_VALUE);
+   assert_int_equal(clCreateSubDevices(gpus[0], counts, 0, NULL, &n), CL_INVALID_VALUE);
+   assert_int_equal(clCreateSubDevices(gpus[0], aff, 0, NULL, &n), CL_INVALID_VALUE);
+   assert_int_equal(n, 77);
+   /* A root device: retain and release succeed and count nothing. */
+   assert_int_equal(clRetainDevice(gpus[0]), CL_SUCCESS);
+   assert_int_equal(clReleaseDevice(gpus[0]), CL_SUCCESS);
+   cl_device_id parent = (cl_device_id)1;
+   assert_int_equal(clGetDeviceInfo(gpus[0], CL_DEVICE_PARENT_DEVICE, sizeof(parent), &parent,
+                                    NULL),
+                    CL_SUCCESS);
+   assert_null(parent);
 }
 
 int main(void)
@@ -807,6 +850,7 @@ int main(void)
       cmocka_unit_test(test_binary_round_trip), cmocka_unit_test(test_constant_program),
       cmocka_unit_test(test_scratch),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_no_sub_devices),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -585,8 +585,8 @@ static void callback_invalid_value(void **state)
    cl_event u = kt_user_event(ctx);
    struct cb_log log = {0};
    assert_int_equal(clSetEventCallback(u, CL_COMPLETE, NULL, &log), CL_INVALID_VALUE);
-   /* 1.1 knows only CL_COMPLETE (1.2 adds SUBMITTED and RUNNING). */
-   const cl_int bad[] = {CL_SUBMITTED, CL_RUNNING, CL_QUEUED, -1, 4, INT_MAX};
+   /* CL_COMPLETE, and 1.2's CL_SUBMITTED and CL_RUNNING, only. */
+   const cl_int bad[] = {CL_QUEUED, -1, 4, INT_MAX};
    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
       assert_int_equal(clSetEventCallback(u, bad[i], log_cb, &log), CL_INVALID_VALUE);
       assert_int_equal(clSetEventCallback(u, bad[i], NULL, &log), CL_INVALID_VALUE);
@@ -596,7 +596,7 @@ static void callback_invalid_value(void **state)
    sleep_ms(20);
    assert_int_equal(atomic_load(&log.calls), 0);
    /* The same on a completed event, which would run a callback at once. */
-   assert_int_equal(clSetEventCallback(u, CL_RUNNING, log_cb, &log), CL_INVALID_VALUE);
+   assert_int_equal(clSetEventCallback(u, CL_QUEUED, log_cb, &log), CL_INVALID_VALUE);
    assert_int_equal(clSetEventCallback(u, CL_COMPLETE, NULL, &log), CL_INVALID_VALUE);
    sleep_ms(20);
    assert_int_equal(atomic_load(&log.calls), 0);
@@ -630,6 +630,65 @@ static void callback_runs_on_completion(void **state)
    assert_int_equal(atomic_load(&a.calls), 1);
    assert_int_equal(atomic_load(&c.calls), 1);
    clReleaseEvent(u);
+   clReleaseContext(ctx);
+}
+
+/* 1.2 §5.9: CL_SUBMITTED and CL_RUNNING callbacks run when the command
+ * gets there, in that order, before the CL_COMPLETE ones; each hears the
+ * status it was registered for.  On a failure they all hear the error. */
+struct order_log {
+   atomic_int n;
+   cl_int seen[8];
+};
+
+static struct order_log order;
+
+static void CL_CALLBACK order_cb(cl_event e, cl_int status, void *data)
+{
+   (void)e;
+   (void)data;
+   int i = atomic_fetch_add(&order.n, 1);
+   if (i < 8)
+      order.seen[i] = status;
+}
+
+static void callback_submitted_running(void **state)
+{
+   (void)state;
+   cl_context ctx = kt_context();
+   cl_command_queue q = kt_queue(ctx, 0);
+   cl_mem m = kt_buffer(ctx, 0, 64, NULL);
+   unsigned char data[64];
+   for (int fail = 0; fail < 2; fail++) {
+      memset(&order, 0, sizeof(order));
+      cl_event u = kt_user_event(ctx), w = NULL;
+      assert_int_equal(clEnqueueReadBuffer(q, m, CL_FALSE, 0, 64, data, 1, &u, &w), CL_SUCCESS);
+      const cl_int types[] = {CL_COMPLETE, CL_RUNNING, CL_SUBMITTED};
+      for (int i = 0; i < 3; i++)
+         assert_int_equal(clSetEventCallback(w, types[i], order_cb, NULL), CL_SUCCESS);
+      sleep_ms(20);
+      assert_int_equal(atomic_load(&order.n), 0);
+      assert_int_equal(clSetUserEventStatus(u, fail ? -7 : CL_COMPLETE), CL_SUCCESS);
+      clFinish(q); /* its result after a failed command is not the point */
+      kt_wait_counter(&order.n, 3);
+      if (fail) {
+         for (int i = 0; i < 3; i++)
+            assert_true(order.seen[i] < 0);
+      } else {
+         assert_int_equal(order.seen[0], CL_SUBMITTED);
+         assert_int_equal(order.seen[1], CL_RUNNING);
+         assert_int_equal(order.seen[2], CL_COMPLETE);
+      }
+      /* Registered after the fact: runs at once. */
+      assert_int_equal(clSetEventCallback(w, CL_SUBMITTED, order_cb, NULL), CL_SUCCESS);
+      kt_wait_counter(&order.n, 4);
+      sleep_ms(20);
+      assert_int_equal(atomic_load(&order.n), 4);
+      clReleaseEvent(w);
+      clReleaseEvent(u);
+   }
+   clReleaseMemObject(m);
+   clReleaseCommandQueue(q);
    clReleaseContext(ctx);
 }
 
@@ -847,6 +906,7 @@ int main(void)
       cmocka_unit_test(callback_invalid_value),
       cmocka_unit_test(callback_runs_on_completion),
       cmocka_unit_test(callback_gets_error_status),
+      cmocka_unit_test(callback_submitted_running),
       cmocka_unit_test(callback_releases_event),
       cmocka_unit_test(profiling_values),
       cmocka_unit_test(profiling_not_available),

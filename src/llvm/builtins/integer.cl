@@ -142,6 +142,16 @@ CLZ(short, ushort, 16)
 CLZ(int, uint, 32)
 CLZ(long, ulong, 64)
 
+/* popcount (OpenCL C 1.2): llvm.ctpop per element. */
+#define POPCOUNT(T, U) \
+  OVL T popcount(T x) { return (T)__builtin_popcountg(as_##U(x)); } \
+  OVL U popcount(U x) { return (U)__builtin_popcountg(x); } \
+  SPLIT1(T, T, popcount) SPLIT1(U, U, popcount)
+POPCOUNT(char, uchar)
+POPCOUNT(short, ushort)
+POPCOUNT(int, uint)
+POPCOUNT(long, ulong)
+
 /* mul24/mad24: OpenCL leaves results for operands outside 24 bits
  * implementation-defined, so the full 32-bit (wrapping) product is fine and
  * is a single instruction. */

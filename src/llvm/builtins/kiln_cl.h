@@ -1,7 +1,7 @@
 /* Shared by every OpenCL C file of Kiln's CPU builtins library.
  *
  * The library is compiled with the same cc1 flags as user kernels (same
- * triple, -cl-std=CL1.1, -fdeclare-opencl-builtins, fake address-space map),
+ * triple, -cl-std=CL1.2, -fdeclare-opencl-builtins, fake address-space map),
  * so an overloadable definition here gets exactly the Itanium-mangled name
  * that a kernel's call refers to (e.g. _Z3sinf, _Z6vload4mPU8CLglobalKf).
  *
@@ -12,8 +12,7 @@
 #ifndef KILN_CL_H
 #define KILN_CL_H
 
-/* double is not advertised yet (no cl_khr_fp64 in the device info), but a
- * kernel that enables it still finds its functions here. */
+/* The double overloads (cl_khr_fp64); OpenCL C 1.2 needs no pragma, 1.1 does. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define OVL __attribute__((overloadable))

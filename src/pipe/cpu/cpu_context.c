@@ -1,9 +1,38 @@
-/* The CPU driver's context: transfers are memcpy on the calling thread. */
+/* The CPU driver's context: transfers are memcpy on the calling thread.
+ * A sub-device's context owns a worker pool of its own, one thread per
+ * compute unit, pinned to its CPUs; a root device's shares the screen's. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pipe/cpu/cpu_screen.h"
+#include "pipe/cpu/cpu_tpool.h"
 #include "util/alloc.h"
+
+struct cpu_context {
+   struct pipe_context base;
+   /* Sub-devices only (num_cpus > 0): OS CPU numbers, and the pool,
+    * started on the first launch.  The device's executor is the one
+    * thread that launches, except when it could not start (then the
+    * application's threads run commands): hence the lock. */
+   int *cpus;
+   unsigned num_cpus;
+   pthread_mutex_t tpool_lock;
+   struct cpu_tpool *tpool;
+};
+
+struct cpu_tpool *cpu_context_tpool(struct pipe_context *pctx)
+{
+   struct cpu_context *ctx = (struct cpu_context *)pctx;
+   if (!ctx->num_cpus)
+      return cpu_screen_tpool(pctx->screen);
+   pthread_mutex_lock(&ctx->tpool_lock);
+   if (!ctx->tpool)
+      ctx->tpool = cpu_tpool_create(ctx->num_cpus, ctx->cpus, ctx->num_cpus);
+   struct cpu_tpool *pool = ctx->tpool;
+   pthread_mutex_unlock(&ctx->tpool_lock);
+   return pool;
+}
 
 static void cpu_buffer_write(struct pipe_context *ctx, struct pipe_resource *dst, size_t offset,
                              size_t size, const void *src)
@@ -56,16 +85,22 @@ static void cpu_flush(struct pipe_context *ctx)
    (void)ctx; /* every call above is complete when it returns */
 }
 
-static void cpu_context_destroy(struct pipe_context *ctx)
+static void cpu_context_destroy(struct pipe_context *pctx)
 {
+   struct cpu_context *ctx = (struct cpu_context *)pctx;
+   cpu_tpool_destroy(ctx->tpool);
+   pthread_mutex_destroy(&ctx->tpool_lock);
+   kiln_free(ctx->cpus);
    kiln_free(ctx);
 }
 
 struct pipe_context *cpu_context_create(struct pipe_screen *screen)
 {
-   struct pipe_context *ctx = kiln_calloc(1, sizeof(*ctx));
-   if (!ctx)
+   struct cpu_context *cctx = kiln_calloc(1, sizeof(*cctx));
+   if (!cctx)
       return NULL;
+   struct pipe_context *ctx = &cctx->base;
+   pthread_mutex_init(&cctx->tpool_lock, NULL);
    ctx->screen = screen;
    ctx->destroy = cpu_context_destroy;
    ctx->buffer_write = cpu_buffer_write;
@@ -75,4 +110,29 @@ struct pipe_context *cpu_context_create(struct pipe_screen *screen)
    ctx->flush = cpu_flush;
    ctx->launch_grid = cpu_launch_grid;
    return ctx;
+}
+
+struct pipe_context *cpu_context_create_on_units(struct pipe_screen *screen, const unsigned *units,
+                                                 unsigned num_units)
+{
+   if (!num_units)
+      return NULL;
+   int *cpus = kiln_malloc(num_units * sizeof(*cpus));
+   if (!cpus)
+      return NULL;
+   for (unsigned i = 0; i < num_units; i++) {
+      if (units[i] >= screen->topology.num_units) {
+         kiln_free(cpus);
+         return NULL;
+      }
+      cpus[i] = screen->topology.units[units[i]].os_id;
+   }
+   struct cpu_context *ctx = (struct cpu_context *)cpu_context_create(screen);
+   if (!ctx) {
+      kiln_free(cpus);
+      return NULL;
+   }
+   ctx->cpus = cpus;
+   ctx->num_cpus = num_units;
+   return &ctx->base;
 }

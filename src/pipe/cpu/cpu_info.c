@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/alloc.h"
+
 static bool read_line(const char *path, char *buf, size_t size)
 {
    FILE *f = fopen(path, "r");
@@ -108,6 +110,12 @@ void cpu_info_probe(struct cpu_info *info)
    cpu_set_t set;
    if (sched_getaffinity(0, sizeof(set), &set) == 0)
       info->cores = (unsigned)CPU_COUNT(&set);
+   if (info->cores && (info->cpus = kiln_malloc(info->cores * sizeof(int)))) {
+      unsigned n = 0;
+      for (int c = 0; c < CPU_SETSIZE && n < info->cores; c++)
+         if (CPU_ISSET(c, &set))
+            info->cpus[n++] = c;
+   }
    if (!info->cores) {
       long n = sysconf(_SC_NPROCESSORS_ONLN);
       info->cores = n > 0 ? (unsigned)n : 1;

@@ -10,6 +10,7 @@ struct cpu_info {
    char vendor[64];   /* "AuthenticAMD" */
    unsigned vendor_pci_id; /* 0x1022 AMD, 0x8086 Intel, 0 unknown */
    unsigned cores;    /* online CPUs this process may run on */
+   int *cpus;         /* their OS numbers, ascending (kiln_malloc'd) */
    unsigned mhz;      /* max (or current) clock */
    unsigned cacheline;
    uint64_t l1d_size, l2_size, llc_size;

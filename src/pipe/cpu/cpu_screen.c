@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "pipe/cpu/cpu_info.h"
+#include "pipe/cpu/cpu_topology.h"
 #include "pipe/cpu/cpu_tpool.h"
 #include "winsys/sw/sw_winsys.h"
 #include "util/alloc.h"
@@ -29,7 +30,7 @@ struct cpu_tpool *cpu_screen_tpool(struct pipe_screen *screen)
    struct cpu_screen *s = cpu_screen(screen);
    pthread_mutex_lock(&s->tpool_lock);
    if (!s->tpool)
-      s->tpool = cpu_tpool_create(s->info.cores);
+      s->tpool = cpu_tpool_create(s->info.cores, NULL, 0);
    struct cpu_tpool *pool = s->tpool;
    pthread_mutex_unlock(&s->tpool_lock);
    return pool;
@@ -38,6 +39,8 @@ struct cpu_tpool *cpu_screen_tpool(struct pipe_screen *screen)
 static void cpu_screen_destroy(struct pipe_screen *screen)
 {
    cpu_tpool_destroy(cpu_screen(screen)->tpool);
+   cpu_topology_free(&screen->topology);
+   kiln_free(cpu_screen(screen)->info.cpus);
    kiln_free(screen);
 }
 
@@ -125,12 +128,16 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->max_samplers = 16;
    c->image2d_max_width = c->image2d_max_height = 16384;
    c->image3d_max_width = c->image3d_max_height = c->image3d_max_depth = 2048;
-   /* OpenCL 1.2: a 1D image buffer is a view of a buffer, so its limit
-    * is what the largest element (16 bytes) may span of one allocation
-    * (2^27 texels = 2 GiB); arrays take the 1.2 minimum of 2048 layers,
-    * which with 16384 x 16384 layers is already more than memory. */
-   c->image_max_buffer_size = (size_t)1 << 27;
+   /* OpenCL 1.2's minimums: 2048 images per array, 65536 pixels per 1D
+    * image buffer.  The array limit matches the 3D depth above (an array
+    * is laid out like a 3D image); a 1D buffer is limited by its buffer
+    * alone, so the largest pixel (16 bytes) of the largest buffer. */
    c->image_max_array_size = 2048;
+   c->image_max_buffer_size = c->max_mem_alloc_size / 16;
+   if (c->image_max_buffer_size < 65536)
+      c->image_max_buffer_size = 65536;
+   /* Full profile's minimum; kernels' printf output goes through it. */
+   c->printf_buffer_size = 1u << 20;
 
    c->error_correction = false;
    c->host_unified_memory = true;
@@ -170,5 +177,11 @@ struct pipe_screen *cpu_screen_create(void)
    cpu_screen_init_compute_functions(&s->base);
    cpu_screen_init_resource_functions(&s->base);
    fill_caps(&s->base.caps, &s->info);
+   /* Sub-devices divide the CPUs this process may run on; without a
+    * topology (out of memory) there are none. */
+   if (cpu_topology_read("/sys/devices/system", s->info.cpus, s->info.cpus ? s->info.cores : 0,
+                         &s->base.topology) &&
+       s->base.topology.num_units)
+      s->base.context_create_on_units = cpu_context_create_on_units;
    return &s->base;
 }

@@ -6,9 +6,11 @@
  * kernels with barriers keep per-work-item copies of their private values
  * on it (src/llvm/workgroup.c).
  */
+#define _GNU_SOURCE /* pthread_attr_setaffinity_np */
 #include "pipe/cpu/cpu_tpool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@
 struct job {
    kiln_wg_fn fn;
    const struct pipe_grid_info *info;
+   void *printf_buffer;
    uint64_t groups[3];
    uint64_t total;
    atomic_uint_fast64_t next;
@@ -70,6 +73,7 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
       ctx.num_groups[d] = job->groups[d];
    }
    ctx.bounds = info->bounds;
+   ctx.printf_buffer = job->printf_buffer;
    for (;;) {
       uint64_t first = atomic_fetch_add(&job->next, job->chunk);
       if (first >= job->total)
@@ -127,7 +131,7 @@ static void *worker_main(void *arg)
    return NULL;
 }
 
-struct cpu_tpool *cpu_tpool_create(unsigned num_threads)
+struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus)
 {
    struct cpu_tpool *pool = kiln_calloc(1, sizeof(*pool));
    if (!pool)
@@ -143,9 +147,30 @@ struct cpu_tpool *cpu_tpool_create(unsigned num_threads)
    pthread_attr_t attr;
    pthread_attr_init(&attr);
    pthread_attr_setstacksize(&attr, WORKER_STACK_SIZE);
+   /* A sub-device's workers may run on its CPUs only; the scheduler still
+    * balances them among those.  Pinning is best effort: a CPU set the
+    * kernel refuses leaves the threads unpinned (their number still
+    * bounds the sub-device's share of the machine). */
+   if (num_cpus) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (unsigned i = 0; i < num_cpus; i++)
+         if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
+            CPU_SET(cpus[i], &set);
+      pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+   }
    for (unsigned i = 0; i < (num_threads ? num_threads : 1); i++) {
-      if (pthread_create(&pool->threads[i], &attr, worker_main, pool))
-         break;
+      if (pthread_create(&pool->threads[i], &attr, worker_main, pool)) {
+         if (!num_cpus)
+            break;
+         /* Unpinned, as said above. */
+         num_cpus = 0;
+         pthread_attr_destroy(&attr);
+         pthread_attr_init(&attr);
+         pthread_attr_setstacksize(&attr, WORKER_STACK_SIZE);
+         i--;
+         continue;
+      }
       pool->num_threads++;
    }
    pthread_attr_destroy(&attr);
@@ -173,9 +198,10 @@ void cpu_tpool_destroy(struct cpu_tpool *pool)
    kiln_free(pool);
 }
 
-int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info)
+int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
+                     void *printf_buffer)
 {
-   struct job job = {.fn = fn, .info = info};
+   struct job job = {.fn = fn, .info = info, .printf_buffer = printf_buffer};
    job.total = 1;
    for (int d = 0; d < 3; d++) {
       job.groups[d] = info->global_size[d] / info->local_size[d];

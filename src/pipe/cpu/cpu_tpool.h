@@ -7,10 +7,14 @@
 
 struct cpu_tpool;
 
-struct cpu_tpool *cpu_tpool_create(unsigned num_threads);
+/* num_threads workers; with num_cpus, each may run only on cpus[] (OS
+ * CPU numbers). */
+struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus);
 void cpu_tpool_destroy(struct cpu_tpool *pool);
 /* Runs every work-group of info with fn; returns when all finished.
- * -1 if a worker could not allocate the __local arena. */
-int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info);
+ * -1 if a worker could not allocate the __local arena.  printf_buffer
+ * (NULL for programs without printf) goes to every group's context. */
+int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
+                     void *printf_buffer);
 
 #endif

@@ -1,0 +1,28 @@
+/* The host half of OpenCL C printf: prints the records a launch left in
+ * its printf buffer (include/kiln/printf.h) with the program's table.
+ * Target-independent: any device whose kernels write that buffer can use it. */
+#ifndef KILN_UTIL_PRINTF_FORMAT_H
+#define KILN_UTIL_PRINTF_FORMAT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct kiln_printf_buffer;
+struct kiln_printf_table;
+
+/* The capacity launches give their printf buffer: KILN_PRINTF_BUFFER_SIZE
+ * when set to a number of bytes, else KILN_PRINTF_BUFFER_DEFAULT (read
+ * once; CL_DEVICE_PRINTF_BUFFER_SIZE reports it). */
+size_t kiln_printf_buffer_size(void);
+
+/* Empties buf for a launch (capacity bytes of data after the header). */
+void kiln_printf_buffer_reset(struct kiln_printf_buffer *buf, size_t capacity);
+
+/* Writes every record of buf to out: the records of each work-item in the
+ * order it made them, work-items in increasing linear global id; then
+ * flushes out.  Records the table cannot describe are skipped.  Returns
+ * the number of records printed. */
+size_t kiln_printf_print(const struct kiln_printf_table *table,
+                         const struct kiln_printf_buffer *buf, FILE *out);
+
+#endif
