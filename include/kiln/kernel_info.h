@@ -16,7 +16,20 @@ enum kiln_arg_kind {
    KILN_ARG_SAMPLER,
    KILN_ARG_IMAGE2D,
    KILN_ARG_IMAGE3D,
+   /* OpenCL 1.2 image types (after the 1.1 ones: stored binaries keep
+    * their numbers). */
+   KILN_ARG_IMAGE1D,
+   KILN_ARG_IMAGE1D_BUFFER,
+   KILN_ARG_IMAGE1D_ARRAY,
+   KILN_ARG_IMAGE2D_ARRAY,
+   KILN_ARG_KIND_LAST = KILN_ARG_IMAGE2D_ARRAY,
 };
+
+static inline int kiln_arg_is_image(enum kiln_arg_kind k)
+{
+   return k == KILN_ARG_IMAGE2D || k == KILN_ARG_IMAGE3D ||
+          (k >= KILN_ARG_IMAGE1D && k <= KILN_ARG_IMAGE2D_ARRAY);
+}
 
 struct kiln_arg_info {
    enum kiln_arg_kind kind;

@@ -63,9 +63,22 @@ cl_int kiln_info(const void *data, size_t size, size_t param_value_size, void *p
                  : API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x (and %p is not " what ")", \
                             (unsigned)(param_name), (void *)(handle)))
 
-/* Flags valid for clCreateBuffer and clCreateImage2D/3D: known bits, one
- * access mode at most, USE_HOST_PTR alone among the host-pointer flags. */
+/* Flags valid for clCreateBuffer and clCreateImage*: known bits, one
+ * access mode and one host access mode (1.2) at most, USE_HOST_PTR alone
+ * among the host-pointer flags. */
 bool kiln_api_valid_mem_flags(cl_mem_flags flags);
+/* Whether a sub-buffer's or 1D image buffer's flags f ask for no device
+ * or host access that its buffer's parent_flags deny (1.2, 5.2.2). */
+bool kiln_api_flags_narrow(cl_mem_flags parent_flags, cl_mem_flags f);
+/* f with the access, host-access and host-pointer flags it does not
+ * give taken from parent_flags. */
+cl_mem_flags kiln_api_inherit_flags(cl_mem_flags parent_flags, cl_mem_flags f);
+/* CL_INVALID_OPERATION when m's CL_MEM_HOST_* flags forbid the host to
+ * read (read) or write (write) it (1.2 reads, writes and maps). */
+cl_int kiln_api_check_host_access(cl_mem m, bool read, bool write, const char *func);
+/* Map flags: CL_MAP_READ and/or CL_MAP_WRITE, or (1.2)
+ * CL_MAP_WRITE_INVALIDATE_REGION alone. */
+bool kiln_api_valid_map_flags(cl_map_flags flags);
 
 /* The two symbols the library exports (cl_khr_icd); see kiln.sym. */
 #define KILN_EXPORT __attribute__((visibility("default")))

@@ -109,6 +109,7 @@ static void dispatch_init(void)
    SLOT(clCreateProgramWithBuiltInKernels);
    SLOT(clUnloadPlatformCompiler);
    SLOT(clGetKernelArgInfo);
+   SLOT(clEnqueueMigrateMemObjects);
 #undef SLOT
    /* OpenCL 1.2, but ocl-icd and the CTS look extension entry points up
     * with it when the loader is 1.2 or later. */

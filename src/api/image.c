@@ -21,18 +21,34 @@
 
 /* ---- creation ---- */
 
-/* The largest sizes any image-capable device of ctx allows (0 when none
- * supports images). */
-static void max_sizes(cl_context ctx, bool three_d, size_t max[3])
+/* The largest extents any image-capable device of ctx allows for type
+ * (0 when none supports images): width, height, depth or array size. */
+static void max_sizes(cl_context ctx, cl_mem_object_type type, size_t max[3])
 {
    max[0] = max[1] = max[2] = 0;
    for (cl_uint i = 0; i < ctx->num_devices; i++) {
       const struct pipe_caps *c = ctx->devices[i]->caps;
       if (!c->image_support)
          continue;
-      size_t m[3] = {three_d ? c->image3d_max_width : c->image2d_max_width,
-                     three_d ? c->image3d_max_height : c->image2d_max_height,
-                     three_d ? c->image3d_max_depth : 1};
+      size_t m[3];
+      switch (type) {
+      case CL_MEM_OBJECT_IMAGE3D:
+         m[0] = c->image3d_max_width, m[1] = c->image3d_max_height, m[2] = c->image3d_max_depth;
+         break;
+      case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+         m[0] = c->image_max_buffer_size, m[1] = m[2] = 1;
+         break;
+      case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+         m[0] = c->image2d_max_width, m[1] = c->image_max_array_size, m[2] = 1;
+         break;
+      case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+         m[0] = c->image2d_max_width, m[1] = c->image2d_max_height,
+         m[2] = c->image_max_array_size;
+         break;
+      default: /* 1D, 2D */
+         m[0] = c->image2d_max_width, m[1] = c->image2d_max_height, m[2] = 1;
+         break;
+      }
       for (int d = 0; d < 3; d++)
          if (m[d] > max[d])
             max[d] = m[d];
@@ -47,13 +63,133 @@ static bool any_image_device(cl_context ctx)
    return false;
 }
 
-/* Both creation calls: checks in the order 5.2.4 lists the errors, then
- * creates.  depth is 1 for 2D images (slice_pitch then ignored). */
+/* What a creation call asks for, in the storage terms of struct _cl_mem
+ * (extent[1] is a 1D array's layer count, extent[2] a 2D array's) plus
+ * the application's pitches as it gave them. */
+struct image_request {
+   cl_mem_object_type type;
+   size_t extent[3];
+   size_t row_pitch, slice_pitch;
+   cl_mem buffer; /* 1D image buffer */
+};
+
+/* clCreateImage's descriptor rules (5.3.1.2) that are not sizes against
+ * the device limits: CL_INVALID_IMAGE_DESCRIPTOR when one fails.  Fills
+ * req. */
+static bool desc_valid(cl_context ctx, const cl_image_desc *d, size_t elem, void *host_ptr,
+                       struct image_request *req, const char **why)
+{
+   *why = "image_desc is NULL";
+   if (!d)
+      return false;
+   req->type = d->image_type;
+   req->row_pitch = d->image_row_pitch;
+   req->slice_pitch = d->image_slice_pitch;
+   req->buffer = NULL;
+   size_t w = d->image_width, h = 1, z = 1;
+   bool slices = false; /* whether slice_pitch is used */
+   switch (d->image_type) {
+   case CL_MEM_OBJECT_IMAGE1D:
+   case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+      break;
+   case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      h = d->image_array_size, slices = true;
+      break;
+   case CL_MEM_OBJECT_IMAGE2D:
+      h = d->image_height;
+      break;
+   case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      h = d->image_height, z = d->image_array_size, slices = true;
+      break;
+   case CL_MEM_OBJECT_IMAGE3D:
+      h = d->image_height, z = d->image_depth, slices = true;
+      break;
+   default:
+      *why = "image_type is not an image type";
+      return false;
+   }
+   req->extent[0] = w, req->extent[1] = h, req->extent[2] = z;
+   if (!w || !h || !z) {
+      *why = "a dimension or the array size is 0";
+      return false;
+   }
+   if (d->num_mip_levels || d->num_samples) {
+      *why = "num_mip_levels and num_samples must be 0";
+      return false;
+   }
+   /* Pitches: 0 without host_ptr; with it, 0 or a tight row at least and
+    * a multiple of the element (row), 0 or at least a row (1D array) or
+    * a row times the height (2D array, 3D) and a multiple of the row
+    * pitch (slice).  Products are checked against overflow later, with
+    * the sizes; here only the relations. */
+   /* A 1D image buffer has one row, so a row pitch is meaningless; the
+    * CTS gives one (the buffer's size) and later specs accept it for
+    * images made from buffers, so it is checked like a host pointer's
+    * and ignored. */
+   bool from_buffer = d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+   if (!host_ptr && ((d->image_row_pitch && !from_buffer) || (slices && d->image_slice_pitch))) {
+      *why = "pitches must be 0 without host_ptr";
+      return false;
+   }
+   if (from_buffer && d->image_row_pitch &&
+       (w > SIZE_MAX / elem || d->image_row_pitch < w * elem || d->image_row_pitch % elem)) {
+      *why = "row pitch smaller than the row or not a multiple of the element";
+      return false;
+   }
+   if (host_ptr) {
+      size_t rp = d->image_row_pitch ? d->image_row_pitch : w * elem;
+      if (w > SIZE_MAX / elem || rp < w * elem || rp % elem) {
+         *why = "row pitch smaller than a row or not a multiple of the element";
+         return false;
+      }
+      if (slices && d->image_slice_pitch) {
+         size_t rows = d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : h;
+         if (rp > SIZE_MAX / rows || d->image_slice_pitch < rp * rows ||
+             d->image_slice_pitch % rp) {
+            *why = "slice pitch smaller than a slice or not a multiple of the row pitch";
+            return false;
+         }
+      }
+   }
+   if (d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+      cl_mem b = kiln_mem_from(d->buffer);
+      if (!b || b->type != CL_MEM_OBJECT_BUFFER || b->context != ctx) {
+         *why = "buffer is not a buffer of the context";
+         return false;
+      }
+      if (w > b->size / elem) {
+         *why = "the image is larger than the buffer";
+         return false;
+      }
+      req->buffer = b;
+   } else if (d->buffer) {
+      *why = "buffer given for an image that is not a 1D image buffer";
+      return false;
+   }
+   return true;
+}
+
+/* The flags of a 1D image buffer against its buffer's (5.3.1): access
+ * and host access may narrow, never widen; host-pointer flags may not be
+ * given.  Resolves the inherited flags into *flags. */
+static bool buffer_flags_ok(cl_mem buf, cl_mem_flags *flags)
+{
+   cl_mem_flags f = *flags;
+   if (f & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))
+      return false;
+   if (!kiln_api_flags_narrow(buf->flags, f))
+      return false;
+   *flags = kiln_api_inherit_flags(buf->flags, f);
+   return true;
+}
+
+/* Every creation call: checks in the order 5.3.1 (1.2) lists the errors,
+ * then creates.  desc_api: clCreateImage, whose descriptor errors are
+ * CL_INVALID_IMAGE_DESCRIPTOR where the 1.1 calls say
+ * CL_INVALID_IMAGE_SIZE. */
 static cl_mem create_image(cl_context context, cl_mem_flags flags,
-                           const cl_image_format *image_format, cl_mem_object_type type,
-                           size_t width, size_t height, size_t depth, size_t row_pitch,
-                           size_t slice_pitch, void *host_ptr, cl_int *errcode_ret,
-                           const char *func)
+                           const cl_image_format *image_format, const cl_image_desc *desc,
+                           bool desc_api, void *host_ptr, cl_int *errcode_ret, const char *func)
 {
    cl_int err;
    cl_context ctx = kiln_context_from(context);
@@ -74,40 +210,32 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags,
                                          "image_format is NULL");
       goto fail;
    }
-   bool three_d = type == CL_MEM_OBJECT_IMAGE3D;
    size_t elem = kiln_image_format_size(image_format);
-   size_t max[3];
-   max_sizes(ctx, three_d, max);
-   bool size_ok = width && height && (three_d ? depth > 1 : depth == 1) &&
-                  (!any_image_device(ctx) ||
-                   (width <= max[0] && height <= max[1] && depth <= max[2]));
-   /* Pitches: 0 without host_ptr; with it, 0 or at least a tight row
-    * (slice), and a multiple of the element (row).  Resolved here. */
-   size_t rp = row_pitch, sp = slice_pitch;
-   if (size_ok && !host_ptr)
-      size_ok = !row_pitch && (!three_d || !slice_pitch);
-   if (size_ok && host_ptr) {
-      if (!rp)
-         rp = width * elem;
-      size_ok = rp >= width * elem && rp % elem == 0 && rp <= SIZE_MAX / height;
-      if (size_ok && three_d) {
-         if (!sp)
-            sp = rp * height;
-         size_ok = sp >= rp * height && sp % rp == 0 && sp <= SIZE_MAX / depth;
-      }
+   struct image_request req;
+   const char *why;
+   if (!desc_valid(ctx, desc, elem, host_ptr, &req, &why)) {
+      err = kiln_api_fail(func, desc_api ? CL_INVALID_IMAGE_DESCRIPTOR : CL_INVALID_IMAGE_SIZE,
+                          "%s", why);
+      goto fail;
    }
-   if (!size_ok) {
-      err = kiln_api_fail(func, CL_INVALID_IMAGE_SIZE,
-                          "%zu x %zu x %zu, row pitch %zu, slice pitch %zu, host_ptr %p "
-                          "(max %zu x %zu x %zu)",
-                          width, height, depth, row_pitch, slice_pitch, host_ptr, max[0],
-                          max[1], max[2]);
+   size_t max[3];
+   max_sizes(ctx, req.type, max);
+   if (any_image_device(ctx) &&
+       (req.extent[0] > max[0] || req.extent[1] > max[1] || req.extent[2] > max[2])) {
+      err = kiln_api_fail(func, CL_INVALID_IMAGE_SIZE, "%zu x %zu x %zu (max %zu x %zu x %zu)",
+                          req.extent[0], req.extent[1], req.extent[2], max[0], max[1], max[2]);
       goto fail;
    }
    bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
    if (wants_ptr != (host_ptr != NULL)) {
       err = kiln_api_fail(func, CL_INVALID_HOST_PTR, "host_ptr %p with flags 0x%llx", host_ptr,
                           (unsigned long long)flags);
+      goto fail;
+   }
+   if (req.buffer && !buffer_flags_ok(req.buffer, &flags)) {
+      err = kiln_api_fail(func, CL_INVALID_VALUE,
+                          "flags 0x%llx do not fit the buffer's 0x%llx",
+                          (unsigned long long)flags, (unsigned long long)req.buffer->flags);
       goto fail;
    }
    if (!any_image_device(ctx)) {
@@ -122,12 +250,34 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags,
    }
    if (!(flags & ACCESS_FLAGS))
       flags |= CL_MEM_READ_WRITE;
+
+   /* Storage geometry: the application's pitches with a host pointer,
+    * tight rows otherwise.  A 1D array stores a layer per row, so its
+    * storage row pitch is the layer (slice) pitch.  The extents are
+    * within the device limits, so the products fit. */
+   struct kiln_image_geom g = {.type = req.type,
+                               .width = req.extent[0],
+                               .height = req.extent[1],
+                               .depth = req.extent[2]};
+   bool array1d = req.type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+   size_t rp = host_ptr && req.row_pitch ? req.row_pitch : g.width * elem;
+   size_t rows = array1d ? 1 : g.height;
+   size_t sp = host_ptr && req.slice_pitch && (array1d || kiln_image_type_has_slices(req.type))
+                  ? req.slice_pitch
+                  : rp * rows;
+   g.info_row_pitch = rp;
+   g.info_slice_pitch = array1d || kiln_image_type_has_slices(req.type) ? sp : 0;
+   g.row_pitch = array1d ? sp : rp;
+   g.slice_pitch = kiln_image_type_has_slices(req.type) ? sp : 0;
+   if (array1d)
+      g.array_size = g.height;
+   else if (req.type == CL_MEM_OBJECT_IMAGE2D_ARRAY)
+      g.array_size = g.depth;
    cl_mem mem = NULL;
-   err = kiln_mem_create_image(ctx, flags, type, image_format, elem, width, height, depth, rp,
-                               sp, host_ptr, &mem);
+   err = kiln_mem_create_image(ctx, flags, image_format, elem, &g, host_ptr, req.buffer, &mem);
    if (err) {
-      err = kiln_api_fail(func, err, "cannot create a %zu x %zu x %zu image", width, height,
-                          depth);
+      err = kiln_api_fail(func, err, "cannot create a %zu x %zu x %zu image", g.width, g.height,
+                          g.depth);
       goto fail;
    }
    kiln_set_error(errcode_ret, CL_SUCCESS);
@@ -143,8 +293,12 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags
                                                 size_t image_row_pitch, void *host_ptr,
                                                 cl_int *errcode_ret)
 {
-   return create_image(context, flags, image_format, CL_MEM_OBJECT_IMAGE2D, image_width,
-                       image_height, 1, image_row_pitch, 0, host_ptr, errcode_ret, __func__);
+   const cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                            .image_width = image_width,
+                            .image_height = image_height,
+                            .image_row_pitch = image_row_pitch};
+   return create_image(context, flags, image_format, &d, false, host_ptr, errcode_ret,
+                       __func__);
 }
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
@@ -154,35 +308,25 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags
                                                 size_t image_slice_pitch, void *host_ptr,
                                                 cl_int *errcode_ret)
 {
-   return create_image(context, flags, image_format, CL_MEM_OBJECT_IMAGE3D, image_width,
-                       image_height, image_depth, image_row_pitch, image_slice_pitch, host_ptr,
-                       errcode_ret, __func__);
+   /* 1.1: a 3D image has a depth of 2 at least. */
+   const cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE3D,
+                            .image_width = image_width,
+                            .image_height = image_height,
+                            .image_depth = image_depth > 1 ? image_depth : 0,
+                            .image_row_pitch = image_row_pitch,
+                            .image_slice_pitch = image_slice_pitch};
+   return create_image(context, flags, image_format, &d, false, host_ptr, errcode_ret,
+                       __func__);
 }
 
-/* OpenCL 1.2 (5.3.1).  Kiln's device is 1.1, but a 1.2 loader dispatches
- * it and the CTS's image suites create every image through it; 2D and 3D
- * descriptors map onto the 1.1 calls, other types are refused. */
+/* OpenCL 1.2 (5.3.1): every image type through one descriptor. */
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
                                               const cl_image_format *image_format,
                                               const cl_image_desc *image_desc, void *host_ptr,
                                               cl_int *errcode_ret)
 {
-   if (!kiln_context_from(context))
-      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
-   if (!kiln_api_valid_mem_flags(flags))
-      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
-   if (!kiln_image_format_valid(image_format))
-      API_FAIL_RET(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "invalid image format");
-   const cl_image_desc *d = image_desc;
-   if (!d ||
-       (d->image_type != CL_MEM_OBJECT_IMAGE2D && d->image_type != CL_MEM_OBJECT_IMAGE3D) ||
-       d->num_mip_levels || d->num_samples || d->buffer)
-      API_FAIL_RET(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR,
-                   "only 2D and 3D images without mipmaps, samples or buffer");
-   bool three_d = d->image_type == CL_MEM_OBJECT_IMAGE3D;
-   return create_image(context, flags, image_format, d->image_type, d->image_width,
-                       d->image_height, three_d ? d->image_depth : 1, d->image_row_pitch,
-                       three_d ? d->image_slice_pitch : 0, host_ptr, errcode_ret, __func__);
+   return create_image(context, flags, image_format, image_desc, true, host_ptr, errcode_ret,
+                       __func__);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
@@ -196,12 +340,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, c
       return API_FAIL(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
    if (!kiln_api_valid_mem_flags(flags))
       return API_FAIL(CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
-   if (image_type != CL_MEM_OBJECT_IMAGE2D && image_type != CL_MEM_OBJECT_IMAGE3D)
+   if (!kiln_mem_type_is_image(image_type))
       return API_FAIL(CL_INVALID_VALUE, "image_type 0x%x", image_type);
    if (!num_entries && image_formats)
       return API_FAIL(CL_INVALID_VALUE, "num_entries 0 with a format array");
-   /* Every format is supported for every access and dimension, by every
-    * device that has images at all. */
+   /* Every format is supported for every access and image type (1D
+    * buffers included: they are the same linear rows), by every device
+    * that has images at all. */
    cl_uint n = any_image_device(ctx) ? kiln_image_formats_list(image_formats, num_entries) : 0;
    if (num_image_formats)
       *num_image_formats = n;
@@ -216,29 +361,31 @@ CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param
    if (!m || !kiln_mem_is_image(m))
       return API_FAIL_HANDLE(param_name >= CL_IMAGE_FORMAT && param_name <= CL_IMAGE_NUM_SAMPLES,
                              param_name, CL_INVALID_MEM_OBJECT, image, "an image");
-   bool three_d = m->type == CL_MEM_OBJECT_IMAGE3D;
+   cl_mem_object_type t = m->type;
+   bool one_d = t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+                t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
    switch (param_name) {
    case CL_IMAGE_FORMAT:
       INFO_VALUE(cl_image_format, m->image.format);
    case CL_IMAGE_ELEMENT_SIZE:
       INFO_VALUE(size_t, m->image.elem_size);
    case CL_IMAGE_ROW_PITCH:
-      INFO_VALUE(size_t, m->image.row_pitch);
+      INFO_VALUE(size_t, m->image.info_row_pitch);
    case CL_IMAGE_SLICE_PITCH:
-      INFO_VALUE(size_t, three_d ? m->image.slice_pitch : 0);
+      /* 5.3.7: a 3D image's slice, an array's layer, 0 otherwise. */
+      INFO_VALUE(size_t, m->image.info_slice_pitch);
    case CL_IMAGE_WIDTH:
       INFO_VALUE(size_t, m->image.width);
    case CL_IMAGE_HEIGHT:
-      INFO_VALUE(size_t, m->image.height);
+      /* 0 for 1D images and 1D arrays (whose storage rows are layers). */
+      INFO_VALUE(size_t, one_d ? 0 : m->image.height);
    case CL_IMAGE_DEPTH:
-      /* 5.3.6: 0 for a 2D image. */
-      INFO_VALUE(size_t, three_d ? m->image.depth : 0);
-   /* OpenCL 1.2 names, which a 1.2 application (the CTS) asks of any
-    * image: Kiln's images have no array, buffer, mipmaps or samples. */
+      /* 0 for anything but a 3D image (a 2D array's slices are layers). */
+      INFO_VALUE(size_t, t == CL_MEM_OBJECT_IMAGE3D ? m->image.depth : 0);
    case CL_IMAGE_ARRAY_SIZE:
-      INFO_VALUE(size_t, 0);
+      INFO_VALUE(size_t, m->image.array_size);
    case CL_IMAGE_BUFFER:
-      INFO_VALUE(cl_mem, NULL);
+      INFO_VALUE(cl_mem, m->image.buffer);
    case CL_IMAGE_NUM_MIP_LEVELS:
    case CL_IMAGE_NUM_SAMPLES:
       INFO_VALUE(cl_uint, 0);
@@ -248,6 +395,17 @@ CL_API_ENTRY cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param
 }
 
 /* ---- transfers ---- */
+
+/* The host's access flags (1.2): CL_INVALID_OPERATION when the host may
+ * not read (write) m. */
+cl_int kiln_api_check_host_access(cl_mem m, bool read, bool write, const char *func)
+{
+   if (read && (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+      return kiln_api_fail(func, CL_INVALID_OPERATION, "the host may not read %p", (void *)m);
+   if (write && (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
+      return kiln_api_fail(func, CL_INVALID_OPERATION, "the host may not write %p", (void *)m);
+   return CL_SUCCESS;
+}
 
 static cl_int enqueue_rw_image(cl_command_queue command_queue, cl_mem image, cl_bool blocking,
                                const size_t *origin, const size_t *region, size_t row_pitch,
@@ -264,18 +422,24 @@ static cl_int enqueue_rw_image(cl_command_queue command_queue, cl_mem image, cl_
       return err;
    if (!ptr || !kiln_image_region_ok(m, origin, region))
       return kiln_api_fail(func, CL_INVALID_VALUE, "region outside the image or ptr NULL");
-   if (m->type == CL_MEM_OBJECT_IMAGE2D && slice_pitch)
-      return kiln_api_fail(func, CL_INVALID_VALUE, "slice pitch %zu for a 2D image",
+   bool array1d = m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+   if (slice_pitch && !array1d && !kiln_image_type_has_slices(m->type))
+      return kiln_api_fail(func, CL_INVALID_VALUE, "slice pitch %zu for a 1D or 2D image",
                            slice_pitch);
    struct kiln_rect img, host = {{0, 0, 0}, 0, 0};
    size_t bytes[3];
    kiln_image_rect(m, origin, region, &img, bytes);
-   host.row_pitch = row_pitch ? row_pitch : bytes[0];
-   host.slice_pitch = slice_pitch ? slice_pitch : host.row_pitch * region[1];
-   if (host.row_pitch < bytes[0] || host.slice_pitch < host.row_pitch * region[1])
+   size_t rp = row_pitch ? row_pitch : bytes[0];
+   /* A 1D array's layers are the storage's rows: the host's layer pitch
+    * (slice_pitch, else row_pitch) steps from one to the next. */
+   size_t sp = slice_pitch ? slice_pitch : array1d ? rp : rp * region[1];
+   if (rp < bytes[0] || (array1d ? sp < rp : sp / region[1] < rp))
       return kiln_api_fail(func, CL_INVALID_VALUE, "pitches %zu/%zu smaller than the region",
                            row_pitch, slice_pitch);
-   if ((err = kiln_api_check_wait_list(q->context, num_events, wait_list, func)))
+   host.row_pitch = array1d ? sp : rp;
+   host.slice_pitch = array1d ? 0 : sp; /* a 1D array's region[2] is 1 */
+   if ((err = kiln_api_check_wait_list(q->context, num_events, wait_list, func)) ||
+       (err = kiln_api_check_host_access(m, !write, write, func)))
       return err;
    cl_event ev;
    err = kiln_enqueue_rw_rect(q, write ? CL_COMMAND_WRITE_IMAGE : CL_COMMAND_READ_IMAGE, m,
@@ -436,16 +600,21 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
       kiln_set_error(errcode_ret, err);
       return NULL;
    }
-   if (!kiln_image_region_ok(m, origin, region) ||
-       (map_flags & ~(cl_map_flags)(CL_MAP_READ | CL_MAP_WRITE)))
+   if (!kiln_image_region_ok(m, origin, region) || !kiln_api_valid_map_flags(map_flags))
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "region outside the image or flags 0x%llx",
                    (unsigned long long)map_flags);
    if (!image_row_pitch)
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "image_row_pitch is NULL");
-   if (m->type == CL_MEM_OBJECT_IMAGE3D && !image_slice_pitch)
-      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "image_slice_pitch is NULL for a 3D image");
+   bool layered = kiln_image_type_has_slices(m->type) || m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+   if (layered && !image_slice_pitch)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE,
+                   "image_slice_pitch is NULL for a 3D image or an image array");
    if ((err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
-                                       __func__))) {
+                                       __func__)) ||
+       (err = kiln_api_check_host_access(m, map_flags & CL_MAP_READ,
+                                         map_flags & (CL_MAP_WRITE |
+                                                      CL_MAP_WRITE_INVALIDATE_REGION),
+                                         __func__))) {
       kiln_set_error(errcode_ret, err);
       return NULL;
    }
@@ -467,9 +636,11 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
       kiln_set_error(errcode_ret, err);
       return NULL;
    }
-   *image_row_pitch = m->image.row_pitch;
+   /* What clGetImageInfo says: a 1D array's layers lie a storage row
+    * apart, which is its slice pitch. */
+   *image_row_pitch = m->image.info_row_pitch;
    if (image_slice_pitch)
-      *image_slice_pitch = m->type == CL_MEM_OBJECT_IMAGE3D ? m->image.slice_pitch : 0;
+      *image_slice_pitch = m->image.info_slice_pitch;
    kiln_set_error(errcode_ret, CL_SUCCESS);
    return ptr;
 }

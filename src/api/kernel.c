@@ -84,6 +84,25 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
    return CL_SUCCESS;
 }
 
+/* The memory object type an image parameter takes. */
+static cl_mem_object_type image_arg_type(enum kiln_arg_kind k)
+{
+   switch (k) {
+   case KILN_ARG_IMAGE3D:
+      return CL_MEM_OBJECT_IMAGE3D;
+   case KILN_ARG_IMAGE1D:
+      return CL_MEM_OBJECT_IMAGE1D;
+   case KILN_ARG_IMAGE1D_BUFFER:
+      return CL_MEM_OBJECT_IMAGE1D_BUFFER;
+   case KILN_ARG_IMAGE1D_ARRAY:
+      return CL_MEM_OBJECT_IMAGE1D_ARRAY;
+   case KILN_ARG_IMAGE2D_ARRAY:
+      return CL_MEM_OBJECT_IMAGE2D_ARRAY;
+   default:
+      return CL_MEM_OBJECT_IMAGE2D;
+   }
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
                                                size_t arg_size, const void *arg_value)
 {
@@ -131,18 +150,31 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
       break;
    }
    case KILN_ARG_IMAGE2D:
-   case KILN_ARG_IMAGE3D: {
+   case KILN_ARG_IMAGE3D:
+   case KILN_ARG_IMAGE1D:
+   case KILN_ARG_IMAGE1D_BUFFER:
+   case KILN_ARG_IMAGE1D_ARRAY:
+   case KILN_ARG_IMAGE2D_ARRAY: {
       if (arg_size != sizeof(cl_mem))
          return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: an image takes sizeof(cl_mem), not %zu",
                          arg_index, arg_size);
       cl_mem m = arg_value ? kiln_mem_from(*(const cl_mem *)arg_value) : NULL;
-      cl_mem_object_type want =
-         ai->kind == KILN_ARG_IMAGE2D ? CL_MEM_OBJECT_IMAGE2D : CL_MEM_OBJECT_IMAGE3D;
+      cl_mem_object_type want = image_arg_type(ai->kind);
       if (!m || m->type != want)
-         return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: not a %s image", arg_index,
-                         ai->kind == KILN_ARG_IMAGE2D ? "2D" : "3D");
+         return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: not an image of type 0x%x (%s)",
+                         arg_index, want, ai->type_name);
       if (m->context != k->program->context)
          return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: image of another context", arg_index);
+      /* An image the kernel reads must be readable by kernels, one it
+       * writes writable (clSetKernelArg, CL_INVALID_ARG_VALUE). */
+      if ((ai->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+           (m->flags & CL_MEM_WRITE_ONLY)) ||
+          (ai->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+           (m->flags & CL_MEM_READ_ONLY)))
+         return API_FAIL(CL_INVALID_ARG_VALUE, "arg %u: image flags 0x%llx for a %s argument",
+                         arg_index, (unsigned long long)m->flags,
+                         ai->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY ? "read_only"
+                                                                                 : "write_only");
       break;
    }
    default:

@@ -10,19 +10,52 @@
 
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+#define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
 
-/* Flags valid for a buffer: known bits, one access mode at most,
- * USE_HOST_PTR alone among the host-pointer flags. */
+static bool at_most_one(cl_mem_flags f)
+{
+   return !(f & (f - 1));
+}
+
 bool kiln_api_valid_mem_flags(cl_mem_flags flags)
 {
-   if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_FLAGS))
+   if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_FLAGS | HOST_ACCESS_FLAGS))
       return false;
-   cl_mem_flags access = flags & ACCESS_FLAGS;
-   if (access & (access - 1))
+   if (!at_most_one(flags & ACCESS_FLAGS) || !at_most_one(flags & HOST_ACCESS_FLAGS))
       return false;
    if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
       return false;
    return true;
+}
+
+bool kiln_api_flags_narrow(cl_mem_flags parent_flags, cl_mem_flags f)
+{
+   cl_mem_flags acc = parent_flags & ACCESS_FLAGS, host = parent_flags & HOST_ACCESS_FLAGS;
+   if ((acc == CL_MEM_WRITE_ONLY && (f & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+       (acc == CL_MEM_READ_ONLY && (f & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))))
+      return false;
+   if ((host == CL_MEM_HOST_WRITE_ONLY && (f & CL_MEM_HOST_READ_ONLY)) ||
+       (host == CL_MEM_HOST_READ_ONLY && (f & CL_MEM_HOST_WRITE_ONLY)) ||
+       (host == CL_MEM_HOST_NO_ACCESS && (f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+      return false;
+   return true;
+}
+
+cl_mem_flags kiln_api_inherit_flags(cl_mem_flags parent_flags, cl_mem_flags f)
+{
+   if (!(f & ACCESS_FLAGS))
+      f |= parent_flags & ACCESS_FLAGS;
+   if (!(f & HOST_ACCESS_FLAGS))
+      f |= parent_flags & HOST_ACCESS_FLAGS;
+   return f | (parent_flags & HOST_FLAGS);
+}
+
+bool kiln_api_valid_map_flags(cl_map_flags flags)
+{
+   const cl_map_flags rw = CL_MAP_READ | CL_MAP_WRITE;
+   if (flags & ~(rw | CL_MAP_WRITE_INVALIDATE_REGION))
+      return false;
+   return !((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & rw));
 }
 
 /* A size is invalid only when it exceeds every device's limit (5.2.1). */
@@ -69,12 +102,11 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
    cl_mem parent = kiln_mem_from(buffer);
    if (!parent || parent->type != CL_MEM_OBJECT_BUFFER || parent->parent)
       API_FAIL_RET(errcode_ret, CL_INVALID_MEM_OBJECT, "%p is not a buffer", (void *)buffer);
-   if (flags & ~(cl_mem_flags)ACCESS_FLAGS || !kiln_api_valid_mem_flags(flags))
+   if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS) ||
+       !kiln_api_valid_mem_flags(flags))
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
    /* A sub-buffer may not grant access the parent does not have. */
-   cl_mem_flags pacc = parent->flags & ACCESS_FLAGS;
-   if ((pacc == CL_MEM_WRITE_ONLY && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
-       (pacc == CL_MEM_READ_ONLY && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))))
+   if (!kiln_api_flags_narrow(parent->flags, flags))
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "flags 0x%llx conflict with the parent's",
                    (unsigned long long)flags);
    if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION)
@@ -94,10 +126,9 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags fl
    if (!aligned)
       API_FAIL_RET(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET, "origin %zu", region->origin);
 
-   /* Access and host-pointer flags not given are inherited. */
-   if (!(flags & ACCESS_FLAGS))
-      flags |= pacc;
-   flags |= parent->flags & HOST_FLAGS;
+   /* Access, host access and host-pointer flags not given are
+    * inherited. */
+   flags = kiln_api_inherit_flags(parent->flags, flags);
    cl_mem mem = NULL;
    cl_int err = kiln_mem_create_sub_buffer(parent, flags, region->origin, region->size, &mem);
    if (err)
@@ -159,7 +190,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
    case CL_MEM_ASSOCIATED_MEMOBJECT:
       INFO_VALUE(cl_mem, mem->parent);
    case CL_MEM_OFFSET:
-      INFO_VALUE(size_t, mem->parent ? mem->offset : 0);
+      /* A sub-buffer's origin; a 1D image buffer (whose parent is its
+       * buffer) has none. */
+      INFO_VALUE(size_t, mem->parent && !kiln_mem_is_image(mem) ? mem->offset : 0);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }

@@ -62,7 +62,8 @@ static cl_int enqueue_rw(cl_command_queue command_queue, cl_mem buffer, cl_bool 
       return kiln_api_fail(func, CL_INVALID_VALUE, "offset %zu size %zu ptr %p on %zu bytes",
                            offset, size, ptr, m->size);
    if ((err = kiln_api_check_wait_list(q->context, num_events, wait_list, func)) ||
-       (err = check_sub_alignment(q, m, func)))
+       (err = check_sub_alignment(q, m, func)) ||
+       (err = kiln_api_check_host_access(m, !write, write, func)))
       return err;
    cl_event ev;
    err = kiln_enqueue_rw_buffer(q, m, write, offset, size, ptr,
@@ -187,7 +188,8 @@ static cl_int enqueue_rw_rect(cl_command_queue command_queue, cl_mem buffer, cl_
    if (kiln_rect_end(&b, region) > m->size)
       return kiln_api_fail(func, CL_INVALID_VALUE, "region outside the buffer");
    if ((err = kiln_api_check_wait_list(q->context, num_events, wait_list, func)) ||
-       (err = check_sub_alignment(q, m, func)))
+       (err = check_sub_alignment(q, m, func)) ||
+       (err = kiln_api_check_host_access(m, !write, write, func)))
       return err;
    cl_event ev;
    err = kiln_enqueue_rw_buffer_rect(q, m, write, &b, &h, region, ptr,
@@ -334,13 +336,16 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
       kiln_set_error(errcode_ret, err);
       return NULL;
    }
-   if (!size || !kiln_range_ok(offset, size, m->size) ||
-       (map_flags & ~(cl_map_flags)(CL_MAP_READ | CL_MAP_WRITE)))
+   if (!size || !kiln_range_ok(offset, size, m->size) || !kiln_api_valid_map_flags(map_flags))
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "offset %zu size %zu flags 0x%llx", offset,
                    size, (unsigned long long)map_flags);
    if ((err = kiln_api_check_wait_list(q->context, num_events_in_wait_list, event_wait_list,
                                        __func__)) ||
-       (err = check_sub_alignment(q, m, __func__))) {
+       (err = check_sub_alignment(q, m, __func__)) ||
+       (err = kiln_api_check_host_access(m, map_flags & CL_MAP_READ,
+                                         map_flags & (CL_MAP_WRITE |
+                                                      CL_MAP_WRITE_INVALIDATE_REGION),
+                                         __func__))) {
       kiln_set_error(errcode_ret, err);
       return NULL;
    }

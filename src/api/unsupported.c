@@ -87,11 +87,6 @@ static cl_event CL_API_CALL stub_clCreateEventFromGLsyncKHR(cl_context p0, cl_GL
    return NULL;
 }
 
-static cl_int CL_API_CALL stub_clEnqueueMigrateMemObjects(cl_command_queue p0, cl_uint p1, const cl_mem * p2, cl_mem_migration_flags p3, cl_uint p4, const cl_event * p5, cl_event * p6)
-{
-   return kiln_api_unsupported("clEnqueueMigrateMemObjects");
-}
-
 static cl_mem CL_API_CALL stub_clCreateFromGLTexture(cl_context p0, cl_mem_flags p1, cl_GLenum p2, cl_GLint p3, cl_GLuint p4, cl_int * p5)
 {
    cl_int err = kiln_api_unsupported("clCreateFromGLTexture");
@@ -297,7 +292,6 @@ void kiln_unsupported_fill(cl_icd_dispatch *d)
    d->clRetainDeviceEXT = stub_clRetainDeviceEXT;
    d->clReleaseDeviceEXT = stub_clReleaseDeviceEXT;
    d->clCreateEventFromGLsyncKHR = stub_clCreateEventFromGLsyncKHR;
-   d->clEnqueueMigrateMemObjects = stub_clEnqueueMigrateMemObjects;
    d->clCreateFromGLTexture = stub_clCreateFromGLTexture;
    d->clGetDeviceIDsFromD3D11KHR = (void *)kiln_stub_generic;
    d->clCreateFromD3D11BufferKHR = (void *)kiln_stub_generic;

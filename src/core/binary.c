@@ -259,7 +259,7 @@ static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigne
           * slots hold 8 bytes (Kiln writes addresses and offsets there),
           * but __local ones 4 on AMD GPUs. */
          bool lds_slot = lds32 && arg->kind == KILN_ARG_LOCAL && arg->size == 4;
-         if (arg->kind > KILN_ARG_IMAGE3D || (uint64_t)arg->offset + arg->size > k[i].args_size ||
+         if (arg->kind > KILN_ARG_KIND_LAST || (uint64_t)arg->offset + arg->size > k[i].args_size ||
              (arg->kind != KILN_ARG_VALUE && arg->kind != KILN_ARG_SAMPLER && arg->size != 8 &&
               !lds_slot))
             r->bad = true;

@@ -80,7 +80,11 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
    case KILN_ARG_GLOBAL:
    case KILN_ARG_CONSTANT:
    case KILN_ARG_IMAGE2D:
-   case KILN_ARG_IMAGE3D: {
+   case KILN_ARG_IMAGE3D:
+   case KILN_ARG_IMAGE1D:
+   case KILN_ARG_IMAGE1D_BUFFER:
+   case KILN_ARG_IMAGE1D_ARRAY:
+   case KILN_ARG_IMAGE2D_ARRAY: {
       cl_mem mem = value ? *(const cl_mem *)value : NULL;
       a->mem = mem;
       a->mem_serial = mem ? mem->serial : 0;

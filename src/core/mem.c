@@ -12,7 +12,8 @@
 static void mem_destroy(struct kiln_object *obj)
 {
    cl_mem mem = (cl_mem)obj;
-   kiln_log(KILN_LOG_MEM, "%s %p destroyed", mem->parent ? "sub-buffer" : "buffer", (void *)mem);
+   kiln_log(KILN_LOG_MEM, "%s %p destroyed",
+            kiln_mem_is_image(mem) ? "image" : mem->parent ? "sub-buffer" : "buffer", (void *)mem);
    /* Destructor callbacks run in reverse order of registration, just
     * before the memory goes away (the application may free host_ptr in
     * them). */
@@ -82,52 +83,59 @@ cl_int kiln_mem_create_buffer(cl_context ctx, cl_mem_flags flags, size_t size, v
    return CL_SUCCESS;
 }
 
-cl_int kiln_mem_create_image(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type,
-                             const cl_image_format *format, size_t elem_size, size_t w,
-                             size_t h, size_t d, size_t row_pitch, size_t slice_pitch,
-                             void *host_ptr, cl_mem *out)
+cl_int kiln_mem_create_image(cl_context ctx, cl_mem_flags flags, const cl_image_format *format,
+                             size_t elem_size, const struct kiln_image_geom *g, void *host_ptr,
+                             cl_mem buffer, cl_mem *out)
 {
-   bool use = flags & CL_MEM_USE_HOST_PTR;
-   size_t rp = use ? row_pitch : w * elem_size;
-   size_t sp = use ? slice_pitch : rp * h;
-   if (use && type == CL_MEM_OBJECT_IMAGE2D)
-      sp = rp * h;
-   /* The caller checked that the sizes fit the device limits, so no
-    * product here overflows. */
-   size_t size = sp * d;
+   /* The caller checked that the sizes fit the device limits (or the
+    * buffer), so no product here overflows. */
+   size_t size = kiln_image_type_has_slices(g->type) ? g->slice_pitch * g->depth
+                                                     : g->row_pitch * g->height;
    cl_mem mem = mem_alloc(ctx, flags, size);
    if (!mem)
       return CL_OUT_OF_HOST_MEMORY;
-   mem->type = type;
+   mem->type = g->type;
    mem->image.format = *format;
    mem->image.elem_size = elem_size;
-   mem->image.width = w;
-   mem->image.height = h;
-   mem->image.depth = d;
-   mem->image.row_pitch = rp;
-   mem->image.slice_pitch = type == CL_MEM_OBJECT_IMAGE3D ? sp : 0;
+   mem->image.width = g->width;
+   mem->image.height = g->height;
+   mem->image.depth = g->depth;
+   mem->image.row_pitch = g->row_pitch;
+   mem->image.slice_pitch = kiln_image_type_has_slices(g->type) ? g->slice_pitch : 0;
+   mem->image.array_size = g->array_size;
+   mem->image.info_row_pitch = g->info_row_pitch;
+   mem->image.info_slice_pitch = g->info_slice_pitch;
    struct pipe_screen *screen = ctx->devices[0]->screen;
-   if (use) {
-      mem->host_ptr = host_ptr;
-      mem->res = screen->resource_from_user_memory(screen, host_ptr, size);
+   if (buffer) {
+      /* A 1D image buffer is a view of the buffer (or sub-buffer), like
+       * a sub-buffer: it shares the root resource from the same offset
+       * and keeps the buffer alive. */
+      kiln_object_ref(&buffer->obj);
+      mem->parent = buffer;
+      mem->image.buffer = buffer;
+      mem->offset = buffer->offset;
+      mem->res = buffer->res;
+      mem->data = buffer->data;
+      mem->host_ptr = buffer->host_ptr;
    } else {
-      mem->res = screen->resource_create(screen, size);
+      if (flags & CL_MEM_USE_HOST_PTR) {
+         mem->host_ptr = host_ptr;
+         mem->res = screen->resource_from_user_memory(screen, host_ptr, size);
+      } else {
+         mem->res = screen->resource_create(screen, size);
+      }
+      if (!mem->res) {
+         kiln_log(KILN_LOG_MEM, "cannot allocate an image of %zu bytes", size);
+         mem_destroy(&mem->obj);
+         return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      }
+      mem->data = screen->resource_host_pointer(screen, mem->res);
+      /* The image keeps the application's pitches, so its layout is
+       * the host memory's and one copy does. */
+      if (flags & CL_MEM_COPY_HOST_PTR)
+         memcpy(mem->data, host_ptr, size);
+      mem->info_host_ptr = host_ptr;
    }
-   if (!mem->res) {
-      kiln_log(KILN_LOG_MEM, "cannot allocate an image of %zu bytes", size);
-      mem_destroy(&mem->obj);
-      return CL_MEM_OBJECT_ALLOCATION_FAILURE;
-   }
-   mem->data = screen->resource_host_pointer(screen, mem->res);
-   if (flags & CL_MEM_COPY_HOST_PTR) {
-      /* The application's rows and slices may be padded; ours are not. */
-      size_t row = w * elem_size;
-      for (size_t z = 0; z < d; z++)
-         for (size_t y = 0; y < h; y++)
-            memcpy((char *)mem->data + z * sp + y * rp,
-                   (const char *)host_ptr + z * slice_pitch + y * row_pitch, row);
-   }
-   mem->info_host_ptr = host_ptr;
    if (!kiln_object_init(&mem->obj, KILN_TYPE_MEM, mem_destroy)) {
       mem_destroy(&mem->obj);
       return CL_OUT_OF_HOST_MEMORY;

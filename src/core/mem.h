@@ -49,14 +49,28 @@ struct _cl_mem {
    struct kiln_mem_callback *callbacks; /* most recent first */
    uint64_t serial; /* unique per object: tells a reused handle from this one */
 
-   /* Images (type CL_MEM_OBJECT_IMAGE2D/3D): a linear layout in res, with
-    * the application's pitches for CL_MEM_USE_HOST_PTR, tight otherwise.
-    * A 2D image has depth 1 and slice_pitch 0 (what clGetImageInfo says). */
+   /* Images: a linear layout in res, addressed as (x, y, z) with
+    * row_pitch/slice_pitch bytes, whatever the type, so that every
+    * transfer, fill and kernel access is one byte rectangle:
+    *   1D, 1D buffer    width x 1 x 1
+    *   1D array         width x array_size x 1 (a layer per row)
+    *   2D               width x height x 1
+    *   2D array         width x height x array_size (a layer per slice)
+    *   3D               width x height x depth
+    * which is also where OpenCL 1.2 puts an array's layer index in
+    * origin/region (origin[1] for 1D arrays, origin[2] for 2D arrays).
+    * 2D-shaped types (1D, 1D buffer, 1D array, 2D) have slice_pitch 0.
+    * With a host pointer the pitches are the application's.  What
+    * clGetImageInfo reports may differ (a 1D array's row pitch is the
+    * application's row pitch, its slice pitch the layer pitch): info_*. */
    struct {
       cl_image_format format;
       size_t elem_size;
       size_t width, height, depth;
       size_t row_pitch, slice_pitch;
+      size_t array_size;                       /* 0 unless an array */
+      size_t info_row_pitch, info_slice_pitch; /* clGetImageInfo's */
+      cl_mem buffer; /* 1D image buffer: the buffer (also mem->parent) */
    } image;
 };
 
@@ -70,18 +84,40 @@ cl_int kiln_mem_create_buffer(cl_context ctx, cl_mem_flags flags, size_t size, v
 cl_int kiln_mem_create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
                                   cl_mem *out);
 
-/* An image of w x h (x d for 3D, d = 1 for 2D) elements of format.  With
- * CL_MEM_USE_HOST_PTR the image is host_ptr with the given pitches; with
- * CL_MEM_COPY_HOST_PTR it is copied from there (pitches already resolved
- * by the caller: never 0 when host_ptr is given). */
-cl_int kiln_mem_create_image(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type,
-                             const cl_image_format *format, size_t elem_size, size_t w,
-                             size_t h, size_t d, size_t row_pitch, size_t slice_pitch,
-                             void *host_ptr, cl_mem *out);
+/* The geometry of an image, as the API resolved it (see struct _cl_mem):
+ * storage extent and pitches, never 0 pitches where a host pointer is
+ * given (then they are the application's). */
+struct kiln_image_geom {
+   cl_mem_object_type type;
+   size_t width, height, depth, array_size;
+   size_t row_pitch, slice_pitch;
+   size_t info_row_pitch, info_slice_pitch;
+};
+
+/* An image of format with geometry g.  With CL_MEM_USE_HOST_PTR the
+ * image is host_ptr; with CL_MEM_COPY_HOST_PTR it is copied from there
+ * (same layout).  With buffer (a 1D image buffer) the image shares the
+ * buffer's storage and holds a reference on it. */
+cl_int kiln_mem_create_image(cl_context ctx, cl_mem_flags flags, const cl_image_format *format,
+                             size_t elem_size, const struct kiln_image_geom *g, void *host_ptr,
+                             cl_mem buffer, cl_mem *out);
+
+static inline bool kiln_mem_type_is_image(cl_mem_object_type t)
+{
+   return t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE3D ||
+          t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE1D ||
+          t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+}
+
+/* Whether the image's storage has slices (3D and 2D arrays). */
+static inline bool kiln_image_type_has_slices(cl_mem_object_type t)
+{
+   return t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+}
 
 static inline bool kiln_mem_is_image(cl_mem m)
 {
-   return m->type == CL_MEM_OBJECT_IMAGE2D || m->type == CL_MEM_OBJECT_IMAGE3D;
+   return kiln_mem_type_is_image(m->type);
 }
 
 /* The root resource and the absolute offset of mem's first byte in it. */

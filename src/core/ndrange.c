@@ -212,7 +212,11 @@ static cl_int pack_args(struct kiln_launch *n, cl_device_id dev, cl_kernel k)
          break;
       }
       case KILN_ARG_IMAGE2D:
-      case KILN_ARG_IMAGE3D: {
+      case KILN_ARG_IMAGE3D:
+      case KILN_ARG_IMAGE1D:
+      case KILN_ARG_IMAGE1D_BUFFER:
+      case KILN_ARG_IMAGE1D_ARRAY:
+      case KILN_ARG_IMAGE2D_ARRAY: {
          /* The kernel sees a descriptor (include/kiln/image.h) that lives
           * in this launch's payload. */
          struct kiln_image_desc *d = &n->images[i];

@@ -141,6 +141,7 @@ static const char *command_name(cl_command_type t)
    case CL_COMMAND_WRITE_IMAGE: return "WriteImage";
    case CL_COMMAND_COPY_IMAGE: return "CopyImage";
    case CL_COMMAND_MAP_IMAGE: return "MapImage";
+   case CL_COMMAND_MIGRATE_MEM_OBJECTS: return "MigrateMemObjects";
    default: return "Command";
    }
 }

@@ -150,6 +150,26 @@ static uint64_t private_size(LLVMTargetDataRef td, LLVMValueRef fn)
    return total;
 }
 
+
+/* The kind of a __global argument by its type name: an image type, else
+ * a buffer.  Longer names first ("image1d_buffer_t" before
+ * "image1d_t"). */
+static enum kiln_arg_kind image_kind(const char *type_name)
+{
+   static const struct {
+      const char *name;
+      enum kiln_arg_kind kind;
+   } images[] = {
+      {"image1d_buffer_t", KILN_ARG_IMAGE1D_BUFFER}, {"image1d_array_t", KILN_ARG_IMAGE1D_ARRAY},
+      {"image2d_array_t", KILN_ARG_IMAGE2D_ARRAY},   {"image1d_t", KILN_ARG_IMAGE1D},
+      {"image2d_t", KILN_ARG_IMAGE2D},               {"image3d_t", KILN_ARG_IMAGE3D},
+   };
+   for (size_t i = 0; type_name && i < sizeof(images) / sizeof(images[0]); i++)
+      if (strstr(type_name, images[i].name))
+         return images[i].kind;
+   return KILN_ARG_GLOBAL;
+}
+
 static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info *k)
 {
    LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
@@ -203,12 +223,11 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
 
       LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
       uint32_t size, align;
-      bool image2d = a->type_name && strstr(a->type_name, "image2d_t");
-      bool image3d = a->type_name && strstr(a->type_name, "image3d_t");
+      enum kiln_arg_kind image = image_kind(a->type_name);
       switch (md_int(as[i])) {
       case 1:
          /* Image objects are global-memory handles to clang. */
-         a->kind = image2d ? KILN_ARG_IMAGE2D : image3d ? KILN_ARG_IMAGE3D : KILN_ARG_GLOBAL;
+         a->kind = image;
          a->address_qualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
          size = align = 8;
          break;

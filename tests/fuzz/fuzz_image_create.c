@@ -93,10 +93,13 @@ static size_t elem_size(cl_image_format f)
 static bool flags_valid(cl_mem_flags f)
 {
    const cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-   if (f & ~(access | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))
+   const cl_mem_flags host_access =
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS; /* 1.2 */
+   if (f & ~(access | host_access | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
+             CL_MEM_COPY_HOST_PTR))
       return false;
-   cl_mem_flags a = f & access;
-   if (a & (a - 1))
+   cl_mem_flags a = f & access, h = f & host_access;
+   if ((a & (a - 1)) || (h & (h - 1)))
       return false;
    return !((f & CL_MEM_USE_HOST_PTR) && (f & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)));
 }
@@ -111,7 +114,9 @@ static void formats_query(struct reader *r)
    cl_uint got = 12345;
    cl_int err = clGetSupportedImageFormats(ctx, flags, type, n, out, &got);
    bool valid = flags_valid(flags) &&
-                (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE3D) &&
+                (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE3D ||
+                 type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+                 type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY) &&
                 !(with_array && !n);
    FUZZ_CHECK(valid ? err == CL_SUCCESS : err == CL_INVALID_VALUE,
               "clGetSupportedImageFormats(0x%llx, 0x%x, %u, %p): %d",

@@ -188,11 +188,11 @@ static void create_buffer_invalid_flags(void **state)
    cl_context ctx = kt_context();
    char host[16];
    const cl_mem_flags bad[] = {
-      /* Bits 1.1 does not define, 1.2's host-access flags among them. */
+      /* Bits no version defines; 1.2's host-access flags are exclusive. */
       (cl_mem_flags)1 << 6,
-      CL_MEM_HOST_WRITE_ONLY,
-      CL_MEM_HOST_READ_ONLY,
-      CL_MEM_HOST_NO_ACCESS,
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY,
+      CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS,
       CL_MEM_READ_WRITE | ((cl_mem_flags)1 << 40),
       (cl_mem_flags)1 << 63,
       ~(cl_mem_flags)0,
@@ -450,7 +450,7 @@ static void sub_buffer_invalid_flags(void **state)
       CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
       CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY,
       CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY,
-      CL_MEM_HOST_READ_ONLY,
+      CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY,
       (cl_mem_flags)1 << 6,
       (cl_mem_flags)1 << 40,
       ~(cl_mem_flags)0,

@@ -1294,8 +1294,10 @@ static void map_invalid_value(void **state)
    struct fx *f = *state;
    /* Bits outside CL_MAP_READ | CL_MAP_WRITE (1.2's
     * CL_MAP_WRITE_INVALIDATE_REGION among them). */
-   const cl_map_flags bad_flags[] = {1 << 2, 1 << 3, CL_MAP_READ | ((cl_map_flags)1 << 40),
-                                     ~(cl_map_flags)0};
+   /* 1 << 2 is 1.2's CL_MAP_WRITE_INVALIDATE_REGION, valid only alone. */
+   const cl_map_flags bad_flags[] = {CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION,
+                                     CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION, 1 << 3,
+                                     CL_MAP_READ | ((cl_map_flags)1 << 40), ~(cl_map_flags)0};
    for (size_t i = 0; i < ARRAY_SIZE(bad_flags); i++)
       FAILS(f, CL_INVALID_VALUE,
             map_err(f->q, f->buf, CL_TRUE, bad_flags[i], 0, 16, 0, NULL, &f->out));

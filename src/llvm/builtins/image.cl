@@ -31,6 +31,14 @@ OVL const desc_t *__kiln_image(read_only image2d_t img);
 OVL const desc_t *__kiln_image(write_only image2d_t img);
 OVL const desc_t *__kiln_image(read_only image3d_t img);
 OVL const desc_t *__kiln_image(write_only image3d_t img);
+OVL const desc_t *__kiln_image(read_only image1d_t img);
+OVL const desc_t *__kiln_image(write_only image1d_t img);
+OVL const desc_t *__kiln_image(read_only image1d_buffer_t img);
+OVL const desc_t *__kiln_image(write_only image1d_buffer_t img);
+OVL const desc_t *__kiln_image(read_only image1d_array_t img);
+OVL const desc_t *__kiln_image(write_only image1d_array_t img);
+OVL const desc_t *__kiln_image(read_only image2d_array_t img);
+OVL const desc_t *__kiln_image(write_only image2d_array_t img);
 uint __kiln_sampler_bits(sampler_t s);
 
 /* Helpers are external (OpenCL C 1.1 has no static functions), hence
@@ -509,4 +517,179 @@ OVL int4 get_image_dim(write_only image3d_t img)
 {
    const desc_t *d = __kiln_image(img);
    return (int4)(d->width, d->height, d->depth, 0);
+}
+
+/* ---- OpenCL 1.2 (§6.12.14): 1D images, 1D image buffers, 1D and 2D
+ * arrays, and the reads without a sampler ----
+ *
+ * Core lays every type out as (x, y, z) storage (include/kiln/image.h):
+ * a 1D image is width x 1 x 1, a 1D array width x layers x 1 (a layer per
+ * row), a 2D array width x height x layers (a layer per slice).  So
+ * integer-coordinate reads and writes are the 2D and 3D code with the
+ * layer in y or z; a sampled read with float coordinates filters inside
+ * one layer only, so it samples a one-layer view of the image.  A 1D
+ * sample is a 2D sample of a one-row image at y = 0.5, the row's centre
+ * for normalized and unnormalized coordinates alike, where LINEAR gives
+ * the row weight 1 and the border weight 0.
+ *
+ * The layer: §8.4 rounds a float array index to the nearest integer and
+ * clamps it to [0, layers - 1]; integer indices are clamped the same way,
+ * so an out-of-range layer never reads outside the image. */
+
+/* Reads without a sampler behave as CLK_NORMALIZED_COORDS_FALSE |
+ * CLK_ADDRESS_NONE | CLK_FILTER_NEAREST (§6.12.14.3). */
+#define KILN_NO_SAMPLER (KILN_SAMPLER_ADDRESS_NONE | KILN_SAMPLER_FILTER_NEAREST)
+
+INLINE int __kiln_img_layer_i(int c, int n)
+{
+   return clamp(c, 0, n - 1);
+}
+
+INLINE int __kiln_img_layer_f(float c, int n)
+{
+   return __kiln_img_to_index(rint(c), 0, n - 1);
+}
+
+/* One layer of an array as an image of its own: a row of a 1D array, a
+ * slice of a 2D array. */
+INLINE desc_t __kiln_img_layer_view(const desc_t *d, int layer, bool array2d)
+{
+   desc_t v = *d;
+   if (array2d) {
+      v.data += (ulong)layer * d->slice_pitch;
+      v.depth = 1;
+   } else {
+      v.data += (ulong)layer * d->row_pitch;
+      v.height = 1;
+   }
+   return v;
+}
+
+/* Per type: the storage texel an integer coordinate names (IDX) and
+ * the float and integer samples at a float coordinate (SF, SI). */
+#define IDX_1D(d, bits, c) __kiln_img_int_index(d, bits, (int4)(c, 0, 0, 0), false)
+#define IDX_1DA(d, bits, c) \
+   __kiln_img_int_index(d, bits, (int4)(c.x, __kiln_img_layer_i(c.y, d->height), 0, 0), false)
+#define IDX_2D(d, bits, c) __kiln_img_int_index(d, bits, (int4)(c, 0, 0), false)
+#define IDX_2DA(d, bits, c) \
+   __kiln_img_int_index(d, bits, (int4)(c.xy, __kiln_img_layer_i(c.z, d->depth), 0), true)
+#define IDX_3D(d, bits, c) __kiln_img_int_index(d, bits, c, true)
+
+INLINE float4 __kiln_img_sample_f_1d(const desc_t *d, uint bits, float c)
+{
+   return __kiln_img_sample_f(d, bits, (float4)(c, 0.5f, 0.0f, 0.0f), false);
+}
+INLINE int4 __kiln_img_sample_i_1d(const desc_t *d, uint bits, float c)
+{
+   return __kiln_img_sample_i(d, bits, (float4)(c, 0.5f, 0.0f, 0.0f), false);
+}
+INLINE float4 __kiln_img_sample_f_1da(const desc_t *d, uint bits, float2 c)
+{
+   desc_t v = __kiln_img_layer_view(d, __kiln_img_layer_f(c.y, d->height), false);
+   return __kiln_img_sample_f(&v, bits, (float4)(c.x, 0.5f, 0.0f, 0.0f), false);
+}
+INLINE int4 __kiln_img_sample_i_1da(const desc_t *d, uint bits, float2 c)
+{
+   desc_t v = __kiln_img_layer_view(d, __kiln_img_layer_f(c.y, d->height), false);
+   return __kiln_img_sample_i(&v, bits, (float4)(c.x, 0.5f, 0.0f, 0.0f), false);
+}
+INLINE float4 __kiln_img_sample_f_2da(const desc_t *d, uint bits, float4 c)
+{
+   desc_t v = __kiln_img_layer_view(d, __kiln_img_layer_f(c.z, d->depth), true);
+   return __kiln_img_sample_f(&v, bits, (float4)(c.xy, 0.0f, 0.0f), false);
+}
+INLINE int4 __kiln_img_sample_i_2da(const desc_t *d, uint bits, float4 c)
+{
+   desc_t v = __kiln_img_layer_view(d, __kiln_img_layer_f(c.z, d->depth), true);
+   return __kiln_img_sample_i(&v, bits, (float4)(c.xy, 0.0f, 0.0f), false);
+}
+
+/* Reads with a sampler, integer and float coordinates. */
+#define READS12(IMG, CI, CF, IDX, SF, SI)                                                 \
+   OVL float4 read_imagef(read_only IMG img, sampler_t s, CI c)                           \
+   {                                                                                      \
+      const desc_t *d = __kiln_image(img);                                                \
+      return __kiln_img_texel_f(d, IDX(d, __kiln_sampler_bits(s), c));                    \
+   }                                                                                      \
+   OVL int4 read_imagei(read_only IMG img, sampler_t s, CI c)                             \
+   {                                                                                      \
+      const desc_t *d = __kiln_image(img);                                                \
+      return __kiln_img_texel_i(d, IDX(d, __kiln_sampler_bits(s), c));                    \
+   }                                                                                      \
+   OVL uint4 read_imageui(read_only IMG img, sampler_t s, CI c)                           \
+   {                                                                                      \
+      const desc_t *d = __kiln_image(img);                                                \
+      return as_uint4(__kiln_img_texel_i(d, IDX(d, __kiln_sampler_bits(s), c)));          \
+   }                                                                                      \
+   OVL float4 read_imagef(read_only IMG img, sampler_t s, CF c)                           \
+   {                                                                                      \
+      return SF(__kiln_image(img), __kiln_sampler_bits(s), c);                            \
+   }                                                                                      \
+   OVL int4 read_imagei(read_only IMG img, sampler_t s, CF c)                             \
+   {                                                                                      \
+      return SI(__kiln_image(img), __kiln_sampler_bits(s), c);                            \
+   }                                                                                      \
+   OVL uint4 read_imageui(read_only IMG img, sampler_t s, CF c)                           \
+   {                                                                                      \
+      return as_uint4(SI(__kiln_image(img), __kiln_sampler_bits(s), c));                  \
+   }
+
+/* Reads without a sampler (integer coordinates only). */
+#define READS_NO_SAMPLER(IMG, CI, IDX)                                                    \
+   OVL float4 read_imagef(read_only IMG img, CI c)                                        \
+   {                                                                                      \
+      const desc_t *d = __kiln_image(img);                                                \
+      return __kiln_img_texel_f(d, IDX(d, KILN_NO_SAMPLER, c));                           \
+   }                                                                                      \
+   OVL int4 read_imagei(read_only IMG img, CI c)                                          \
+   {                                                                                      \
+      const desc_t *d = __kiln_image(img);                                                \
+      return __kiln_img_texel_i(d, IDX(d, KILN_NO_SAMPLER, c));                           \
+   }                                                                                      \
+   OVL uint4 read_imageui(read_only IMG img, CI c)                                        \
+   {                                                                                      \
+      const desc_t *d = __kiln_image(img);                                                \
+      return as_uint4(__kiln_img_texel_i(d, IDX(d, KILN_NO_SAMPLER, c)));                 \
+   }
+
+READS12(image1d_t, int, float, IDX_1D, __kiln_img_sample_f_1d, __kiln_img_sample_i_1d)
+READS12(image1d_array_t, int2, float2, IDX_1DA, __kiln_img_sample_f_1da, __kiln_img_sample_i_1da)
+READS12(image2d_array_t, int4, float4, IDX_2DA, __kiln_img_sample_f_2da, __kiln_img_sample_i_2da)
+READS_NO_SAMPLER(image1d_t, int, IDX_1D)
+READS_NO_SAMPLER(image1d_buffer_t, int, IDX_1D)
+READS_NO_SAMPLER(image1d_array_t, int2, IDX_1DA)
+READS_NO_SAMPLER(image2d_t, int2, IDX_2D)
+READS_NO_SAMPLER(image2d_array_t, int4, IDX_2DA)
+READS_NO_SAMPLER(image3d_t, int4, IDX_3D)
+
+/* Writes: the coordinate in storage form; out of range (a layer
+ * included) is dropped. */
+WRITES(image1d_t, int, false, ((int4)(c, 0, 0, 0)))
+WRITES(image1d_buffer_t, int, false, ((int4)(c, 0, 0, 0)))
+WRITES(image1d_array_t, int2, false, ((int4)(c, 0, 0)))
+WRITES(image2d_array_t, int4, true, (c * (int4)(1, 1, 1, 0)))
+
+QUERIES(read_only, image1d_t)
+QUERIES(write_only, image1d_t)
+QUERIES(read_only, image1d_buffer_t)
+QUERIES(write_only, image1d_buffer_t)
+QUERIES(read_only, image1d_array_t)
+QUERIES(write_only, image1d_array_t)
+QUERIES(read_only, image2d_array_t)
+QUERIES(write_only, image2d_array_t)
+
+OVL size_t get_image_array_size(read_only image1d_array_t img) { return __kiln_image(img)->height; }
+OVL size_t get_image_array_size(write_only image1d_array_t img) { return __kiln_image(img)->height; }
+OVL size_t get_image_array_size(read_only image2d_array_t img) { return __kiln_image(img)->depth; }
+OVL size_t get_image_array_size(write_only image2d_array_t img) { return __kiln_image(img)->depth; }
+
+OVL int2 get_image_dim(read_only image2d_array_t img)
+{
+   const desc_t *d = __kiln_image(img);
+   return (int2)(d->width, d->height);
+}
+OVL int2 get_image_dim(write_only image2d_array_t img)
+{
+   const desc_t *d = __kiln_image(img);
+   return (int2)(d->width, d->height);
 }

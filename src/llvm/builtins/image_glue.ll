@@ -38,4 +38,45 @@ define ptr @_Z12__kiln_image14ocl_image3d_wo(ptr addrspace(1) %img) #0 {
   ret ptr %p
 }
 
+; OpenCL 1.2 image types: the same descriptor behind every type.
+define ptr @_Z12__kiln_image14ocl_image1d_ro(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image14ocl_image1d_wo(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image21ocl_image1d_buffer_ro(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image21ocl_image1d_buffer_wo(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image20ocl_image1d_array_ro(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image20ocl_image1d_array_wo(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image20ocl_image2d_array_ro(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image20ocl_image2d_array_wo(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
 attributes #0 = { alwaysinline nounwind readnone willreturn }

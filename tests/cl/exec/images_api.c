@@ -223,7 +223,9 @@ static void read_write(const struct kt_env *env)
       REQUIRE(im, "image: %s", kt_err_name(err));
       size_t ip = 0;
       clGetImageInfo(im, CL_IMAGE_ROW_PITCH, sizeof(ip), &ip, NULL);
-      CHECK(use ? ip == rp : ip == 7 * 16, "row pitch %zu", ip);
+      /* Both keep the application's pitch (docs/images.md: the current
+       * CTS's clGetInfo checks this for COPY_HOST_PTR too). */
+      CHECK(ip == rp, "row pitch %zu", ip);
       /* A sub-box read into a host layout with its own pitches. */
       size_t origin[3] = {2, 1, 1}, region[3] = {4, 3, 2};
       size_t hrp = 4 * 16 + 8, hsp = hrp * 3 + 16;
