@@ -6,7 +6,7 @@
 #define KILN_CL_VERSION_H
 
 #define KILN_CL_VERSION_MAJOR 1
-#define KILN_CL_VERSION_MINOR 1
+#define KILN_CL_VERSION_MINOR 2
 
 #define KILN_CL_VERSION_STR_(a, b) #a "." #b
 #define KILN_CL_VERSION_STR(a, b) KILN_CL_VERSION_STR_(a, b)

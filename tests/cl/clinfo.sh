@@ -54,8 +54,10 @@ kiln=$(printf '%s\n' "$out" | awk '
 
 # clinfo prints the summary (Platform Name, Vendor, Version, ...) and the
 # device details; both must be there.
-printf '%s\n' "$kiln" | grep -Eq '^  Platform Version +OpenCL 1\.1 ' ||
-   fail "Kiln's platform version is not OpenCL 1.1"
+# The version include/kiln/cl_version.h sets ("1.2").
+version=$(sed -n 's/^#define KILN_CL_VERSION_\(MAJOR\|MINOR\) //p' "$(dirname "$0")/../../include/kiln/cl_version.h" | paste -sd.)
+printf '%s\n' "$kiln" | grep -Eq "^  Platform Version +OpenCL $(echo "$version" | sed 's/[.]/[.]/') " ||
+   fail "Kiln's platform version is not OpenCL $version"
 printf '%s\n' "$kiln" | grep -Eq '^  Platform Extensions +.*cl_khr_icd' ||
    fail "Kiln does not list cl_khr_icd"
 printf '%s\n' "$kiln" | grep -Eq '^Number of devices +[1-9]' ||
