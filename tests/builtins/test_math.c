@@ -34,6 +34,7 @@ float _Z5fractfPU9CLprivatef(float, float *);
 float _Z5frexpfPU9CLprivatei(float, int *);
 float _Z4modffPU9CLprivatef(float, float *);
 float _Z6remquoffPU9CLprivatei(float, float, int *);
+double _Z6remquoddPU9CLprivatei(double, double, int *);
 float _Z8lgamma_rfPU9CLprivatei(float, int *);
 float _Z6sincosfPU9CLprivatef(float, float *);
 double _Z5sinpid(double);
@@ -290,6 +291,14 @@ static void special_values(void)
    EXPECT_F(_Z6remquoffPU9CLprivatei(5.0f, 2.0f, &q), 1.0f); EXPECT_I(q, 2);   /* 2.5 -> 2 */
    EXPECT_F(_Z6remquoffPU9CLprivatei(7.0f, -2.0f, &q), -1.0f); EXPECT_I(q, -4); /* 3.5 -> 4 */
    EXPECT_F(_Z6remquoffPU9CLprivatei(3.0f, FLT_MAX, &q), 3.0f); EXPECT_I(q, 0);
+   /* Near DBL_MAX, where x - remainder (up to 2|y|) overflows unless scaled
+    * (CTS math_brute_force found quotient 0 for -2). */
+   double dx = -0x1.e8ffffffffb6cp+1023, dy = 0x1.2bffffffffa5bp+1023;
+   EXPECT_F(_Z6remquoddPU9CLprivatei(dx, dy, &q), remainder(dx, dy)); EXPECT_I(q, -2);
+   EXPECT_F(_Z6remquoddPU9CLprivatei(DBL_MAX, DBL_MAX, &q), 0.0); EXPECT_I(q, 1);
+   EXPECT_F(_Z6remquoddPU9CLprivatei(DBL_MAX, -0x1p1022, &q), remainder(DBL_MAX, -0x1p1022));
+   EXPECT_I(q, -4);                                   /* 3.99.. -> 4 */
+   EXPECT_F(_Z6remquoddPU9CLprivatei(0x1p-1074, DBL_MAX, &q), 0x1p-1074); EXPECT_I(q, 0);
    EXPECT_F(_Z6remquoffPU9CLprivatei(FLT_MAX, 0x1p-149f, &q), 0.0f); EXPECT_I(q, 0);
    int s;
    _Z8lgamma_rfPU9CLprivatei(-0.5f, &s); EXPECT_I(s, -1);

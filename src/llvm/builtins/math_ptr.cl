@@ -33,7 +33,16 @@ __attribute__((internal_linkage)) int quo7(double x, double y)
    if (x != x || y != y || ay == 0 || __builtin_isinf(ax) || __builtin_isinf(ay))
       return 0;
    double m = 128.0 * ay;
-   double xr = __builtin_isinf(m) ? ax : kiln_libm_fmod(ax, m);
+   double xr = ax;
+   if (__builtin_isinf(m)) {
+      /* |y| >= 2^1016: scale both by 1/8 (exact for |x| of that size; a
+       * |x| small enough to lose bits is far below |y|/2, quotient 0), so
+       * that xr - remainder, up to 2|y|, cannot overflow. */
+      xr *= 0.125;
+      ay *= 0.125;
+   } else {
+      xr = kiln_libm_fmod(ax, m);
+   }
    int n = (int)__builtin_rint((xr - kiln_libm_remainder(xr, ay)) / ay) & 127;
    return (x < 0) != (y < 0) ? -n : n;
 }
