@@ -152,8 +152,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    bool fmt_ok = supported(fmt);
    size_t elem = fmt_ok ? elem_size(fmt) : 1;
    const size_t *max = three_d ? max3 : max2;
+   /* clCreateImage3D (1.1) wants depth > 1; a 1.2 descriptor allows 1. */
    bool size_ok = w >= 1 && h >= 1 && w <= max[0] && h <= max[1] &&
-                  (three_d ? d >= 2 && d <= max3[2] : true);
+                  (three_d ? d >= (desc_api ? 1u : 2u) && d <= max3[2] : true);
    size_t erp = rp, esp = sp;
    if (!host) {
       size_ok &= !rp && (!three_d || !sp);
