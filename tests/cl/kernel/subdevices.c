@@ -448,8 +448,18 @@ static void work(cl_device_id root)
       clReleaseCommandQueue(q[i]);
    clReleaseContext(ctx);
    /* The last reference went with the context: sub-devices and their
-    * workers are gone. */
-   CHECK_ERR(clRetainDevice(sub[0]), CL_INVALID_DEVICE);
+    * workers are gone, once the queue threads have dropped their internal
+    * references (they do so just after the last command completes, on
+    * their own thread).  A retain that still succeeds is undone. */
+   cl_int retained = CL_SUCCESS;
+   for (int tries = 0; tries < 200; tries++) {
+      retained = clRetainDevice(sub[0]);
+      if (retained != CL_SUCCESS)
+         break;
+      clReleaseDevice(sub[0]);
+      kt_sleep_ms(10);
+   }
+   CHECK_ERR(retained, CL_INVALID_DEVICE);
    for (int tries = 0; tries < 100 && pinned_threads(&widest); tries++)
       kt_sleep_ms(10);
    CHECK(pinned_threads(&widest) == 0, "workers of freed sub-devices remain");
