@@ -4,6 +4,7 @@
 #include "kiln_test.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/device.h"
 #include "core/object.h"
@@ -111,10 +112,15 @@ static void create_device_not_in_context(void **state)
    assert_int_equal(err, CL_SUCCESS);
    assert_non_null(q);
    expect_create_fails(ctx2, d, 0, CL_INVALID_DEVICE);
+   unsigned contexts = kiln_object_count_live(KILN_TYPE_CONTEXT);
    clReleaseCommandQueue(q);
    clReleaseContext(ctx2);
    clReleaseContext(ctx);
-   /* Devices are never destroyed by core; drop this one by hand. */
+   /* Devices are never destroyed by core; drop this one by hand, but only
+    * once ctx2 is gone: the executor thread may still hold it (through the
+    * queue's last event) and reads its devices when it goes. */
+   for (int i = 0; i < 400 && kiln_object_count_live(KILN_TYPE_CONTEXT) > contexts - 2; i++)
+      usleep(5000);
    kiln_device_destroy(other);
 }
 
