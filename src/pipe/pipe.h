@@ -13,8 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Everything clGetDeviceInfo reports that depends on the device.  Filled by
- * the driver from the machine (CPU: cpuid, sysfs, sysconf). */
 /* What code a device runs, i.e. which compiler path builds for it. */
 enum pipe_ir {
    PIPE_IR_NONE,     /* no compiler */
@@ -22,6 +20,8 @@ enum pipe_ir {
    PIPE_IR_AMDGCN,   /* amdgcn-mesa-mesa3d code object for caps.ir_target */
 };
 
+/* Everything clGetDeviceInfo reports that depends on the device.  Filled by
+ * the driver from the machine (CPU: cpuid, sysfs, sysconf). */
 struct pipe_caps {
    enum pipe_ir ir;
    char ir_target[32]; /* PIPE_IR_AMDGCN: the LLVM processor, "gfx1030" */
@@ -98,16 +98,66 @@ struct pipe_topology {
    struct pipe_unit *units;
 };
 
-/* Device memory holding one buffer. */
+/* Device memory holding one buffer (or an image, which is linear in it).
+ * A cl_mem has one per device that used it (core/mem.h); which of them
+ * holds the current bytes is core's business, not the driver's. */
 struct pipe_resource {
    struct pipe_screen *screen;
    size_t size;
-   bool user_memory; /* wraps application memory (CL_MEM_USE_HOST_PTR) */
+   bool user_memory; /* the driver imported application memory */
 };
+
+/* Work a context handed to its device; signalled when all of it is done
+ * (pipe_context::flush).  Owned by the driver; core destroys each. */
+struct pipe_fence;
+/* One host access to a resource (pipe_context::transfer_map). */
+struct pipe_transfer;
 
 struct pipe_context;
 struct kiln_bounds;
 struct kiln_kernel_info;
+
+/* A byte rectangle in a linear resource or in host memory: the address of
+ * its first byte (an offset in the resource, or a host pointer for the
+ * host side), and the pitches of its rows and slices. */
+struct pipe_rect {
+   size_t offset;
+   size_t row_pitch, slice_pitch;
+};
+
+/* What an image argument is: the storage layout core chose (linear,
+ * row/slice pitches, core/mem.h) and the format.  The driver turns it
+ * into whatever its kernels read (the CPU driver's kiln_image_desc, a
+ * texture object, a hardware descriptor). */
+struct pipe_image_view {
+   cl_mem_object_type type;
+   cl_image_format format;
+   uint32_t elem_size; /* bytes per pixel */
+   size_t width, height, depth, array_size;
+   size_t row_pitch, slice_pitch; /* bytes; slice_pitch 0 without slices */
+};
+
+/* How one kernel argument is bound at launch.  Core fills the by-value
+ * arguments into pipe_grid_info::args itself and lists every other
+ * argument here; the driver writes what the kernel receives for it
+ * (an address, a __local offset, an image descriptor, sampler bits) into
+ * the argument slot that the kernel metadata (info->args[arg]) names. */
+enum pipe_binding_kind {
+   PIPE_BIND_GLOBAL,  /* __global or __constant buffer; res NULL: a NULL argument */
+   PIPE_BIND_LOCAL,   /* __local pointer: local_size bytes for each work-group */
+   PIPE_BIND_IMAGE,   /* image: res, offset and *image */
+   PIPE_BIND_SAMPLER, /* sampler: sampler_bits (CLK_* values, include/kiln/image.h) */
+};
+
+struct pipe_binding {
+   uint32_t arg; /* argument index */
+   enum pipe_binding_kind kind;
+   struct pipe_resource *res; /* on the launching device's screen */
+   size_t offset;             /* of the buffer's or image's first byte in res */
+   size_t local_size;
+   uint32_t sampler_bits;
+   const struct pipe_image_view *image;
+};
 
 /* One NDRange launch of a kernel of a loaded program. */
 struct pipe_grid_info {
@@ -116,16 +166,42 @@ struct pipe_grid_info {
    uint64_t global_offset[3];
    uint64_t global_size[3]; /* multiples of local_size */
    uint64_t local_size[3];
-   const void *args;        /* argument buffer laid out as the kernel's metadata says */
-   /* That metadata (include/kiln/kernel_info.h): which slots are what. */
-   const struct kiln_kernel_info *info;
+   /* The argument buffer laid out as the kernel's metadata says
+    * (include/kiln/kernel_info.h), by-value slots filled.  The driver
+    * copies it before it writes bindings: core may reuse it at once. */
+   const void *args;
    size_t args_size;
-   size_t local_mem_size;   /* __local bytes each work-group needs */
+   const struct kiln_kernel_info *info;
+   const struct pipe_binding *bindings;
+   uint32_t num_bindings;
    /* KILN_CHECK=bounds (include/kiln/bounds.h): the launch's bounds table,
     * where the driver records the first out-of-bounds access; NULL when
-    * the kernel was built without checks. */
+    * the kernel was built without checks.  Drivers that cannot check
+    * refuse such programs at program_create. */
    struct kiln_bounds *bounds;
 };
+
+/* Per-kernel limits, as the driver knows them once the kernel is loaded
+ * (register and shared-memory use, SIMD width): what
+ * CL_KERNEL_WORK_GROUP_SIZE and friends report. */
+struct pipe_kernel_info {
+   size_t max_work_group_size;
+   size_t preferred_work_group_size_multiple; /* warp/wave size, CPU vector width */
+   uint64_t private_mem_size;                 /* bytes per work-item */
+   uint64_t static_local_mem_size;            /* __local variables of the kernel itself */
+};
+
+/* pipe_screen::fence_wait results besides a (negative) CL error, which
+ * says that the fenced work failed (CL_OUT_OF_RESOURCES for a faulting
+ * kernel or a lost device). */
+#define PIPE_FENCE_SIGNALLED 0
+#define PIPE_FENCE_BUSY 1
+#define PIPE_TIMEOUT_INFINITE UINT64_MAX
+
+/* transfer_map flags. */
+#define PIPE_MAP_READ 0x1    /* the host reads: the pointer shows the resource's bytes */
+#define PIPE_MAP_WRITE 0x2   /* the host writes: they reach the resource at unmap */
+#define PIPE_MAP_DISCARD 0x4 /* with WRITE: the old bytes of the range are not needed */
 
 struct pipe_screen {
    const char *driver_name; /* "cpu", "amdgpu", "cuda": KILN_DEVICES names */
@@ -138,19 +214,20 @@ struct pipe_screen {
 
    /* NULL when out of memory.  Contents are undefined. */
    struct pipe_resource *(*resource_create)(struct pipe_screen *screen, size_t size);
-   /* Uses ptr itself as the storage where the device can (host-memory
-    * devices); NULL if it cannot. */
+   /* A resource whose storage is ptr itself (host-memory devices, or GPU
+    * memory that imports user pages); NULL when the device cannot, and
+    * core keeps a device copy synchronised with ptr instead. */
    struct pipe_resource *(*resource_from_user_memory)(struct pipe_screen *screen, void *ptr,
                                                       size_t size);
    void (*resource_destroy)(struct pipe_screen *screen, struct pipe_resource *res);
-   /* A host pointer to the whole resource that stays valid for its
-    * lifetime, or NULL when the memory is not host-visible (then core must
-    * go through the context's transfers). */
+   /* A host pointer to the whole resource, valid for its lifetime and
+    * coherent with the device once the work touching it is fenced; NULL
+    * when the memory is not host-visible (core then goes through
+    * transfer_map or buffer_read/buffer_write).  An optimisation only. */
    void *(*resource_host_pointer)(struct pipe_screen *screen, struct pipe_resource *res);
 
-   /* The address kernels use for the resource's first byte. */
-   uint64_t (*resource_address)(struct pipe_screen *screen, struct pipe_resource *res);
-
+   /* One context records work for one queue (a stream, a ring); several
+    * contexts of one screen run independently. */
    struct pipe_context *(*context_create)(struct pipe_screen *screen);
    /* Sub-devices: what topology lists, and a context whose launches run on
     * the given compute units only (indices into topology.units).  NULL
@@ -158,6 +235,17 @@ struct pipe_screen {
    struct pipe_topology topology;
    struct pipe_context *(*context_create_on_units)(struct pipe_screen *screen,
                                                    const unsigned *units, unsigned num_units);
+
+   /* Waits up to timeout_ns for the fence: PIPE_FENCE_SIGNALLED,
+    * PIPE_FENCE_BUSY, or a negative CL error when the work failed.  Any
+    * thread may wait on any fence. */
+   int (*fence_wait)(struct pipe_screen *screen, struct pipe_fence *fence, uint64_t timeout_ns);
+   /* Device times (host CLOCK_MONOTONIC ns) at which the fenced work
+    * started and ended, once signalled; false (or a NULL slot) when the
+    * device cannot tell, and core uses host times. */
+   bool (*fence_times)(struct pipe_screen *screen, struct pipe_fence *fence, uint64_t *start,
+                       uint64_t *end);
+   void (*fence_destroy)(struct pipe_screen *screen, struct pipe_fence *fence);
 
    /* Loads a program's device code (what the compiler produced for this
     * device); NULL when it cannot, with *error (kiln_malloc'd) saying why,
@@ -169,11 +257,17 @@ struct pipe_screen {
     * program_create does. */
    void *(*get_kernel)(struct pipe_screen *screen, void *program, const char *name,
                        char **error);
+   /* The kernel's limits; meta is what the compiler said of it. */
+   void (*get_kernel_info)(struct pipe_screen *screen, void *kernel,
+                           const struct kiln_kernel_info *meta, struct pipe_kernel_info *out);
 };
 
-/* Records and runs work on one device.  Core calls a context from one
- * thread at a time (its device's executor); every call has completed when
- * it returns unless the driver says otherwise through flush/fences. */
+/* Records work for one device queue.  Core calls a context from one thread
+ * at a time.  Copies, fills, writes, reads and launches are *recorded*: they
+ * may run later, in the order recorded, and are complete once the fence of
+ * a later flush signals (a driver may run them at once and hand back no
+ * fence).  Host memory passed to buffer_write/buffer_read must stay valid
+ * until then, which the OpenCL API already demands of applications. */
 struct pipe_context {
    struct pipe_screen *screen;
    void (*destroy)(struct pipe_context *ctx);
@@ -186,17 +280,41 @@ struct pipe_context {
    void (*resource_copy_region)(struct pipe_context *ctx, struct pipe_resource *dst,
                                 size_t dst_offset, struct pipe_resource *src,
                                 size_t src_offset, size_t size);
-   /* Fills size bytes with a repeated pattern of pattern_size bytes. */
+   /* Rectangles of region[0] bytes x region[1] rows x region[2] slices.
+    * The host side's rect offset is 0 relative to host.  pipe_util.h has
+    * row-by-row versions built on the calls above. */
+   void (*buffer_write_rect)(struct pipe_context *ctx, struct pipe_resource *dst,
+                             const struct pipe_rect *d, const void *host,
+                             const struct pipe_rect *h, const size_t region[3]);
+   void (*buffer_read_rect)(struct pipe_context *ctx, struct pipe_resource *src,
+                            const struct pipe_rect *s, void *host, const struct pipe_rect *h,
+                            const size_t region[3]);
+   void (*resource_copy_rect)(struct pipe_context *ctx, struct pipe_resource *dst,
+                              const struct pipe_rect *d, struct pipe_resource *src,
+                              const struct pipe_rect *s, const size_t region[3]);
+   /* Fills size bytes with a repeated pattern of pattern_size bytes (1 to
+    * 128, a power of two; offset and size multiples of it). */
    void (*clear_buffer)(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
                         size_t size, const void *pattern, size_t pattern_size);
-   /* Runs every work-group of the grid; returns CL_SUCCESS or an error
-    * (CL_OUT_OF_RESOURCES when the work-groups cannot be given their
-    * __local memory).  With info->bounds, an access that fails its check
-    * is recorded there and ends the launch early; that alone is no error
-    * here (core reports it). */
+   /* Records a launch of every work-group of the grid; CL_SUCCESS or an
+    * error found while recording (CL_OUT_OF_RESOURCES when the work-groups
+    * cannot be given their __local memory, CL_OUT_OF_HOST_MEMORY).  With
+    * info->bounds, an access that fails its check is recorded there and
+    * ends the launch early; that alone is no error (core reports it once
+    * the fence signalled). */
    int (*launch_grid)(struct pipe_context *ctx, const struct pipe_grid_info *info);
-   /* Makes all previous work visible to the host and other contexts. */
-   void (*flush)(struct pipe_context *ctx);
+   /* Hands everything recorded to the device.  With fence non-NULL, *fence
+    * becomes a fence for all of it, or NULL when it is complete already. */
+   void (*flush)(struct pipe_context *ctx, struct pipe_fence **fence);
+
+   /* Host access to [offset, offset+size) of res, synchronous: waits for
+    * the context's recorded work, returns a pointer to the bytes (the
+    * resource itself where host-visible, a staging copy otherwise), or
+    * NULL when out of memory.  transfer_unmap writes a PIPE_MAP_WRITE
+    * range back before later work of this context runs. */
+   void *(*transfer_map)(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
+                         size_t size, unsigned flags, struct pipe_transfer **transfer);
+   void (*transfer_unmap)(struct pipe_context *ctx, struct pipe_transfer *transfer);
 };
 
 #endif
