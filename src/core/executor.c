@@ -134,6 +134,10 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence)
    f->ev = ev;
    f->fence = fence;
    f->next = NULL;
+   /* Later commands of the same queue may now be recorded behind it: the
+    * device runs a context's work in order.  Before the completer sees
+    * ev, which may complete and free it at once. */
+   kiln_event_release_queue_dependents(ev);
    pthread_mutex_lock(&ex->lock);
    if (!ex->completer_started) {
       pthread_t t;
@@ -157,11 +161,7 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence)
       struct pipe_screen *screen = ex->device->screen;
       f->result = screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE);
       finish_flight(ex, f);
-      return;
    }
-   /* Later commands of the same queue may now be recorded behind it: the
-    * device runs a context's work in order. */
-   kiln_event_release_queue_dependents(ev);
 }
 
 /* Records ev into its queue's pipe context and hands it to the device. */

@@ -24,8 +24,15 @@ cl_int kiln_device_write_sync(cl_device_id dev, struct pipe_resource *res, size_
       return CL_SUCCESS;
    }
    pthread_mutex_lock(&dev->util_lock);
-   dev->pipe->buffer_write(dev->pipe, res, offset, size, src);
-   cl_int err = kiln_pipe_finish(dev->pipe);
+   struct pipe_context *p = dev->pipe;
+   struct pipe_transfer *t;
+   void *map = p->transfer_map(p, res, offset, size, PIPE_MAP_WRITE | PIPE_MAP_DISCARD, &t);
+   cl_int err = CL_OUT_OF_HOST_MEMORY;
+   if (map) {
+      memcpy(map, src, size);
+      p->transfer_unmap(p, t);
+      err = kiln_pipe_finish(p);
+   }
    pthread_mutex_unlock(&dev->util_lock);
    return err;
 }
@@ -39,8 +46,13 @@ cl_int kiln_device_read_sync(cl_device_id dev, struct pipe_resource *res, size_t
       return CL_SUCCESS;
    }
    pthread_mutex_lock(&dev->util_lock);
-   dev->pipe->buffer_read(dev->pipe, res, offset, size, dst);
-   cl_int err = kiln_pipe_finish(dev->pipe);
+   struct pipe_context *p = dev->pipe;
+   struct pipe_transfer *t;
+   const void *map = p->transfer_map(p, res, offset, size, PIPE_MAP_READ, &t);
+   if (map) {
+      memcpy(dst, map, size);
+      p->transfer_unmap(p, t);
+   }
    pthread_mutex_unlock(&dev->util_lock);
-   return err;
+   return map ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }

@@ -304,7 +304,10 @@ struct pipe_context {
     * the fence signalled). */
    int (*launch_grid)(struct pipe_context *ctx, const struct pipe_grid_info *info);
    /* Hands everything recorded to the device.  With fence non-NULL, *fence
-    * becomes a fence for all of it, or NULL when it is complete already. */
+    * becomes a fence that signals when ALL work recorded on this context so
+    * far is complete (earlier flushes' included: a marker with nothing of
+    * its own to do relies on it), or NULL only when all of it is complete
+    * already. */
    void (*flush)(struct pipe_context *ctx, struct pipe_fence **fence);
 
    /* Host access to [offset, offset+size) of res, synchronous: waits for

@@ -1454,7 +1454,7 @@ static void wait_handles(struct fx *f, enum kiln_type t)
 
 static cl_int path_first_launch_on_device(struct fx *f, struct call *c)
 {
-   struct pipe_screen *screen = cpu_screen_create();
+   struct pipe_screen *screen = cpu_screen_create(false);
    assert_non_null(screen);
    cl_device_id dev = kiln_device_create(kt_platform(), screen);
    assert_non_null(dev);
