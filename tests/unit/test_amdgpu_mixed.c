@@ -225,6 +225,7 @@ static void use_host_ptr_on_gpu(bool userptr)
    cl_command_queue q = clCreateCommandQueue(c, gpu, 0, &err);
    assert_int_equal(err, CL_SUCCESS);
    uint32_t *page = aligned_alloc(4096, 3 * 4096);
+   memset(page, 0, 3 * 4096);
    uint32_t *host = page + 3; /* anywhere in a page */
    for (int i = 0; i < 1024; i++)
       host[i] = 0x1000u + (uint32_t)i;
