@@ -45,7 +45,7 @@ void __wrap_amdgpu_drm_unload(struct amdgpu_drm *drm)
 struct decoded {
    uint32_t reg[0x1000]; /* SH registers by (address - 0xb000) / 4 */
    bool set[0x1000];
-   unsigned acquire_mem, dispatches;
+   unsigned acquire_mem, dispatches, partial_flushes;
    uint32_t acquire_body[8];
    uint32_t dispatch[4];
    bool bad;
@@ -84,6 +84,14 @@ static void decode(const struct fake_submit *s, struct decoded *d)
             d->reg[body[0] + k - 1] = body[k];
             d->set[body[0] + k - 1] = true;
          }
+         break;
+      case PM4_EVENT_WRITE:
+         /* Launches are not waited for: each IB first waits for the
+          * ring's earlier dispatches, before its caches are invalidated. */
+         assert_int_equal(n, 1);
+         assert_int_equal(body[0], EVENT_TYPE(EVENT_CS_PARTIAL_FLUSH) | EVENT_INDEX(4));
+         assert_int_equal(d->acquire_mem + d->dispatches, 0);
+         d->partial_flushes++;
          break;
       case PM4_ACQUIRE_MEM:
          /* Caches are invalidated before the dispatch, not after. */
@@ -213,15 +221,16 @@ static void check_dispatch(const struct env *e, const struct fake_submit *s,
    assert_int_equal(s->ip_type, AMDGPU_HW_IP_COMPUTE);
    assert_int_equal(d->dispatches, 1);
    assert_int_equal(d->acquire_mem, 1);
+   assert_int_equal(d->partial_flushes, 1);
    if (e->level >= 10) {
       /* gfx10+: the actions are in GCR_CNTL, the 7th dword. */
       assert_int_equal(d->acquire_body[0], 0);
       assert_int_equal(d->acquire_body[6], GCR_GLI_INV_ALL | GCR_GLK_INV | GCR_GLV_INV |
-                                                 GCR_GL1_INV | GCR_GL2_INV);
+                                                 GCR_GL1_INV | GCR_GL2_INV | GCR_GL2_WB);
    } else {
       assert_int_equal(d->acquire_body[0], COHER_SH_ICACHE_ACTION_ENA |
-                                                 COHER_SH_KCACHE_ACTION_ENA |
-                                                 COHER_TC_ACTION_ENA | COHER_TCL1_ACTION_ENA);
+                                                 COHER_SH_KCACHE_ACTION_ENA | COHER_TC_ACTION_ENA |
+                                                 COHER_TC_WB_ACTION_ENA | COHER_TCL1_ACTION_ENA);
    }
    for (int i = 0; i < 3; i++) {
       assert_int_equal(reg(d, R_COMPUTE_START_X + 4 * i), 0);
@@ -593,8 +602,10 @@ static cl_int event_status(cl_event ev)
    return st;
 }
 
-/* Runs saxpy once with a failure armed; returns the event's status. */
-static cl_int saxpy_failing(struct env *e, cl_kernel k)
+/* Runs saxpy once with a failure armed; returns the event's status.
+ * held: BOs of the launch still held afterwards (a launch whose fence
+ * never signalled keeps its IB and kernarg until the ring moves on). */
+static cl_int saxpy_failing_held(struct env *e, cl_kernel k, int held)
 {
    size_t global = 64;
    cl_event ev;
@@ -605,11 +616,16 @@ static cl_int saxpy_failing(struct env *e, cl_kernel k)
    cl_int st = event_status(ev);
    clReleaseEvent(ev);
    /* Nothing of the failed launch is left. */
-   assert_int_equal(live_bos(), before);
+   assert_int_equal(live_bos(), (unsigned)((int)before + held));
    for (int i = 0; i < FAKE_MAX_BOS; i++)
       assert_int_equal(fake.bos[i].live ? 0 : fake.bos[i].cpu_maps, 0);
    assert_int_equal(fake.bo_lists, 0);
    return st;
+}
+
+static cl_int saxpy_failing(struct env *e, cl_kernel k)
+{
+   return saxpy_failing_held(e, k, 0);
 }
 
 static void test_errors(void **state)
@@ -647,10 +663,12 @@ static void test_errors(void **state)
    assert_int_equal(fake.num_submits, submits);
    /* The fence never signals: the launch fails after the timeout. */
    fake.fence_never_signals = true;
-   assert_int_equal(saxpy_failing(&e, k), CL_OUT_OF_RESOURCES);
+   unsigned held_before = live_bos();
+   assert_int_equal(saxpy_failing_held(&e, k, 2), CL_OUT_OF_RESOURCES);
    fake.fence_never_signals = false;
-   /* And then it works again. */
-   assert_int_equal(saxpy_failing(&e, k), CL_COMPLETE);
+   /* And then it works again, and the hung launch's BOs go with it. */
+   assert_int_equal(saxpy_failing_held(&e, k, -2), CL_COMPLETE);
+   assert_int_equal(live_bos(), held_before);
    /* No VRAM for a kernel's scratch. */
    cl_kernel p = clCreateKernel(e.prog, "priv", &err);
    assert_int_equal(err, CL_SUCCESS);
