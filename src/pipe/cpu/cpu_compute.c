@@ -13,7 +13,7 @@
 
 #include "kiln/cpu_abi.h"
 #include "kiln/printf.h"
-#include "llvm/jit.h"
+#include "llvm/cpu/jit.h"
 #include "pipe/cpu/cpu_bounds.h"
 #include "pipe/cpu/cpu_screen.h"
 #include "pipe/cpu/cpu_tpool.h"
