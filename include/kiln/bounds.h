@@ -1,7 +1,7 @@
 /* KILN_CHECK=bounds: the bounds table of one launch (docs/env.md).
  *
  * Core fills it for each NDRange launch when checks are on
- * (src/core/ndrange.c); the code src/llvm/bounds_check.c puts before every
+ * (src/core/ndrange.c); the code src/llvm/cpu/bounds_check.c puts before every
  * __global, __constant and __local access reads it through the launch
  * context (struct kiln_wg_ctx::bounds on the CPU device); the device's
  * run-time records the first access that falls outside its object, stops

@@ -1,5 +1,5 @@
 /* The calling convention between kernels compiled for the CPU device
- * (src/llvm/workgroup.c generates the code) and the CPU pipe driver that
+ * (src/llvm/cpu/workgroup.c generates the code) and the CPU pipe driver that
  * calls them (src/pipe/cpu).  Both sides must agree on every offset here.
  *
  * Each kernel <k> becomes a work-group function
@@ -12,7 +12,7 @@
  * Code that calls printf stores records in ctx->printf_buffer
  * (src/llvm/printf_lower.c, include/kiln/printf.h).
  *
- * Code built with KILN_CHECK=bounds (src/llvm/bounds_check.c) also reads
+ * Code built with KILN_CHECK=bounds (src/llvm/cpu/bounds_check.c) also reads
  * ctx->bounds and calls two functions of the CPU driver's run-time
  * (src/pipe/cpu/cpu_bounds.c), which the JIT defines for each program:
  *     void __kiln_bounds_fail(const struct kiln_wg_ctx *ctx, int32_t what,

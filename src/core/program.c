@@ -83,22 +83,23 @@ cl_int kiln_program_create_source(cl_context ctx, char *source, size_t size, cl_
 }
 
 /* The id of the code dev runs (with or without bounds checks), to match
- * against binaries (NULL for a device without a compiler, or when out of
- * host memory). */
-static char *target_id_checked(cl_device_id dev, bool bounds_check)
+ * against binaries: CL_SUCCESS with *id, or with *id NULL for a device
+ * Kiln has no compiler for (no binary matches it); CL_OUT_OF_HOST_MEMORY. */
+static cl_int target_id_checked(cl_device_id dev, bool bounds_check, char **id)
 {
-   if (dev->caps->ir == PIPE_IR_HOST_CPU)
-      return kiln_llvm_cpu_target_id(bounds_check);
-   /* GPU code carries no bounds checks (such builds fail), so the id has
-    * no suffix either way. */
-   if (dev->caps->ir == PIPE_IR_AMDGCN)
-      return kiln_llvm_amdgpu_target_id(dev->caps->ir_target);
-   return NULL;
+   *id = NULL;
+   if (!kiln_program_device_compiles(dev))
+      return CL_SUCCESS;
+   struct kiln_compile_target t;
+   kiln_program_compile_target(dev, &t);
+   t.bounds_check = bounds_check;
+   return kiln_llvm_target_id(&t, id) == KILN_BUILD_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY
+                                                                  : CL_SUCCESS;
 }
 
-static char *device_target_id(cl_device_id dev)
+static cl_int device_target_id(cl_device_id dev, char **id)
 {
-   return target_id_checked(dev, kiln_check_bounds());
+   return target_id_checked(dev, kiln_check_bounds(), id);
 }
 
 /* A binary refused only because KILN_CHECK=bounds differs between the
@@ -107,7 +108,8 @@ static char *device_target_id(cl_device_id dev)
 static void explain_check_mismatch(cl_device_id dev, const char *target)
 {
    bool checks = kiln_check_bounds();
-   char *other = target_id_checked(dev, !checks);
+   char *other;
+   target_id_checked(dev, !checks, &other);
    if (other && !strcmp(other, target))
       kiln_log(KILN_LOG_WARN,
                checks ? "KILN_CHECK=bounds: a program binary built without bounds checks is "
@@ -238,10 +240,10 @@ cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id 
       struct kiln_program_build *b = &prog->builds[i];
       struct kiln_binary_contents c;
       cl_int st = CL_INVALID_BINARY;
-      char *want = device_target_id(devices[i]);
+      char *want;
+      cl_int id_err = device_target_id(devices[i], &want);
       enum kiln_binary_status read = kiln_binary_read(binaries[i], lengths[i], &c);
-      if (read == KILN_BINARY_OUT_OF_MEMORY ||
-          (!want && devices[i]->caps->ir != PIPE_IR_NONE)) {
+      if (read == KILN_BINARY_OUT_OF_MEMORY || id_err) {
          st = CL_OUT_OF_HOST_MEMORY;
       } else if (read == KILN_BINARY_OK) {
          if (want && !strcmp(want, c.target)) {
@@ -292,9 +294,16 @@ int kiln_program_device_index(cl_program prog, cl_device_id dev)
    return -1;
 }
 
+bool kiln_program_device_compiles(cl_device_id dev)
+{
+   return dev->caps->ir[0] != 0;
+}
+
 void kiln_program_compile_target(cl_device_id dev, struct kiln_compile_target *t)
 {
    *t = (struct kiln_compile_target){
+      .ir = dev->caps->ir,
+      .processor = dev->caps->ir_target,
       .opencl_version = KILN_CL_VERSION_NUMBER,
       .image_support = dev->caps->image_support,
       .cl_ext = dev->caps->clang_extensions,
@@ -326,7 +335,7 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    fresh.options = kiln_strdup(options ? options : "");
    if (!fresh.options)
       return CL_OUT_OF_HOST_MEMORY;
-   if (dev->caps->ir == PIPE_IR_NONE) {
+   if (!kiln_program_device_compiles(dev)) {
       fresh.log = kiln_strdup("error: this device has no OpenCL C compiler\n");
       fresh.status = CL_BUILD_ERROR;
       fresh.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
@@ -367,10 +376,7 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    }
    struct kiln_build_output out;
    enum kiln_build_status st =
-      dev->caps->ir == PIPE_IR_AMDGCN
-         ? kiln_llvm_build_amdgpu(prog->source, prog->source_size, options, &target,
-                                  dev->caps->ir_target, &out)
-         : kiln_llvm_build_cpu(prog->source, prog->source_size, options, &target, &out);
+      kiln_llvm_build(prog->source, prog->source_size, options, &target, &out);
    fresh.log = out.log;
    out.log = NULL;
    cl_int err = CL_SUCCESS;

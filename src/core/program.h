@@ -95,8 +95,12 @@ static inline bool kiln_program_build_executable(const struct kiln_program_build
 
 /* For program.c and program_link.c only: */
 struct kiln_compile_target;
-/* What the compiler is told of dev (the same for builds, compiles, links). */
+/* What the compiler is told of dev (the same for builds, compiles, links):
+ * its caps' target family and processor, language and extensions. */
 void kiln_program_compile_target(cl_device_id dev, struct kiln_compile_target *t);
+/* Whether dev has a compiler at all (pipe_caps.ir is not ""); which one is
+ * src/llvm's business. */
+bool kiln_program_device_compiles(cl_device_id dev);
 cl_program kiln_program_alloc(cl_context ctx, cl_uint n, const cl_device_id *devices);
 /* kiln_program_alloc, then made a live handle (NULL: out of memory). */
 cl_program kiln_program_new(cl_context ctx, cl_uint n, const cl_device_id *devices);

@@ -134,9 +134,14 @@ bool kiln_program_cache_key(const char *source, size_t size, const char *options
                             const struct kiln_compile_target *target,
                             unsigned char key[KILN_FCACHE_KEY_SIZE])
 {
-   char *id = kiln_llvm_cpu_target_id(target->bounds_check);
-   if (!id)
+   /* The device's own target (two GPUs never share an entry), and the
+    * builtins its builds link. */
+   char *id = NULL;
+   char *builtins = kiln_llvm_builtins_id(target);
+   if (!builtins || kiln_llvm_target_id(target, &id)) {
+      kiln_free(builtins);
       return false;
+   }
    char flags[64];
    snprintf(flags, sizeof(flags), "cl%d image%d", target->opencl_version,
             target->image_support ? 1 : 0);
@@ -146,7 +151,7 @@ bool kiln_program_cache_key(const char *source, size_t size, const char *options
    field_str(&s, KILN_VERSION);
    field_str(&s, kiln_build_id());
    field_str(&s, kiln_llvm_version());
-   field_str(&s, kiln_llvm_builtins_id());
+   field_str(&s, builtins);
    field_str(&s, id);
    field_str(&s, flags);
    field_str(&s, target->cl_ext);
@@ -154,6 +159,7 @@ bool kiln_program_cache_key(const char *source, size_t size, const char *options
    field(&s, source, size);
    kiln_sha256_final(&s, key);
    kiln_free(id);
+   kiln_free(builtins);
    return true;
 }
 
@@ -321,7 +327,7 @@ bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN
    struct kiln_binary_contents contents = {0};
    char *want = NULL, *log_copy = NULL;
    if (ok) {
-      want = kiln_llvm_cpu_target_id(target->bounds_check);
+      kiln_llvm_target_id(target, &want);
       log_copy = kiln_strndup((const char *)log, log_size);
       ok = want && log_copy && kiln_binary_read(bin, bin_size, &contents) == KILN_BINARY_OK &&
            !strcmp(contents.target, want);

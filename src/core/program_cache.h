@@ -25,8 +25,8 @@ void kiln_program_cache_use(const char *dir, uint64_t max_bytes);
 
 /* The key of a build: the source's bytes, the options, the device's target
  * id, language version, extensions and image support, and the versions of
- * Kiln (its build-id), LLVM and the builtins library.  False when out of
- * host memory. */
+ * Kiln (its build-id), LLVM and the target's builtins.  False when out of
+ * host memory or for a target src/llvm does not compile for (no cache). */
 bool kiln_program_cache_key(const char *source, size_t size, const char *options,
                             const struct kiln_compile_target *target,
                             unsigned char key[KILN_FCACHE_KEY_SIZE]);

@@ -1,7 +1,7 @@
 /* Separate compilation (OpenCL 1.2 §5.6.3): clCompileProgram turns a
  * program's source into a compiled object per device, clLinkProgram links
  * compiled objects and libraries into a new program, a library or an
- * executable.  The compiler side is src/llvm/compile_object.c and link.c.
+ * executable.  The compiler side is src/llvm/build.c and link.c.
  * The compile cache (program_cache.c) is not used for either: it stores
  * executables keyed by source and build options, and a compiled object's
  * result also depends on the headers given, which the key does not hold. */
@@ -13,11 +13,6 @@
 #include "core/program.h"
 #include "llvm/compiler.h"
 #include "util/alloc.h"
-
-static const char *device_gfx(cl_device_id dev)
-{
-   return dev->caps->ir == PIPE_IR_AMDGCN ? dev->caps->ir_target : NULL;
-}
 
 static bool wanted(cl_device_id dev, cl_uint n, const cl_device_id *devices)
 {
@@ -57,7 +52,7 @@ static cl_int compile_one(cl_program prog, unsigned i, const char *options,
       kiln_free(fresh.options);
       return CL_OUT_OF_HOST_MEMORY;
    }
-   if (dev->caps->ir == PIPE_IR_NONE) {
+   if (!kiln_program_device_compiles(dev)) {
       fresh.log = kiln_strdup("error: this device has no OpenCL C compiler\n");
       return fresh_finish(prog, i, &fresh, CL_COMPILER_NOT_AVAILABLE, 0);
    }
@@ -65,8 +60,7 @@ static cl_int compile_one(cl_program prog, unsigned i, const char *options,
    kiln_program_compile_target(dev, &target);
    struct kiln_build_output out;
    enum kiln_build_status st = kiln_llvm_compile(prog->source, prog->source_size, options,
-                                                 headers, num_headers, &target,
-                                                 device_gfx(dev), &out);
+                                                 headers, num_headers, &target, &out);
    fresh.log = out.log;
    out.log = NULL;
    cl_int err = st == KILN_BUILD_OK                 ? CL_SUCCESS
@@ -127,7 +121,7 @@ static cl_int link_device(cl_program prog, unsigned i, const char *options, bool
       kiln_free(fresh.options);
       return CL_OUT_OF_HOST_MEMORY;
    }
-   if (dev->caps->ir == PIPE_IR_NONE) {
+   if (!kiln_program_device_compiles(dev)) {
       fresh.log = kiln_strdup("error: this device has no OpenCL C linker\n");
       return fresh_finish(prog, i, &fresh, CL_LINKER_NOT_AVAILABLE, 0);
    }
@@ -135,7 +129,7 @@ static cl_int link_device(cl_program prog, unsigned i, const char *options, bool
    kiln_program_compile_target(dev, &target);
    struct kiln_build_output out;
    enum kiln_build_status st =
-      kiln_llvm_link(inputs, num_inputs, options, &target, device_gfx(dev), &out);
+      kiln_llvm_link(inputs, num_inputs, options, &target, &out);
    fresh.log = out.log;
    out.log = NULL;
    cl_int err = st == KILN_BUILD_OK                ? CL_SUCCESS

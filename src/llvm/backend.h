@@ -1,43 +1,67 @@
-/* The back half of a build, from a front-end module to device code: one
- * implementation per device kind, shared by clBuildProgram's pipeline
- * (compiler.c, compiler_amdgpu.c) and clLinkProgram's (link.c), so that a
- * linked program is built exactly as one compiled in one piece. */
+/* The back half of a build, from a front-end module to device code, for
+ * every target: clBuildProgram's pipeline (build.c) and clLinkProgram's
+ * (link.c) both end here, so that a linked program is built exactly as one
+ * compiled in one piece.  What differs per target comes from the target
+ * table (target_table.h); the helpers below are what the targets' lower
+ * steps share. */
 #ifndef KILN_LLVM_BACKEND_H
 #define KILN_LLVM_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <llvm-c/TargetMachine.h>
 #include <llvm-c/Types.h>
 
 #include "llvm/compiler.h"
+#include "llvm/target_table.h"
 
 struct kiln_build_log;
 
-/* The triple the builtins library is built for (src/llvm/builtins): CPU
- * front ends target it, and the host's CPU is applied after linking. */
-#define KILN_CPU_TRIPLE "x86_64-unknown-linux-gnu"
+/* One module on its way to device code (what a target's lower step sees). */
+struct kiln_llvm_job {
+   LLVMModuleRef m;
+   LLVMTargetMachineRef tm; /* m's data layout and triple are already tm's */
+   const struct kiln_llvm_machine *machine;
+   const struct kiln_compile_target *target;
+   bool optimize; /* not -cl-opt-disable */
+   bool linked;   /* from clLinkProgram: unresolved symbols are link errors */
+   unsigned id;   /* numbers the KILN_DUMP files */
+   struct kiln_build_output *out; /* kernels already described */
+   struct kiln_build_log *log;
+};
 
-/* m (the caller keeps and disposes it) becomes the CPU device's code:
- * out->bitcode (m before code generation), target_id, kernels, object.
- * linked: unresolved symbols are named as a link error.  id numbers the
- * KILN_DUMP files. */
-enum kiln_build_status kiln_llvm_cpu_finish(LLVMModuleRef m,
-                                            const struct kiln_compile_target *target,
-                                            bool optimize, bool linked, unsigned id,
-                                            struct kiln_build_output *out,
-                                            struct kiln_build_log *log);
+/* m (the caller keeps and disposes it) becomes the device's code:
+ * out->bitcode (m before code generation), target_id, kernels, object. */
+enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_machine *machine,
+                                        const struct kiln_compile_target *target,
+                                        bool optimize, bool linked, unsigned id,
+                                        struct kiln_build_output *out,
+                                        struct kiln_build_log *log);
 
-/* The same for the AMD GPU processor gfx. */
-enum kiln_build_status kiln_llvm_amdgpu_finish(LLVMModuleRef m, const char *gfx, bool optimize,
-                                               bool linked, struct kiln_build_output *out,
-                                               struct kiln_build_log *log);
+/* Runs an LLVM pass pipeline on the job's module; false with a log line. */
+bool kiln_llvm_run_passes(const struct kiln_llvm_job *job, const char *passes);
 
-/* libclc's bitcode for gfx (*data kiln_malloc'd), or the reason in log. */
-enum kiln_build_status kiln_llvm_amdgpu_libclc(const char *gfx, void **data, size_t *size,
-                                               struct kiln_build_log *log);
+/* Whether a function the module only declares is provided at run time
+ * anyway (by the process, the driver, an intrinsic). */
+typedef bool (*kiln_llvm_provided_fn)(const char *name);
+
+/* Every function still only declared and used must be provided, else the
+ * log names it (as a link error for a linked job); `from` says what the
+ * builtins are ("an OpenCL C builtin Kiln provides", "in libclc"). */
+bool kiln_llvm_check_undefined(const struct kiln_llvm_job *job, kiln_llvm_provided_fn provided,
+                               const char *undefined_why, const char *unresolved_why);
 
 /* A fresh number for KILN_DUMP's files. */
 unsigned kiln_llvm_next_build_id(void);
+
+/* KILN_DUMP=<dir>: <dir>/kiln-<pid>-<id>.<ext> (docs/dump.md); nothing
+ * when it is unset or the file cannot be written. */
+void kiln_llvm_dump_bytes(unsigned id, const char *ext, const void *data, size_t size);
+void kiln_llvm_dump_module(unsigned id, const char *ext, LLVMModuleRef m);
+
+/* A copy of an LLVM memory buffer, which is disposed of (false, and
+ * *data NULL, when out of memory). */
+bool kiln_llvm_take_buffer(LLVMMemoryBufferRef buf, void **data, size_t *size);
 
 #endif

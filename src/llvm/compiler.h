@@ -15,8 +15,12 @@ enum kiln_build_status {
    KILN_BUILD_OUT_OF_MEMORY,   /* CL_OUT_OF_HOST_MEMORY */
 };
 
-/* The device a program is built for (pipe drivers fill it). */
+/* The device a program is built for: core fills it from the device's
+ * caps; src/llvm picks the target table's entry by ir (target_table.h). */
 struct kiln_compile_target {
+   const char *ir;        /* pipe_caps.ir: "cpu", "amdgcn", "nvptx" */
+   const char *processor; /* pipe_caps.ir_target: "gfx1030", "sm_90"; "" for the
+                           * target's default (the CPU: this machine's) */
    int opencl_version;   /* 110 for 1.1: also the newest -cl-std allowed */
    bool image_support;
    const char *cl_ext;   /* clang -cl-ext list of the device's extensions */
@@ -47,10 +51,11 @@ struct kiln_build_dep {
 
 struct kiln_build_output {
    char *log;            /* never NULL after a build; "" when clean */
-   char *target_id;      /* what the object runs on (kiln_llvm_cpu_target_id) */
+   char *target_id;      /* what the object runs on (kiln_llvm_target_id) */
    void *bitcode;        /* the program before code generation */
    size_t bitcode_size;
-   void *object;         /* ELF relocatable holding __kiln_wg_<kernel> */
+   void *object;         /* the target's final step: ELF object (CPU: holding
+                          * __kiln_wg_<kernel>), code object, PTX text */
    size_t object_size;
    struct kiln_kernel_info *kernels;
    unsigned num_kernels;
@@ -60,29 +65,22 @@ struct kiln_build_output {
    unsigned num_deps;
 };
 
-/* Builds source for the host CPU.  Thread-safe. */
-enum kiln_build_status kiln_llvm_build_cpu(const char *source, size_t size, const char *options,
-                                           const struct kiln_compile_target *target,
-                                           struct kiln_build_output *out);
-
-/* Builds source for the AMD GPU processor gfx ("gfx1030"; the list is
- * llvm/amdgpu_target.h): an amdgcn-mesa-mesa3d ELF relocatable with one
- * amd_kernel_code_t-headed symbol per kernel (docs/amdgpu.md), linked with
- * libclc.  target->bounds_check is refused.  Thread-safe. */
-enum kiln_build_status kiln_llvm_build_amdgpu(const char *source, size_t size,
-                                              const char *options,
-                                              const struct kiln_compile_target *target,
-                                              const char *gfx, struct kiln_build_output *out);
+/* clBuildProgram: builds source for target (bitcode, kernel descriptions
+ * and the target's code in out).  A target src/llvm has no entry or
+ * processor for is KILN_BUILD_FAILED with the log saying so.  Thread-safe. */
+enum kiln_build_status kiln_llvm_build(const char *source, size_t size, const char *options,
+                                       const struct kiln_compile_target *target,
+                                       struct kiln_build_output *out);
 
 /* clCompileProgram: source (and headers) to a compiled object, LLVM
  * bitcode in out->bitcode, with out->target_id naming the device it is
- * for (gfx NULL: the CPU; else an AMD GPU processor).  Kernel descriptions
- * and device code come only from kiln_llvm_link.  Thread-safe. */
+ * for.  Kernel descriptions and device code come only from
+ * kiln_llvm_link.  Thread-safe. */
 enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const char *options,
                                          const struct kiln_header *headers,
                                          unsigned num_headers,
                                          const struct kiln_compile_target *target,
-                                         const char *gfx, struct kiln_build_output *out);
+                                         struct kiln_build_output *out);
 
 /* clLinkProgram: links compiled objects and libraries (bitcode of the
  * same target) with the link options (kiln_link_options_parse).  With
@@ -94,16 +92,12 @@ enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const 
 enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigned n,
                                       const char *options,
                                       const struct kiln_compile_target *target,
-                                      const char *gfx, struct kiln_build_output *out);
+                                      struct kiln_build_output *out);
 
 /* Checks clLinkProgram's options alone, as kiln_llvm_check_options does
  * for builds; *library tells whether -create-library was given. */
 enum kiln_build_status kiln_llvm_check_link_options(const char *options, bool *library,
                                                     char **log);
-
-/* "amdgpu:amdgcn-mesa-mesa3d:<gfx>" (kiln_malloc'd; NULL when out of
- * memory): the target id of program binaries for that processor. */
-char *kiln_llvm_amdgpu_target_id(const char *gfx);
 
 /* Checks the options alone (clBuildProgram reports CL_INVALID_BUILD_OPTIONS
  * before any work): KILN_BUILD_OK, KILN_BUILD_INVALID_OPTIONS with a reason
@@ -114,18 +108,24 @@ enum kiln_build_status kiln_llvm_check_options(const char *options, char **log);
 void kiln_build_output_fini(struct kiln_build_output *out);
 void kiln_build_deps_free(struct kiln_build_dep *deps, unsigned n);
 
-/* Identifies the code this machine's CPU runs: "cpu:<triple>:<cpu>:<features>",
- * followed by ":check=bounds" for code built with bounds checks, which
- * expects a bounds table with every launch (malloc'd; NULL when out of
- * memory).  Binaries built for another id are refused. */
-char *kiln_llvm_cpu_target_id(bool bounds_check);
+/* The id of the code target runs, which binaries and the compile cache
+ * must match (*id kiln_malloc'd): "<kind>:<triple>:<processor>[:<features>]",
+ * e.g. "cpu:x86_64-pc-linux-gnu:znver3:+avx2,...", "amdgpu:amdgcn-mesa-mesa3d:
+ * gfx1030", followed by ":check=bounds" for code built with bounds checks
+ * (which expects a bounds table with every launch).  KILN_BUILD_FAILED
+ * when src/llvm does not compile for target; KILN_BUILD_OUT_OF_MEMORY. */
+enum kiln_build_status kiln_llvm_target_id(const struct kiln_compile_target *target,
+                                           char **id);
 
 /* "LLVM 19.1.7" (for the compile cache key and logs). */
 const char *kiln_llvm_version(void);
 
-/* "sha256:..." of the builtins library and header every CPU build links
- * (for the compile cache key). */
-const char *kiln_llvm_builtins_id(void);
+/* What identifies the builtins a build for target links, and the header
+ * every build reads (for the compile cache key): "sha256:..." of Kiln's
+ * own library and header, with libclc's file, size and modification time
+ * for targets that link libclc (kiln_malloc'd; NULL when out of memory or
+ * for a target src/llvm does not know). */
+char *kiln_llvm_builtins_id(const struct kiln_compile_target *target);
 
 /* Whether KILN_DUMP asks for each build's intermediate files (a cached
  * build has none to give, so the cache is not read then). */

@@ -1,5 +1,5 @@
 /* clLinkProgram's half of separate compilation: compiled objects and
- * libraries (bitcode, compile_object.c) linked into one module with LLVM's
+ * libraries (bitcode, build.c's kiln_llvm_compile) linked into one module with LLVM's
  * IR linker, then either kept as bitcode (-create-library) or given to the
  * device's back half (backend.h) exactly once, as a build would be. */
 #include <llvm-c/BitReader.h>
@@ -13,6 +13,7 @@
 #include "llvm/build_log.h"
 #include "llvm/build_options.h"
 #include "llvm/compiler.h"
+#include "llvm/target_table.h"
 #include "util/alloc.h"
 
 /* Functions of a library created without -enable-link-options carry this
@@ -133,11 +134,12 @@ static enum kiln_build_status link_inputs(LLVMContextRef c, const struct kiln_bi
 enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigned n,
                                       const char *options,
                                       const struct kiln_compile_target *target,
-                                      const char *gfx, struct kiln_build_output *out)
+                                      struct kiln_build_output *out)
 {
    memset(out, 0, sizeof(*out));
    struct kiln_build_log log = {0};
    kiln_build_log_append(&log, "%s", "");
+   struct kiln_llvm_machine machine = {0};
    struct kiln_link_options lo;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status ost =
@@ -151,34 +153,29 @@ enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigne
    LLVMContextRef c = LLVMContextCreate();
    LLVMContextSetDiagnosticHandler(c, diagnostic, &log);
    LLVMModuleRef m = NULL;
-   enum kiln_build_status status = link_inputs(c, inputs, n, &m, &log);
+   enum kiln_build_status status = kiln_llvm_machine_init(&machine, target, &log);
+   if (!status)
+      status = link_inputs(c, inputs, n, &m, &log);
    if (status)
       goto done;
    if (lo.link & KILN_LINK_CREATE_LIBRARY) {
       if (!(lo.link & KILN_LINK_ENABLE_LINK_OPTIONS))
          lock_link_options(m);
-      out->target_id = gfx ? kiln_llvm_amdgpu_target_id(gfx)
-                           : kiln_llvm_cpu_target_id(target->bounds_check);
+      out->target_id = kiln_llvm_machine_id(&machine, target->bounds_check);
       LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
-      if (bc) {
-         out->bitcode_size = LLVMGetBufferSize(bc);
-         out->bitcode = kiln_malloc(out->bitcode_size);
-         if (out->bitcode)
-            memcpy(out->bitcode, LLVMGetBufferStart(bc), out->bitcode_size);
-         LLVMDisposeMemoryBuffer(bc);
-      }
-      status = out->bitcode && out->target_id ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
+      bool copied = bc && kiln_llvm_take_buffer(bc, &out->bitcode, &out->bitcode_size);
+      status = copied && out->target_id ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
       goto done;
    }
    apply_link_options(m, lo.flags);
-   status = gfx ? kiln_llvm_amdgpu_finish(m, gfx, true, true, out, &log)
-                : kiln_llvm_cpu_finish(m, target, true, true, kiln_llvm_next_build_id(), out,
-                                       &log);
+   status = kiln_llvm_finish(m, &machine, target, true, true, kiln_llvm_next_build_id(), out,
+                             &log);
 
 done:
    if (m)
       LLVMDisposeModule(m);
    LLVMContextDispose(c);
+   kiln_llvm_machine_fini(&machine);
    if (status == KILN_BUILD_FAILED && log.len == 0)
       kiln_build_log_append(&log, "error: the link failed for a reason Kiln did not record\n");
    out->log = log.text;

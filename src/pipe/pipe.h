@@ -13,18 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What code a device runs, i.e. which compiler path builds for it. */
-enum pipe_ir {
-   PIPE_IR_NONE,     /* no compiler */
-   PIPE_IR_HOST_CPU, /* ELF object for this process's CPU (src/llvm/compiler.h) */
-   PIPE_IR_AMDGCN,   /* amdgcn-mesa-mesa3d code object for caps.ir_target */
-};
-
 /* Everything clGetDeviceInfo reports that depends on the device.  Filled by
  * the driver from the machine (CPU: cpuid, sysfs, sysconf). */
 struct pipe_caps {
-   enum pipe_ir ir;
-   char ir_target[32]; /* PIPE_IR_AMDGCN: the LLVM processor, "gfx1030" */
+   /* What code the device runs: the compiler's target family ("cpu",
+    * "amdgcn", "nvptx"; src/llvm/target_table.c has the list), "" for a
+    * device without a compiler. */
+   char ir[16];
+   /* The family's processor: "gfx1030", "sm_90"; "" for the family's
+    * default (CPU drivers: this machine's CPU). */
+   char ir_target[32];
    cl_device_type type;
    cl_uint vendor_id;
    char name[128];

@@ -17,9 +17,9 @@
 #include "core/binary.h"
 #include "kiln/cl_version.h"
 #include "kiln/kernel_info.h"
-#include "llvm/amdgpu_target.h"
+#include "llvm/amdgpu/amdgpu_target.h"
 #include "llvm/compiler.h"
-#include "llvm/disasm.h"
+#include "llvm/amdgpu/disasm.h"
 #include "pipe/amdgpu/amdgpu_caps.h"
 #include "pipe/amdgpu/amdgpu_code_object.h"
 #include "pipe/cpu/cpu_screen.h"
@@ -207,7 +207,10 @@ int main(int argc, char **argv)
       return 2;
    }
 
-   struct kiln_compile_target t = {.opencl_version = KILN_CL_VERSION_NUMBER};
+   /* --target cpu is this machine's CPU; anything else an AMD processor. */
+   struct kiln_compile_target t = {.ir = cpu ? "cpu" : "amdgcn",
+                                   .processor = cpu ? "" : target,
+                                   .opencl_version = KILN_CL_VERSION_NUMBER};
    struct kiln_build_output out;
    enum kiln_build_status st;
    if (cpu) {
@@ -218,11 +221,11 @@ int main(int argc, char **argv)
       }
       t.image_support = screen->caps.image_support;
       t.cl_ext = screen->caps.clang_extensions;
-      st = kiln_llvm_build_cpu(source, size, options, &t, &out);
+      st = kiln_llvm_build(source, size, options, &t, &out);
       screen->destroy(screen);
    } else {
       t.cl_ext = AMDGPU_CLANG_EXTENSIONS;
-      st = kiln_llvm_build_amdgpu(source, size, options, &t, target, &out);
+      st = kiln_llvm_build(source, size, options, &t, &out);
    }
    kiln_free(source);
    if (out.log && *out.log)

@@ -70,7 +70,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
    queue = clCreateCommandQueue(ctx, dev, 0, &err);
    FUZZ_CHECK(queue && !err, "clCreateCommandQueue: %d", err);
    /* The id this process accepts: KILN_CHECK=bounds is part of it. */
-   target_id = kiln_llvm_cpu_target_id(kiln_check_bounds());
+   struct kiln_compile_target cpu = {.ir = "cpu", .processor = "",
+                                     .bounds_check = kiln_check_bounds()};
+   kiln_llvm_target_id(&cpu, &target_id);
    FUZZ_CHECK(target_id, "no target id");
    if (fuzz_known("jitlink"))
       build_good_object();

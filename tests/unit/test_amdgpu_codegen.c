@@ -15,7 +15,7 @@
 #include <elf.h>
 
 #include "kiln/kernel_info.h"
-#include "llvm/amdgpu_target.h"
+#include "llvm/amdgpu/amdgpu_target.h"
 #include "llvm/compiler.h"
 #include "pipe/amdgpu/amdgpu_caps.h"
 #include "pipe/amdgpu/amdgpu_code_object.h"
@@ -47,6 +47,24 @@ static char *load_kernel_source(const char *file, size_t *size)
    return buf;
 }
 
+/* The compiler's one entry point, for the amdgcn target's processor gfx. */
+static enum kiln_build_status build_amdgpu(const char *src, size_t size, const char *options,
+                                           struct kiln_compile_target *t, const char *gfx,
+                                           struct kiln_build_output *out)
+{
+   t->ir = "amdgcn";
+   t->processor = gfx;
+   return kiln_llvm_build(src, size, options, t, out);
+}
+
+static char *amdgpu_target_id(const char *gfx)
+{
+   struct kiln_compile_target t = {.ir = "amdgcn", .processor = gfx, .opencl_version = 110};
+   char *id = NULL;
+   assert_int_equal(kiln_llvm_target_id(&t, &id), KILN_BUILD_OK);
+   return id;
+}
+
 static bool accum(const char *gfx)
 {
    return !strcmp(gfx, "gfx90a");
@@ -61,11 +79,11 @@ static void build(struct built *b, const char *gfx, const char *file, const char
    size_t size;
    const char *src = load_kernel_source(file, &size);
    struct kiln_compile_target t = {.opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
-   enum kiln_build_status st = kiln_llvm_build_amdgpu(src, size, "", &t, gfx, &b->out);
+   enum kiln_build_status st = build_amdgpu(src, size, "", &t, gfx, &b->out);
    if (st != KILN_BUILD_OK)
       fprintf(stderr, "%s for %s: %s\n", file, gfx, b->out.log);
    assert_int_equal(st, KILN_BUILD_OK);
-   char *want = kiln_llvm_amdgpu_target_id(gfx);
+   char *want = amdgpu_target_id(gfx);
    assert_string_equal(b->out.target_id, want);
    kiln_free(want);
    char error[256] = "";
@@ -283,7 +301,7 @@ static void test_constant_relocations(void **state)
       const char *gfx = gfx_targets[t];
       struct kiln_compile_target ct = {.opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
       struct kiln_build_output out;
-      assert_int_equal(kiln_llvm_build_amdgpu(src, size, "", &ct, gfx, &out), KILN_BUILD_OK);
+      assert_int_equal(build_amdgpu(src, size, "", &ct, gfx, &out), KILN_BUILD_OK);
       struct amdgpu_isa isa = {kiln_amdgpu_target_find(gfx)->gfx_level, accum(gfx)};
       struct amdgpu_code_object co;
       assert_int_equal(amdgpu_code_object_parse(out.object, out.object_size, &isa, &co, NULL, 0),
@@ -367,7 +385,7 @@ static void test_libclc_fallback(void **state)
    struct kiln_compile_target ct = {.opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
    struct kiln_build_output out;
    struct amdgpu_isa isa12 = {12, false};
-   assert_int_equal(kiln_llvm_build_amdgpu(src, size, "", &ct, "gfx1200", &out), KILN_BUILD_OK);
+   assert_int_equal(build_amdgpu(src, size, "", &ct, "gfx1200", &out), KILN_BUILD_OK);
    struct amdgpu_code_object co;
    assert_int_equal(amdgpu_code_object_parse(out.object, out.object_size, &isa12, &co, NULL, 0),
                     AMDGPU_CODE_OBJECT_OK);
@@ -382,28 +400,28 @@ static void test_build_errors(void **state)
    struct kiln_compile_target t = {.opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
    struct kiln_build_output out;
    const char *bad = "__kernel void k(__global int *p) { p[0] = undefined_thing; }";
-   assert_int_equal(kiln_llvm_build_amdgpu(bad, strlen(bad), "", &t, "gfx1030", &out),
+   assert_int_equal(build_amdgpu(bad, strlen(bad), "", &t, "gfx1030", &out),
                     KILN_BUILD_FAILED);
    assert_non_null(strstr(out.log, "undefined_thing"));
    kiln_build_output_fini(&out);
    /* A call to nothing libclc defines is a build error, not a code
     * object with an unresolved symbol. */
    const char *undef = "int nowhere(int); __kernel void k(__global int *p) { p[0] = nowhere(p[1]); }";
-   assert_int_equal(kiln_llvm_build_amdgpu(undef, strlen(undef), "", &t, "gfx900", &out),
+   assert_int_equal(build_amdgpu(undef, strlen(undef), "", &t, "gfx900", &out),
                     KILN_BUILD_FAILED);
    assert_non_null(strstr(out.log, "nowhere"));
    kiln_build_output_fini(&out);
    const char *ok = "__kernel void k(__global int *p) { p[0] = 1; }";
-   assert_int_equal(kiln_llvm_build_amdgpu(ok, strlen(ok), "", &t, "gfx9999", &out),
+   assert_int_equal(build_amdgpu(ok, strlen(ok), "", &t, "gfx9999", &out),
                     KILN_BUILD_FAILED);
    assert_non_null(strstr(out.log, "gfx9999"));
    kiln_build_output_fini(&out);
-   assert_int_equal(kiln_llvm_build_amdgpu(ok, strlen(ok), "-cl-no-such-option", &t, "gfx900",
+   assert_int_equal(build_amdgpu(ok, strlen(ok), "-cl-no-such-option", &t, "gfx900",
                                            &out),
                     KILN_BUILD_INVALID_OPTIONS);
    kiln_build_output_fini(&out);
    t.bounds_check = true;
-   assert_int_equal(kiln_llvm_build_amdgpu(ok, strlen(ok), "", &t, "gfx900", &out),
+   assert_int_equal(build_amdgpu(ok, strlen(ok), "", &t, "gfx900", &out),
                     KILN_BUILD_FAILED);
    kiln_build_output_fini(&out);
 }
@@ -418,7 +436,7 @@ static void test_printf_refused(void **state)
    struct kiln_build_output out;
    const char *src = "__kernel void k(__global int *p) { p[0] = printf(\"%d\\n\", p[1]); }";
    enum kiln_build_status st =
-      kiln_llvm_build_amdgpu(src, strlen(src), "-cl-std=CL1.2", &t, "gfx1030", &out);
+      build_amdgpu(src, strlen(src), "-cl-std=CL1.2", &t, "gfx1030", &out);
    if (st == KILN_BUILD_INVALID_OPTIONS) {
       kiln_build_output_fini(&out);
       skip();
@@ -436,7 +454,7 @@ static void test_parse_rejects(void **state)
    const char *src = load_kernel_source("saxpy.cl", &size);
    struct kiln_compile_target t = {.opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
    struct kiln_build_output out;
-   assert_int_equal(kiln_llvm_build_amdgpu(src, size, "", &t, "gfx1030", &out), KILN_BUILD_OK);
+   assert_int_equal(build_amdgpu(src, size, "", &t, "gfx1030", &out), KILN_BUILD_OK);
    struct amdgpu_code_object co;
    struct amdgpu_isa isa = {10, false};
    char err[256];
@@ -477,43 +495,43 @@ static void test_parse_rejects(void **state)
 static void test_compile_link(void **state)
 {
    (void)state;
-   struct kiln_compile_target t = {.opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
+   struct kiln_compile_target t = {.ir = "amdgcn", .processor = "gfx1030",
+                                   .opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
    const char *kern = "int helper(int x);\n"
                       "__kernel void k(__global float *p) { int i = get_global_id(0); "
                       "p[i] = sqrt((float)helper(i)); }";
    const char *help = "int helper(int x) { return x * 3; }";
    struct kiln_build_output a, b, lib, exe;
-   assert_int_equal(kiln_llvm_compile(kern, strlen(kern), NULL, NULL, 0, &t, "gfx1030", &a),
+   assert_int_equal(kiln_llvm_compile(kern, strlen(kern), NULL, NULL, 0, &t, &a),
                     KILN_BUILD_OK);
-   assert_int_equal(kiln_llvm_compile(help, strlen(help), "-cl-kernel-arg-info", NULL, 0, &t,
-                                      "gfx1030", &b),
+   assert_int_equal(kiln_llvm_compile(help, strlen(help), "-cl-kernel-arg-info", NULL, 0, &t, &b),
                     KILN_BUILD_OK);
    assert_non_null(a.bitcode);
    assert_null(a.object);
    assert_int_equal(a.num_kernels, 0);
    assert_string_equal(a.target_id, "amdgpu:amdgcn-mesa-mesa3d:gfx1030");
    struct kiln_bitcode in[2] = {{a.bitcode, a.bitcode_size}, {b.bitcode, b.bitcode_size}};
-   assert_int_equal(kiln_llvm_link(in, 2, NULL, &t, "gfx1030", &exe), KILN_BUILD_OK);
+   assert_int_equal(kiln_llvm_link(in, 2, NULL, &t, &exe), KILN_BUILD_OK);
    assert_non_null(exe.object);
    assert_int_equal(exe.num_kernels, 1);
    assert_string_equal(exe.kernels[0].name, "k");
    /* Compiled without -cl-kernel-arg-info: names hidden from the API. */
    assert_true(exe.kernels[0].no_arg_info);
    kiln_build_output_fini(&exe);
-   assert_int_equal(kiln_llvm_link(&in[1], 1, "-create-library", &t, "gfx1030", &lib),
+   assert_int_equal(kiln_llvm_link(&in[1], 1, "-create-library", &t, &lib),
                     KILN_BUILD_OK);
    assert_non_null(lib.bitcode);
    assert_null(lib.object);
    struct kiln_bitcode in2[2] = {{a.bitcode, a.bitcode_size}, {lib.bitcode, lib.bitcode_size}};
-   assert_int_equal(kiln_llvm_link(in2, 2, "-cl-fast-relaxed-math", &t, "gfx1030", &exe),
+   assert_int_equal(kiln_llvm_link(in2, 2, "-cl-fast-relaxed-math", &t, &exe),
                     KILN_BUILD_OK);
    assert_int_equal(exe.num_kernels, 1);
    kiln_build_output_fini(&exe);
    /* The kernel alone: helper is unresolved. */
-   assert_int_equal(kiln_llvm_link(in, 1, NULL, &t, "gfx1030", &exe), KILN_BUILD_FAILED);
+   assert_int_equal(kiln_llvm_link(in, 1, NULL, &t, &exe), KILN_BUILD_FAILED);
    assert_non_null(strstr(exe.log, "unresolved symbol 'helper'"));
    kiln_build_output_fini(&exe);
-   assert_int_equal(kiln_llvm_link(in, 1, "-cl-opt-disable", &t, "gfx1030", &exe),
+   assert_int_equal(kiln_llvm_link(in, 1, "-cl-opt-disable", &t, &exe),
                     KILN_BUILD_INVALID_OPTIONS);
    kiln_build_output_fini(&exe);
    kiln_build_output_fini(&lib);

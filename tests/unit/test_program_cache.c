@@ -16,7 +16,8 @@ static void test_key(void **state)
    (void)state;
    const char *src = "__kernel void k(__global int *o) { o[0] = 1; }";
    size_t n = strlen(src);
-   struct kiln_compile_target t = {110, true, "-all,+cl_khr_fp64", false};
+   struct kiln_compile_target t = {.ir = "cpu", .processor = "", .opencl_version = 110,
+                                   .image_support = true, .cl_ext = "-all,+cl_khr_fp64"};
    unsigned char base[32], again[32], other[32];
    key(src, n, "-DA=1", &t, base);
    key(src, n, "-DA=1", &t, again);
@@ -47,6 +48,25 @@ static void test_key(void **state)
    u.cl_ext = "-all";
    key(src, n, "-DA=1", &u, other);
    assert_memory_not_equal(base, other, 32);
+   /* The device's own target: another family, and another processor of
+    * one family (two GPUs never share an entry). */
+   u = t;
+   u.ir = "amdgcn";
+   u.processor = "gfx900";
+   unsigned char gfx900[32], gfx1100[32];
+   key(src, n, "-DA=1", &u, gfx900);
+   assert_memory_not_equal(base, gfx900, 32);
+   key(src, n, "-DA=1", &u, other);
+   assert_memory_equal(gfx900, other, 32);
+   u.processor = "gfx1100";
+   key(src, n, "-DA=1", &u, gfx1100);
+   assert_memory_not_equal(gfx900, gfx1100, 32);
+   /* A target the compiler does not know has no key (and no cache). */
+   u.ir = "no-such-target";
+   assert_false(kiln_program_cache_key(src, n, "-DA=1", &u, other));
+   u = t;
+   u.processor = "gfx900"; /* the CPU target compiles for this machine only */
+   assert_false(kiln_program_cache_key(src, n, "-DA=1", &u, other));
    /* Fields are delimited: moving bytes between options and source
     * changes the key. */
    key("1 __kernel", 10, "-DA=", &t, base);

@@ -154,7 +154,7 @@ static void get_kernel_info(struct pipe_screen *screen, void *kernel,
 
 static void fill_caps(struct pipe_caps *c, const struct amdgpu_ws_info *info)
 {
-   c->ir = PIPE_IR_AMDGCN;
+   snprintf(c->ir, sizeof(c->ir), "amdgcn");
    snprintf(c->ir_target, sizeof(c->ir_target), "%s", info->gfx);
    c->type = CL_DEVICE_TYPE_GPU;
    c->vendor_id = 0x1002;

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #include "kiln/bounds.h"
-#include "llvm/jit.h"
+#include "llvm/cpu/jit.h"
 
 /* The work-group this thread runs under checks. */
 static _Thread_local jmp_buf *current_group;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "kiln/cpu_abi.h"
-#include "llvm/jit.h"
+#include "llvm/cpu/jit.h"
 
 /* The functions checked code calls, for the JIT to define. */
 extern const struct kiln_jit_symbol cpu_bounds_symbols[];

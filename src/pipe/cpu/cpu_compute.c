@@ -16,7 +16,7 @@
 #include "kiln/image.h"
 #include "kiln/kernel_info.h"
 #include "kiln/printf.h"
-#include "llvm/jit.h"
+#include "llvm/cpu/jit.h"
 #include "pipe/cpu/cpu_bounds.h"
 #include "pipe/cpu/cpu_screen.h"
 #include "pipe/cpu/cpu_tpool.h"

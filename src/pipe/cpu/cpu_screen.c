@@ -144,7 +144,7 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->error_correction = false;
    c->host_unified_memory = true;
    c->endian_little = true;
-   c->ir = PIPE_IR_HOST_CPU;
+   snprintf(c->ir, sizeof(c->ir), "cpu"); /* this machine's CPU: ir_target stays "" */
    c->compiler_available = true;
    c->profiling_timer_resolution = 1;
    c->execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;

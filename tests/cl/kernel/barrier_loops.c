@@ -1,6 +1,6 @@
 /* Loops that contain barriers (OpenCL 1.1 §6.12.8): the CPU device runs
  * their uniform control once per work-group and keeps uniform counters in
- * one slot (src/llvm/wg_loop_split.c, wg_uniform.c).  Each kernel mixes
+ * one slot (src/llvm/cpu/wg_loop_split.c, wg_uniform.c).  Each kernel mixes
  * uniform and per-work-item state in the ways that analysis must tell
  * apart; every result is checked against a host simulation of the group,
  * at several group sizes (1, odd, a power of two). */

@@ -689,7 +689,7 @@ static void local_constant_index(void)
       char name[8];
       snprintf(name, sizeof(name), "%d", i);
       int st = kk_child(name, 6);
-      /* src/llvm/workgroup.c expand_constant_users: LLVMBuildGEP2 with all
+      /* src/llvm/cpu/workgroup.c expand_constant_users: LLVMBuildGEP2 with all
        * constant operands folds back to the same constant expression, so
        * the replacement never happens and the loop never ends. */
       CHECK(st == 0,

@@ -2,7 +2,7 @@
  * runs kernels that call math builtins.  Kiln's builtins leave sinf, expf
  * and pow to the C library's libm, and the ICD loader opens Kiln with
  * RTLD_LOCAL, so the libm Kiln links is invisible to a global symbol
- * search: src/llvm/jit.c searches libm by name. */
+ * search: src/llvm/cpu/jit.c searches libm by name. */
 #include <dlfcn.h>
 #include <stdio.h>
 

@@ -222,7 +222,7 @@ static void long_log(const struct kt_env *env)
    CHECK_ERR(kk_try_build(env, src, NULL, &p), CL_BUILD_PROGRAM_FAILURE);
    char *log = kk_build_log(p, env->device);
    size_t len = strlen(log);
-   /* src/llvm/compiler.c: the front end's log goes through
+   /* src/llvm/build.c: the front end's log goes through
     * log_append(&log, "%s", fe_log), which formats into a 1024-byte buffer
     * and keeps only its first 1023 bytes. */
    CHECK(len > 1024 && strstr(log, "input.cl:43:10: error"),

@@ -1,6 +1,6 @@
 /* Which private variables of a kernel with barriers need one slot per
  * work-item (see wg_liveness.h). */
-#include "llvm/wg_liveness.h"
+#include "llvm/cpu/wg_liveness.h"
 #include "util/alloc.h"
 
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "llvm/value_map.h"
+#include "llvm/cpu/value_map.h"
 #include "util/alloc.h"
 
 #include <stdint.h>

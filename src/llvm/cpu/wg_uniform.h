@@ -24,7 +24,7 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
-#include "llvm/value_map.h"
+#include "llvm/cpu/value_map.h"
 
 struct kiln_wg_uniform {
    LLVMBasicBlockRef setup;

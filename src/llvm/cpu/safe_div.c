@@ -11,7 +11,7 @@
  * the true remainder).  Divisions by a constant other than 0 (and -1 for
  * the signed forms) are left alone.  Every element width of a vector is
  * handled the same way (the comparisons and the select are per lane). */
-#include "llvm/safe_div.h"
+#include "llvm/cpu/safe_div.h"
 
 #include <stdbool.h>
 #include <stddef.h>

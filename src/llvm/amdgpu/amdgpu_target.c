@@ -1,4 +1,4 @@
-#include "llvm/amdgpu_target.h"
+#include "llvm/amdgpu/amdgpu_target.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * from the application.  It checks what a linker dereferences: headers and
  * sections inside the file, section indices of symbols and relocations,
  * symbol indices of relocations, string offsets. */
-#include "llvm/elf_check.h"
+#include "llvm/cpu/elf_check.h"
 
 #include <elf.h>
 #include <stdint.h>

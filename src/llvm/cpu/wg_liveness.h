@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "llvm/value_map.h"
+#include "llvm/cpu/value_map.h"
 
 struct kiln_wg_cfg {
    LLVMBasicBlockRef *blocks; /* the kernel body's blocks */

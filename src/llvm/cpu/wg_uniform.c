@@ -1,6 +1,6 @@
 /* Uniform values and divergent blocks of a work-group function with
  * barriers (see wg_uniform.h). */
-#include "llvm/wg_uniform.h"
+#include "llvm/cpu/wg_uniform.h"
 
 #include <stdint.h>
 #include <stdlib.h>

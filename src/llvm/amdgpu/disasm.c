@@ -1,11 +1,11 @@
-#include "llvm/disasm.h"
+#include "llvm/amdgpu/disasm.h"
 
 #include <inttypes.h>
 #include <llvm-c/Disassembler.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "llvm/amdgpu_target.h"
+#include "llvm/amdgpu/amdgpu_target.h"
 #include "llvm/build_log.h"
 #include "llvm/target.h"
 

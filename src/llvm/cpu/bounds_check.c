@@ -21,7 +21,7 @@
  * launch context through KILN_WG_CTX_FN and report the work-item through
  * get_local_id(), both of which the work-group pass lowers later.
  */
-#include "llvm/bounds_check.h"
+#include "llvm/cpu/bounds_check.h"
 
 #include <stddef.h>
 #include <stdlib.h>

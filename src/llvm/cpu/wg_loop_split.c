@@ -1,12 +1,12 @@
 /* Barriers around the uniform control of loops that contain barriers
  * (see wg_loop_split.h). */
-#include "llvm/wg_loop_split.h"
+#include "llvm/cpu/wg_loop_split.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "llvm/wg_uniform.h"
+#include "llvm/cpu/wg_uniform.h"
 #include "util/alloc.h"
 
 static int index_of(const struct kiln_wg_uniform *u, LLVMBasicBlockRef bb)

@@ -2,7 +2,7 @@
  * kiln_llvm_build) into this process with ORC's LLJIT, and finds its
  * work-group functions.  One LLJIT per loaded program: unloading the
  * program disposes it and frees the code. */
-#include "llvm/jit.h"
+#include "llvm/cpu/jit.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "llvm/elf_check.h"
+#include "llvm/cpu/elf_check.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
 

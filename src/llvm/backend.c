@@ -1,0 +1,202 @@
+/* The back half of every build (backend.h):
+ *   module --target's lower step--> --optimiser--> --final step--> code,
+ * with KILN_DUMP's .ll, .opt.ll and final file on the way. */
+#include "llvm/backend.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "llvm/build_log.h"
+#include "llvm/metadata.h"
+#include "llvm/target.h"
+#include "util/alloc.h"
+
+unsigned kiln_llvm_next_build_id(void)
+{
+   static atomic_uint builds;
+   return atomic_fetch_add(&builds, 1);
+}
+
+static const char *dump_dir(void)
+{
+   const char *d = getenv("KILN_DUMP");
+   return d && *d ? d : NULL;
+}
+
+static bool dump_path(char *buf, size_t size, unsigned id, const char *ext)
+{
+   const char *dir = dump_dir();
+   if (!dir)
+      return false;
+   int n = snprintf(buf, size, "%s/kiln-%ld-%u.%s", dir, (long)getpid(), id, ext);
+   return n > 0 && (size_t)n < size;
+}
+
+void kiln_llvm_dump_bytes(unsigned id, const char *ext, const void *data, size_t size)
+{
+   char path[4096];
+   if (!dump_path(path, sizeof(path), id, ext))
+      return;
+   FILE *f = fopen(path, "wb");
+   if (!f)
+      return;
+   fwrite(data, 1, size, f);
+   fclose(f);
+}
+
+void kiln_llvm_dump_module(unsigned id, const char *ext, LLVMModuleRef m)
+{
+   char path[4096], *msg = NULL;
+   if (dump_path(path, sizeof(path), id, ext) && LLVMPrintModuleToFile(m, path, &msg))
+      LLVMDisposeMessage(msg);
+}
+
+bool kiln_llvm_take_buffer(LLVMMemoryBufferRef buf, void **data, size_t *size)
+{
+   *size = LLVMGetBufferSize(buf);
+   /* One byte more, zero: text a target emits (PTX) reaches its driver
+    * NUL-terminated, as cuModuleLoadData wants it. */
+   char *copy = kiln_malloc(*size + 1);
+   if (copy) {
+      memcpy(copy, LLVMGetBufferStart(buf), *size);
+      copy[*size] = 0;
+   }
+   LLVMDisposeMemoryBuffer(buf);
+   *data = copy;
+   return copy != NULL;
+}
+
+bool kiln_llvm_run_passes(const struct kiln_llvm_job *job, const char *passes)
+{
+   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+   if (job->machine->target->vectorize) {
+      LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
+      LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
+   }
+   LLVMErrorRef err = LLVMRunPasses(job->m, passes, job->tm, po);
+   LLVMDisposePassBuilderOptions(po);
+   if (err) {
+      char *msg = LLVMGetErrorMessage(err);
+      kiln_build_log_append(job->log, "error: internal: passes '%s': %s\n", passes, msg);
+      LLVMDisposeErrorMessage(msg);
+      return false;
+   }
+   return true;
+}
+
+bool kiln_llvm_check_undefined(const struct kiln_llvm_job *job, kiln_llvm_provided_fn provided,
+                               const char *undefined_why, const char *unresolved_why)
+{
+   bool ok = true;
+   for (LLVMValueRef fn = LLVMGetFirstFunction(job->m); fn; fn = LLVMGetNextFunction(fn)) {
+      if (LLVMGetFirstBasicBlock(fn) || !LLVMGetFirstUse(fn))
+         continue;
+      size_t len;
+      const char *name = LLVMGetValueName2(fn, &len);
+      if (!strncmp(name, "llvm.", 5) || (provided && provided(name)))
+         continue;
+      if (job->linked)
+         kiln_build_log_append(job->log, "error: unresolved symbol '%s': no program given to "
+                                         "clLinkProgram defines it, and %s\n",
+                               name, unresolved_why);
+      else
+         kiln_build_log_append(job->log, "error: undefined function '%s' (%s)\n", name,
+                               undefined_why);
+      ok = false;
+   }
+   return ok;
+}
+
+static LLVMTargetMachineRef create_machine(const struct kiln_llvm_machine *mach, bool optimize,
+                                           struct kiln_build_log *log)
+{
+   LLVMTargetRef t;
+   char *msg = NULL;
+   if (LLVMGetTargetFromTriple(mach->triple, &t, &msg)) {
+      kiln_build_log_append(log, "error: internal: no LLVM target for %s: %s\n", mach->triple,
+                            msg);
+      LLVMDisposeMessage(msg);
+      return NULL;
+   }
+   return LLVMCreateTargetMachine(t, mach->triple, mach->cpu, mach->features,
+                                  optimize ? mach->target->codegen_opt : LLVMCodeGenLevelNone,
+                                  LLVMRelocPIC, mach->target->code_model);
+}
+
+/* The module takes the machine's data layout and triple: a CPU module was
+ * compiled for a baseline x86-64, and a linked one must agree with the
+ * code generator whatever its inputs said. */
+static void adopt_machine(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *triple)
+{
+   LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+   char *dl = LLVMCopyStringRepOfTargetData(td);
+   LLVMSetDataLayout(m, dl);
+   LLVMDisposeMessage(dl);
+   LLVMDisposeTargetData(td);
+   LLVMSetTarget(m, triple);
+}
+
+enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_machine *machine,
+                                        const struct kiln_compile_target *target,
+                                        bool optimize, bool linked, unsigned id,
+                                        struct kiln_build_output *out,
+                                        struct kiln_build_log *log)
+{
+   const struct kiln_llvm_target *t = machine->target;
+   kiln_llvm_init_targets();
+   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+   out->target_id = kiln_llvm_machine_id(machine, target->bounds_check);
+   if (!bc || !kiln_llvm_take_buffer(bc, &out->bitcode, &out->bitcode_size) ||
+       !out->target_id || kiln_metadata_kernels(m, &out->kernels, &out->num_kernels))
+      return KILN_BUILD_OUT_OF_MEMORY;
+   LLVMTargetMachineRef tm = create_machine(machine, optimize, log);
+   if (!tm)
+      return KILN_BUILD_FAILED;
+   adopt_machine(m, tm, machine->triple);
+
+   struct kiln_llvm_job job = {
+      .m = m,
+      .tm = tm,
+      .machine = machine,
+      .target = target,
+      .optimize = optimize,
+      .linked = linked,
+      .id = id,
+      .out = out,
+      .log = log,
+   };
+   enum kiln_build_status st = t->lower(&job);
+   if (st)
+      goto done;
+   kiln_llvm_dump_module(id, "ll", m);
+   st = KILN_BUILD_FAILED;
+   if (!kiln_llvm_run_passes(&job, t->passes[optimize]))
+      goto done;
+   kiln_llvm_dump_module(id, "opt.ll", m);
+
+   char *msg = NULL;
+   LLVMMemoryBufferRef code;
+   if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, t->emit, &msg, &code)) {
+      kiln_build_log_append(log, "error: internal: code generation for %s failed: %s\n",
+                            machine->cpu, msg);
+      LLVMDisposeMessage(msg);
+      goto done;
+   }
+   if (!kiln_llvm_take_buffer(code, &out->object, &out->object_size)) {
+      st = KILN_BUILD_OUT_OF_MEMORY;
+      goto done;
+   }
+   kiln_llvm_dump_bytes(id, t->emit_ext, out->object, out->object_size);
+   st = KILN_BUILD_OK;
+done:
+   LLVMDisposeTargetMachine(tm);
+   return st;
+}

@@ -1,0 +1,173 @@
+/* The CPU target: code for this process's CPU, run by the CPU driver
+ * through the JIT (jit.h).  Its lower step turns each kernel into a
+ * work-group function (workgroup.h) after the IR work x86 and the CPU
+ * driver's ABI need:
+ *   module --host CPU attributes, safe divisions, printf records,
+ *   [bounds checks]--> work-group functions --> (backend.c) O3 --> ELF.
+ */
+#include <dlfcn.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+
+#include "kiln/kernel_info.h"
+#include "llvm/backend.h"
+#include "llvm/build_log.h"
+#include "llvm/cpu/bounds_check.h"
+#include "llvm/cpu/safe_div.h"
+#include "llvm/cpu/workgroup.h"
+#include "llvm/metadata.h"
+#include "llvm/printf_lower.h"
+#include "llvm/target.h"
+#include "llvm/target_table.h"
+#include "util/alloc.h"
+
+/* The triple the builtins library is built for (src/llvm/builtins). */
+#define KILN_CPU_TRIPLE "x86_64-unknown-linux-gnu"
+
+static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llvm_machine *m,
+                                          struct kiln_build_log *log)
+{
+   /* The JIT runs the code in this process: only this machine's CPU. */
+   if (*processor) {
+      kiln_build_log_append(log, "error: Kiln compiles CPU code only for this machine's "
+                                 "CPU, not '%s'\n", processor);
+      return KILN_BUILD_FAILED;
+   }
+   struct kiln_llvm_host host = {0};
+   if (!kiln_llvm_host_query(&host))
+      return KILN_BUILD_OUT_OF_MEMORY;
+   m->triple = host.triple;
+   m->cpu = host.cpu;
+   m->features = host.features;
+   return KILN_BUILD_OK;
+}
+
+/* Work-item functions are replaced by the work-group pass; C library
+ * functions (sinf, pow, ...) are resolved by the JIT from the process. */
+static bool cpu_provided(const char *name)
+{
+   return kiln_wg_is_work_item_function(name) ||
+          (strncmp(name, "_Z", 2) && dlsym(RTLD_DEFAULT, name));
+}
+
+/* Builtins are compiled for a generic x86-64; give every function the
+ * host's CPU and features so nothing is held back to SSE2. */
+static void set_target_attributes(LLVMModuleRef m, const struct kiln_llvm_machine *mach)
+{
+   LLVMContextRef c = LLVMGetModuleContext(m);
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+      if (!LLVMGetFirstBasicBlock(fn))
+         continue;
+      LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-cpu", 10);
+      LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15);
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, "target-cpu", 10, mach->cpu,
+                                                        (unsigned)strlen(mach->cpu)));
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(c, "target-features", 15, mach->features,
+                                                        (unsigned)strlen(mach->features)));
+   }
+}
+
+/* Work-group functions for every kernel; kernels become internal so the
+ * optimiser drops them once inlined.  KILN_BUILD_FAILED has a log line. */
+static enum kiln_build_status build_workgroups(struct kiln_llvm_job *job)
+{
+   LLVMModuleRef m = job->m;
+   struct kiln_kernel_info *kernels = job->out->kernels;
+   unsigned n = job->out->num_kernels;
+   LLVMValueRef *kfn = kiln_calloc(n ? n : 1, sizeof(*kfn));
+   LLVMValueRef *wg = kiln_calloc(n ? n : 1, sizeof(*wg));
+   enum kiln_build_status st = kfn && wg ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
+   unsigned i = 0;
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); !st && fn; fn = LLVMGetNextFunction(fn))
+      if (kiln_is_kernel(fn))
+         kfn[i++] = fn;
+   kiln_wg_mark_inlining(m);
+   for (i = 0; !st && i < n; i++)
+      if (!(wg[i] = kiln_wg_create(m, kfn[i], &kernels[i])))
+         st = KILN_BUILD_OUT_OF_MEMORY;
+   /* SROA turns the kernels' variables (argument copies, loop counters)
+    * into values, which barriers then carry only where they must. */
+   if (!st && !kiln_llvm_run_passes(job, "always-inline,function(sroa,early-cse)"))
+      st = KILN_BUILD_FAILED;
+   bool barriers = false;
+   for (i = 0; !st && i < n; i++)
+      if (kiln_wg_has_barrier(wg[i])) {
+         barriers = true;
+         kiln_wg_rematerialize(wg[i]);
+         kiln_wg_isolate_barriers(wg[i]);
+      }
+   /* Barriers need every value that crosses a block in memory, where
+    * the work-group pass can give each work-item its own copy. */
+   if (!st && barriers && !kiln_llvm_run_passes(job, "function(reg2mem)"))
+      st = KILN_BUILD_FAILED;
+   for (i = 0; !st && i < n; i++) {
+      enum kiln_wg_status ws = kiln_wg_finish(m, wg[i], &kernels[i]);
+      if (ws == KILN_WG_OUT_OF_MEMORY) {
+         st = KILN_BUILD_OUT_OF_MEMORY;
+      } else if (ws != KILN_WG_OK) {
+         kiln_llvm_dump_module(job->id, "failed.ll", m);
+         kiln_build_log_append(job->log, "error: kernel '%s': cannot arrange its barriers "
+                                         "for the CPU device\n", kernels[i].name);
+         st = KILN_BUILD_FAILED;
+      }
+   }
+   for (i = 0; !st && i < n; i++)
+      LLVMSetLinkage(kfn[i], LLVMInternalLinkage);
+   kiln_free(kfn);
+   kiln_free(wg);
+   return st;
+}
+
+static enum kiln_build_status cpu_lower(struct kiln_llvm_job *job)
+{
+   LLVMModuleRef m = job->m;
+   set_target_attributes(m, job->machine);
+   kiln_internalize_non_kernels(m);
+   /* Before anything optimises: x86 traps on a division by zero. */
+   kiln_safe_divisions(m);
+   /* Before check_undefined, which would take printf for libc's. */
+   enum kiln_printf_lower_status pst =
+      kiln_printf_lower(m, LLVMGetModuleDataLayout(m), KILN_PRINTF_FROM_WG_CTX, job->log);
+   if (pst != KILN_PRINTF_LOWER_OK)
+      return pst == KILN_PRINTF_LOWER_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY
+                                                    : KILN_BUILD_FAILED;
+   if (!kiln_llvm_run_passes(job, "globaldce") ||
+       !kiln_llvm_check_undefined(job, cpu_provided,
+                                  "not an OpenCL C 1.1 builtin Kiln provides",
+                                  "it is not an OpenCL C builtin Kiln provides"))
+      return KILN_BUILD_FAILED;
+   if (job->target->bounds_check) {
+      /* Accesses through pointer parameters move into the kernels, where
+       * SROA shows which argument each pointer comes from. */
+      kiln_bounds_mark_inlining(m);
+      struct kiln_bounds_stats stats;
+      if (!kiln_llvm_run_passes(job, "always-inline,globaldce,function(sroa)"))
+         return KILN_BUILD_FAILED;
+      if (!kiln_bounds_instrument(m, job->out->kernels, job->out->num_kernels, &stats))
+         return KILN_BUILD_OUT_OF_MEMORY;
+      job->out->bounds_checked = stats.checked;
+      job->out->bounds_searched = stats.searched;
+   }
+   return build_workgroups(job);
+}
+
+const struct kiln_llvm_target kiln_llvm_target_cpu = {
+   .name = "cpu",
+   .id_name = "cpu",
+   .triple = KILN_CPU_TRIPLE,
+   .resolve = cpu_resolve,
+   .builtins = KILN_LLVM_BUILTINS_KILN,
+   .frontend_cpu = false,
+   .bounds_check = true,
+   .lower = cpu_lower,
+   .passes = {"default<O0>,globaldce", "default<O3>"},
+   .vectorize = true,
+   .codegen_opt = LLVMCodeGenLevelAggressive,
+   .code_model = LLVMCodeModelSmall,
+   .emit = LLVMObjectFile,
+   .emit_ext = "o",
+};

@@ -1,0 +1,147 @@
+/* The work-item functions (get_global_id, ...), barrier() and the fences
+ * as Clang mangles them: recognising them, and lowering every call but
+ * barrier() to loads from the launch context and the local id. */
+#include "llvm/cpu/wg_internal.h"
+
+#include <string.h>
+
+#include "kiln/cpu_abi.h"
+
+const char *const kiln_wi_names[WI_COUNT] = {
+   "_Z13get_global_idj",  "_Z12get_local_idj",   "_Z12get_group_idj",
+   "_Z15get_global_sizej", "_Z14get_local_sizej", "_Z14get_num_groupsj",
+   "_Z17get_global_offsetj", "_Z12get_work_dimv", KILN_WG_CTX_FN,      "_Z7barrierj",
+   "_Z9mem_fencej",       "_Z14read_mem_fencej", "_Z15write_mem_fencej",
+};
+
+bool kiln_wg_is_work_item_function(const char *name)
+{
+   for (int i = 0; i < WI_COUNT; i++)
+      if (!strcmp(name, kiln_wi_names[i]))
+         return true;
+   return false;
+}
+
+enum kiln_wi_fn kiln_wi_kind(LLVMValueRef call)
+{
+   LLVMValueRef callee = LLVMGetCalledValue(call);
+   if (!callee || !LLVMIsAFunction(callee))
+      return WI_NONE;
+   size_t len;
+   const char *name = LLVMGetValueName2(callee, &len);
+   for (int i = 0; i < WI_COUNT; i++)
+      if (!strcmp(name, kiln_wi_names[i]))
+         return (enum kiln_wi_fn)i;
+   return WI_NONE;
+}
+
+bool kiln_wg_is_call(LLVMValueRef inst)
+{
+   return LLVMGetInstructionOpcode(inst) == LLVMCall;
+}
+
+bool kiln_wg_is_intrinsic_call(LLVMValueRef inst, const char *prefix)
+{
+   if (!kiln_wg_is_call(inst))
+      return false;
+   LLVMValueRef callee = LLVMGetCalledValue(inst);
+   size_t len;
+   return callee && LLVMIsAFunction(callee) &&
+          !strncmp(LLVMGetValueName2(callee, &len), prefix, strlen(prefix));
+}
+
+/* Replaces one work-item function call (builder placed before it). */
+static void lower_wi_call(struct kiln_wg *w, LLVMValueRef call, enum kiln_wi_fn kind)
+{
+   if (kind == WI_CTX) {
+      LLVMReplaceAllUsesWith(call, w->wctx);
+      return;
+   }
+   if (kind == WI_WORK_DIM) {
+      LLVMValueRef v = LLVMBuildLoad2(w->b, w->i32, kiln_wg_ctx_field(w, KILN_CTX_WORK_DIM, NULL), "");
+      LLVMReplaceAllUsesWith(call, v);
+      return;
+   }
+   /* dimindx outside 0..2 gives 0 for ids and offsets, 1 for sizes. */
+   LLVMValueRef dim = LLVMGetOperand(call, 0);
+   LLVMValueRef idx = dim, in_range = NULL;
+   if (!LLVMIsAConstantInt(dim) || LLVMConstIntGetZExtValue(dim) > 2) {
+      in_range = LLVMBuildICmp(w->b, LLVMIntULT, dim, LLVMConstInt(w->i32, 3, 0), "");
+      idx = LLVMBuildSelect(w->b, in_range, dim, LLVMConstInt(w->i32, 0, 0), "");
+   }
+   LLVMValueRef v;
+   bool is_size = false;
+   switch (kind) {
+   case WI_LOCAL_ID:
+      v = kiln_wg_load_i64(w, kiln_wg_lid_ptr(w, idx));
+      break;
+   case WI_GLOBAL_ID: {
+      LLVMValueRef g = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_GROUP_ID, idx));
+      LLVMValueRef l = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_LOCAL_SIZE, idx));
+      LLVMValueRef o = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_GLOBAL_OFFSET, idx));
+      v = LLVMBuildAdd(w->b, LLVMBuildMul(w->b, g, l, ""), kiln_wg_load_i64(w, kiln_wg_lid_ptr(w, idx)), "");
+      v = LLVMBuildAdd(w->b, v, o, "");
+      break;
+   }
+   case WI_GROUP_ID:
+      v = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_GROUP_ID, idx));
+      break;
+   case WI_GLOBAL_OFFSET:
+      v = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_GLOBAL_OFFSET, idx));
+      break;
+   case WI_GLOBAL_SIZE:
+      v = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_GLOBAL_SIZE, idx));
+      is_size = true;
+      break;
+   case WI_LOCAL_SIZE:
+      v = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_LOCAL_SIZE, idx));
+      is_size = true;
+      break;
+   case WI_NUM_GROUPS:
+      v = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_NUM_GROUPS, idx));
+      is_size = true;
+      break;
+   default:
+      return;
+   }
+   if (in_range)
+      v = LLVMBuildSelect(w->b, in_range, v, LLVMConstInt(w->i64, is_size ? 1 : 0, 0), "");
+   if (LLVMTypeOf(call) != w->i64)
+      v = LLVMBuildTrunc(w->b, v, LLVMTypeOf(call), "");
+   LLVMReplaceAllUsesWith(call, v);
+}
+
+/* Lowers every work-item function call; fences vanish (a work-group runs
+ * on one thread).  Barrier calls stay: they delimit regions.  Returns the
+ * number of barriers. */
+unsigned kiln_wg_lower_work_items(struct kiln_wg *w)
+{
+   unsigned barriers = 0;
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef i = LLVMGetFirstInstruction(bb);
+      while (i) {
+         LLVMValueRef next = LLVMGetNextInstruction(i);
+         enum kiln_wi_fn k = kiln_wg_is_call(i) ? kiln_wi_kind(i) : WI_NONE;
+         if (k == WI_BARRIER) {
+            barriers++;
+         } else if (k == WI_MEM_FENCE || k == WI_READ_MEM_FENCE || k == WI_WRITE_MEM_FENCE) {
+            LLVMInstructionEraseFromParent(i);
+         } else if (k != WI_NONE) {
+            LLVMPositionBuilderBefore(w->b, i);
+            lower_wi_call(w, i, k);
+            LLVMInstructionEraseFromParent(i);
+         }
+         i = next;
+      }
+   }
+   return barriers;
+}
+
+bool kiln_wg_has_barrier(LLVMValueRef fn)
+{
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+         if (kiln_wg_is_call(i) && kiln_wi_kind(i) == WI_BARRIER)
+            return true;
+   return false;
+}

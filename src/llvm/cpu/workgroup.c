@@ -1,0 +1,171 @@
+/* The work-group function of a kernel: its signature and argument
+ * unpacking (kiln_wg_create), the launch context it reads, and the order
+ * in which the other wg_*.c files turn it into work-item loops
+ * (kiln_wg_finish). */
+#include "llvm/cpu/wg_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kiln/cpu_abi.h"
+#include "kiln/kernel_info.h"
+#include "llvm/cpu/wg_loop_split.h"
+#include "util/alloc.h"
+
+static LLVMTypeRef ctx_struct_type(LLVMContextRef c)
+{
+   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+   LLVMTypeRef a3 = LLVMArrayType2(i64, 3);
+   LLVMTypeRef fields[] = {a3, a3, a3, a3, a3, LLVMPointerTypeInContext(c, 0),
+                           LLVMInt32TypeInContext(c), LLVMInt32TypeInContext(c),
+                           LLVMPointerTypeInContext(c, 0), LLVMPointerTypeInContext(c, 0)};
+   return LLVMStructTypeInContext(c, fields, 10, 0);
+}
+
+/* Pointer to ctx->field[idx] (idx NULL for scalar fields). */
+LLVMValueRef kiln_wg_ctx_field(struct kiln_wg *w, enum kiln_wg_ctx_field field, LLVMValueRef idx)
+{
+   LLVMValueRef zero = LLVMConstInt(w->i32, 0, 0);
+   LLVMValueRef f = LLVMConstInt(w->i32, field, 0);
+   if (!idx) {
+      LLVMValueRef ix[] = {zero, f};
+      return LLVMBuildInBoundsGEP2(w->b, w->ctx_type, w->wctx, ix, 2, "");
+   }
+   LLVMValueRef ix[] = {zero, f, idx};
+   return LLVMBuildInBoundsGEP2(w->b, w->ctx_type, w->wctx, ix, 3, "");
+}
+
+LLVMValueRef kiln_wg_load_i64(struct kiln_wg *w, LLVMValueRef p)
+{
+   LLVMValueRef v = LLVMBuildLoad2(w->b, w->i64, p, "");
+   LLVMSetAlignment(v, 8);
+   return v;
+}
+
+LLVMValueRef kiln_wg_lid_ptr(struct kiln_wg *w, LLVMValueRef idx)
+{
+   LLVMValueRef ix[] = {LLVMConstInt(w->i32, 0, 0), idx};
+   return LLVMBuildInBoundsGEP2(w->b, LLVMArrayType2(w->i64, 3), w->lid, ix, 2, "");
+}
+
+static void wg_types(struct kiln_wg *w, LLVMModuleRef m)
+{
+   w->m = m;
+   w->c = LLVMGetModuleContext(m);
+   w->td = LLVMGetModuleDataLayout(m);
+   w->i8 = LLVMInt8TypeInContext(w->c);
+   w->i32 = LLVMInt32TypeInContext(w->c);
+   w->i64 = LLVMInt64TypeInContext(w->c);
+   w->ptr = LLVMPointerTypeInContext(w->c, 0);
+   w->ctx_type = ctx_struct_type(w->c);
+}
+
+LLVMValueRef kiln_wg_create(LLVMModuleRef m, LLVMValueRef kernel,
+                            const struct kiln_kernel_info *info)
+{
+   struct kiln_wg w = {0};
+   wg_types(&w, m);
+   size_t len;
+   const char *kname = LLVMGetValueName2(kernel, &len);
+   char *name = kiln_malloc(strlen(KILN_WG_PREFIX) + len + 1);
+   if (!name)
+      return NULL;
+   sprintf(name, "%s%s", KILN_WG_PREFIX, kname);
+   LLVMTypeRef params[] = {w.ptr, w.ptr};
+   LLVMValueRef fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(w.c), params, 2, 0));
+   kiln_free(name);
+   LLVMSetLinkage(fn, LLVMExternalLinkage);
+   /* Nothing the kernel writes aliases the argument buffer or the launch
+    * context: saying so lets LLVM hoist work-item values out of the loops
+    * and vectorize them. */
+   unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+   for (unsigned p = 1; p <= 2; p++)
+      LLVMAddAttributeAtIndex(fn, p, LLVMCreateEnumAttribute(w.c, noalias, 0));
+   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                           LLVMCreateEnumAttribute(w.c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+   /* The kernel's target attributes (CPU, features) carry over. */
+   LLVMAttributeRef cpu = LLVMGetStringAttributeAtIndex(kernel, LLVMAttributeFunctionIndex, "target-cpu", 10);
+   LLVMAttributeRef feat = LLVMGetStringAttributeAtIndex(kernel, LLVMAttributeFunctionIndex, "target-features", 15);
+   if (cpu)
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, cpu);
+   if (feat)
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, feat);
+
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(w.c);
+   LLVMBasicBlockRef setup = LLVMAppendBasicBlockInContext(w.c, fn, "setup");
+   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(w.c, fn, "body");
+   LLVMPositionBuilderAtEnd(b, setup);
+   LLVMValueRef argbuf = LLVMGetParam(fn, 0), wctx = LLVMGetParam(fn, 1);
+   unsigned n = LLVMCountParams(kernel);
+   LLVMValueRef *vals = kiln_calloc(n ? n : 1, sizeof(*vals));
+   if (!vals) {
+      LLVMDisposeBuilder(b);
+      LLVMDeleteFunction(fn);
+      return NULL;
+   }
+   unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+   for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef p = LLVMGetParam(kernel, i);
+      LLVMTypeRef t = LLVMTypeOf(p);
+      LLVMValueRef off = LLVMConstInt(w.i64, info->args[i].offset, 0);
+      LLVMValueRef slot = LLVMBuildInBoundsGEP2(b, w.i8, argbuf, &off, 1, "");
+      if (info->args[i].kind == KILN_ARG_LOCAL) {
+         LLVMValueRef lo = LLVMBuildLoad2(b, w.i64, slot, "");
+         LLVMValueRef f[] = {LLVMConstInt(w.i32, 0, 0), LLVMConstInt(w.i32, KILN_CTX_LOCAL_MEM, 0)};
+         LLVMValueRef lmp = LLVMBuildInBoundsGEP2(b, w.ctx_type, wctx, f, 2, "");
+         LLVMValueRef lm = LLVMBuildLoad2(b, w.ptr, lmp, "");
+         LLVMValueRef v = LLVMBuildInBoundsGEP2(b, w.i8, lm, &lo, 1, "");
+         vals[i] = LLVMGetPointerAddressSpace(t) ? LLVMBuildAddrSpaceCast(b, v, t, "") : v;
+      } else if (LLVMGetEnumAttributeAtIndex(kernel, i + 1, byval)) {
+         /* The inliner copies byval arguments for each work-item. */
+         vals[i] = LLVMGetPointerAddressSpace(t) ? LLVMBuildAddrSpaceCast(b, slot, t, "") : slot;
+      } else {
+         LLVMValueRef v = LLVMBuildLoad2(b, t, slot, "");
+         LLVMSetAlignment(v, 1);
+         vals[i] = v;
+      }
+   }
+   LLVMBuildBr(b, body);
+   LLVMPositionBuilderAtEnd(b, body);
+   LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(kernel), kernel, vals, n, "");
+   LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(kernel));
+   LLVMBuildRetVoid(b);
+   kiln_free(vals);
+   LLVMDisposeBuilder(b);
+   return fn;
+}
+
+enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
+                                   struct kiln_kernel_info *info)
+{
+   struct kiln_wg w = {0};
+   wg_types(&w, m);
+   w.fn = fn;
+   w.setup = LLVMGetFirstBasicBlock(fn);
+   w.body = LLVMGetNextBasicBlock(w.setup);
+   w.wctx = LLVMGetParam(fn, 1);
+   w.b = LLVMCreateBuilderInContext(w.c);
+
+   /* Setup: the local id, the next-region slot and the local sizes. */
+   LLVMPositionBuilderBefore(w.b, LLVMGetFirstInstruction(w.setup));
+   w.lid = LLVMBuildAlloca(w.b, LLVMArrayType2(w.i64, 3), "lid");
+   w.next = LLVMBuildAlloca(w.b, w.i32, "next");
+   LLVMPositionBuilderBefore(w.b, LLVMGetBasicBlockTerminator(w.setup));
+   for (int d = 0; d < 3; d++) {
+      LLVMBuildStore(w.b, LLVMConstInt(w.i64, 0, 0), kiln_wg_lid_ptr(&w, LLVMConstInt(w.i32, d, 0)));
+      w.lsize[d] = kiln_wg_load_i64(&w, kiln_wg_ctx_field(&w, KILN_CTX_LOCAL_SIZE, LLVMConstInt(w.i32, d, 0)));
+   }
+   w.wg_items = LLVMBuildMul(w.b, LLVMBuildMul(w.b, w.lsize[0], w.lsize[1], ""), w.lsize[2], "");
+
+   info->local_mem_size = kiln_wg_place_local_variables(&w);
+   unsigned barriers = kiln_wg_lower_work_items(&w);
+   bool ok = true;
+   if (!barriers) {
+      kiln_wg_build_single_region(&w);
+   } else {
+      barriers += kiln_wg_split_uniform_loops(fn, w.lid, LLVMGetNamedFunction(m, kiln_wi_names[WI_BARRIER]));
+      ok = kiln_wg_build_regions(&w, barriers);
+   }
+   LLVMDisposeBuilder(w.b);
+   return w.oom ? KILN_WG_OUT_OF_MEMORY : ok ? KILN_WG_OK : KILN_WG_UNSUPPORTED;
+}
