@@ -486,9 +486,11 @@ int main(void)
    for (unsigned i = 0; i < 2; i++) {
       struct gpu *g = &gpus[i];
       g->screen = list[i];
-      struct kiln_compile_target t = {.opencl_version = 110, .cl_ext = AMDGPU_CLANG_EXTENSIONS};
-      if (kiln_llvm_build_amdgpu(src, strlen(src), "", &t, list[i]->caps.ir_target, &g->out) !=
-          KILN_BUILD_OK) {
+      struct kiln_compile_target t = {.opencl_version = 110,
+                                      .cl_ext = AMDGPU_CLANG_EXTENSIONS,
+                                      .ir = list[i]->caps.ir,
+                                      .processor = list[i]->caps.ir_target};
+      if (kiln_llvm_build(src, strlen(src), "", &t, &g->out) != KILN_BUILD_OK) {
          fprintf(stderr, "%s\n", g->out.log);
          return 1;
       }

@@ -441,8 +441,19 @@ static cl_int create_buffer(struct fx *f, struct call *c, cl_mem_flags flags)
       expect_uints(f->q, m, 40, 1, "buffer from host memory");
    write_uints(f->q, m, 9, 1);
    expect_uints(f->q, m, 9, 1, "new buffer");
-   if (flags & CL_MEM_USE_HOST_PTR)
+   if (flags & CL_MEM_USE_HOST_PTR) {
+      /* The application's memory shows the data once mapped (5.4.2),
+       * whether the device uses it directly or keeps a copy (it does
+       * when importing the memory failed). */
+      cl_int merr;
+      cl_uint *p = clEnqueueMapBuffer(f->q, m, CL_TRUE, CL_MAP_READ, 0, sizeof(host), 0, NULL,
+                                      NULL, &merr);
+      assert_int_equal(merr, CL_SUCCESS);
+      assert_ptr_equal(p, host);
       assert_int_equal(host[5], 14);
+      clEnqueueUnmapMemObject(f->q, m, p, 0, NULL, NULL);
+      clFinish(f->q);
+   }
    clReleaseMemObject(m);
    return CL_SUCCESS;
 }
