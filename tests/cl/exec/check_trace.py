@@ -103,7 +103,7 @@ def check_common(doc, mode):
 
 
 def main():
-    exe = sys.argv[1]
+    exe = os.path.abspath(sys.argv[1])  # KILN_TRACE=1 runs it in another directory
     with tempfile.TemporaryDirectory() as tmp:
         doc, stderr = run(exe, "leak", os.path.join(tmp, "leak.json"))
         if doc:
