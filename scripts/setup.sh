@@ -2,6 +2,10 @@
 # Shared set-up of README's two commands: installs the Debian packages Kiln
 # needs (only those missing), then configures and builds Kiln in ./build.
 # Usage: source scripts/setup.sh [extra packages...]
+# KILN_MESON_ARGS (a shell variable or the environment): extra `meson setup`
+# arguments, also applied to an existing ./build; scripts/test.sh (CI) sets
+# -Dwerror=true there, so that a warning fails CI while plain builds
+# (scripts/run.sh, `meson setup build`) keep warnings as warnings.
 set -euo pipefail
 
 KILN_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,8 +38,11 @@ kiln_install_missing() {
 
 kiln_install_missing "${kiln_packages[@]}"
 
+read -r -a kiln_meson_args <<< "${KILN_MESON_ARGS:-}"
 if [ ! -f "$KILN_BUILD/build.ninja" ]; then
-   meson setup "$KILN_BUILD" "$KILN_ROOT"
+   meson setup "$KILN_BUILD" "$KILN_ROOT" "${kiln_meson_args[@]}"
+elif [ ${#kiln_meson_args[@]} -gt 0 ]; then
+   meson configure "$KILN_BUILD" "${kiln_meson_args[@]}"
 fi
 ninja -C "$KILN_BUILD"
 

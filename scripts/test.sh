@@ -1,6 +1,8 @@
 #!/bin/bash
 # README command 2: set up, build, and run every test suite.
 set -euo pipefail
+# CI builds treat warnings as errors (scripts/setup.sh).
+KILN_MESON_ARGS="-Dwerror=true ${KILN_MESON_ARGS:-}"
 source "$(dirname "$0")/setup.sh" valgrind piglit
 
 echo "== unit and end-to-end tests"

@@ -1,4 +1,4 @@
-/* Argument checks shared by the image entry points (api/image.c,
+/* Argument checks shared by the image entry points (api/image_transfer.c,
  * api/image_fill.c) and the command-buffer commands that record the same
  * image transfers (api/command_buffer_record.c), so both answer alike.
  *

@@ -30,6 +30,9 @@ atomic_bool kiln_trace_on;
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *trace_file;
 static pid_t trace_pid; /* a forked child must not write into the parent's file */
+/* KILN_TRACE=1: the file name Kiln chose, said on stderr at exit (the
+ * application did not name it).  Empty when the application did. */
+static char default_path[64];
 static const char tail[] = "\n]}\n";
 
 /* Queues get rows in the order they first complete a command. */
@@ -89,16 +92,25 @@ static void trace_exit(void)
    fclose(trace_file);
    trace_file = NULL;
    pthread_mutex_unlock(&trace_lock);
+   if (default_path[0])
+      fprintf(stderr, "kiln: KILN_TRACE: trace written to %s\n", default_path);
 }
 
 void kiln_trace_init(void)
 {
    const char *path = getenv("KILN_TRACE");
-   if (!path || !*path)
+   if (!path || !*path || !strcmp(path, "0"))
       return;
+   /* "1" means on: a file of this process's own in the current directory
+    * (a file called "1" is still ./1). */
+   if (!strcmp(path, "1")) {
+      snprintf(default_path, sizeof(default_path), "kiln-trace-%ld.json", (long)getpid());
+      path = default_path;
+   }
    trace_file = fopen(path, "w");
    if (!trace_file) {
-      kiln_log(KILN_LOG_WARN, "KILN_TRACE=%s: cannot open it; no trace", path);
+      kiln_log(KILN_LOG_WARN, "KILN_TRACE: cannot open %s; no trace", path);
+      default_path[0] = 0;
       return;
    }
    trace_pid = getpid();

@@ -1,4 +1,4 @@
-/* KILN_TRACE=<file> (docs/trace.md): every command's timeline in Chrome's
+/* KILN_TRACE=1 or KILN_TRACE=<file> (docs/trace.md): every command's timeline in Chrome's
  * trace-event JSON, which Perfetto and chrome://tracing open, and the
  * objects the application leaked, listed when the process exits. */
 #ifndef KILN_CORE_TRACE_H
@@ -23,7 +23,9 @@ struct kiln_trace_info {
  * completion, so that a process without KILN_TRACE pays one load. */
 extern atomic_bool kiln_trace_on;
 
-/* Reads KILN_TRACE and opens the file (called with the platform). */
+/* Reads KILN_TRACE and opens the file: "1" is kiln-trace-<pid>.json in
+ * the current directory, named on stderr at exit; anything else but "0"
+ * is the file's path (called with the platform). */
 void kiln_trace_init(void);
 
 static inline bool kiln_trace_enabled(void)

@@ -8,8 +8,9 @@
 #define PIPE_LOADER_MAX_DEVICES PIPE_LOADER_MAX_SCREENS
 
 /* Fills screens[] with up to max screens; returns how many.  KILN_DEVICES
- * is a comma-separated list of driver names (cpu, amdgpu, cuda) or "all";
- * unset means all drivers that find a device. */
+ * is a comma-separated list of driver names (cpu, amdgpu, cuda), "all" or
+ * "none"; unset means all drivers that find a device.  Only the drivers
+ * this build has (meson -Ddrivers) probe; naming another one warns. */
 unsigned pipe_loader_probe(struct pipe_screen **screens, unsigned max);
 
 #endif

@@ -20,9 +20,17 @@
 #include "llvm/amdgpu/amdgpu_target.h"
 #include "llvm/compiler.h"
 #include "llvm/amdgpu/disasm.h"
+/* The GPU targets compile through src/llvm alone; their extension list
+ * is a header of the driver's (no libdrm).  What needs a driver's code
+ * (the CPU's caps, the amdgpu code object reader for -S) is there only
+ * when meson's -Ddrivers built that driver. */
 #include "pipe/amdgpu/amdgpu_caps.h"
+#if KILN_DRIVER_AMDGPU
 #include "pipe/amdgpu/amdgpu_code_object.h"
+#endif
+#if KILN_DRIVER_CPU
 #include "pipe/cpu/cpu_screen.h"
+#endif
 #include "util/alloc.h"
 
 static void usage(FILE *f)
@@ -83,6 +91,7 @@ static bool write_all(const char *path, const void *data, size_t size)
    return fclose(f) == 0 && ok;
 }
 
+#if KILN_DRIVER_AMDGPU
 static struct amdgpu_isa isa_of(const char *gfx)
 {
    struct amdgpu_isa isa = {
@@ -128,6 +137,7 @@ static int disassemble(const char *gfx, const struct kiln_build_output *out)
    amdgpu_code_object_fini(&co);
    return 0;
 }
+#endif
 
 /* Appends " -D <def>" to *options. */
 static bool add_define(char **options, const char *def)
@@ -172,7 +182,9 @@ int main(int argc, char **argv)
          break;
       }
       case OPT_LIST:
+#if KILN_DRIVER_CPU
          printf("cpu\n");
+#endif
          for (unsigned i = 0; kiln_amdgpu_target_at(i); i++)
             printf("%s\n", kiln_amdgpu_target_at(i)->gfx);
          kiln_free(options);
@@ -199,6 +211,20 @@ int main(int argc, char **argv)
       kiln_free(options);
       return 2;
    }
+#if !KILN_DRIVER_AMDGPU
+   if (disasm) {
+      fprintf(stderr, "kiln-compile: -S needs the amdgpu driver (meson -Ddrivers=...,amdgpu)\n");
+      kiln_free(options);
+      return 2;
+   }
+#endif
+#if !KILN_DRIVER_CPU
+   if (cpu) {
+      fprintf(stderr, "kiln-compile: -t cpu needs the cpu driver (meson -Ddrivers=cpu,...)\n");
+      kiln_free(options);
+      return 2;
+   }
+#endif
    size_t size;
    char *source = read_all(argv[optind], &size);
    if (!source) {
@@ -213,6 +239,7 @@ int main(int argc, char **argv)
                                    .opencl_version = KILN_CL_VERSION_NUMBER};
    struct kiln_build_output out;
    enum kiln_build_status st;
+#if KILN_DRIVER_CPU
    if (cpu) {
       struct pipe_screen *screen = cpu_screen_create(false);
       if (!screen) {
@@ -223,7 +250,9 @@ int main(int argc, char **argv)
       t.cl_ext = screen->caps.clang_extensions;
       st = kiln_llvm_build(source, size, options, &t, &out);
       screen->destroy(screen);
-   } else {
+   } else
+#endif
+   {
       t.cl_ext = AMDGPU_CLANG_EXTENSIONS;
       st = kiln_llvm_build(source, size, options, &t, &out);
    }
@@ -258,8 +287,10 @@ int main(int argc, char **argv)
       }
       kiln_free(data);
    }
+#if KILN_DRIVER_AMDGPU
    if (!rc && disasm)
       rc = disassemble(target, &out);
+#endif
    kiln_build_output_fini(&out);
    kiln_free(options);
    return rc;

@@ -6,7 +6,8 @@
  * kernels with barriers keep per-work-item copies of their private values
  * on it (src/llvm/workgroup.c).
  */
-#define _GNU_SOURCE /* pthread_attr_setaffinity_np */
+/* pthread_attr_setaffinity_np needs _GNU_SOURCE, which meson.build
+ * defines for every file. */
 #include "pipe/cpu/cpu_tpool.h"
 
 #include <pthread.h>

@@ -4,12 +4,15 @@ set and checks that the file is JSON that chrome://tracing and Perfetto
 accept, with the right events: one "X" event per command, on one row per
 queue, the kernel's name and sizes, the bytes of transfers, timestamps in
 order, and at exit the objects the program leaked.  Then again with the
-program leaving through _exit(): the file must still parse.
+program leaving through _exit(): the file must still parse.  Then with
+KILN_TRACE=1: the file is kiln-trace-<pid>.json in the current directory,
+named on stderr at exit.
 
     check_trace.py <trace program>
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -34,6 +37,25 @@ def run(exe, mode, path):
     except ValueError as e:
         check(False, f"{mode}: not JSON ({e}):\n{text[-2000:]}")
         return None, r.stderr
+
+
+def run_default_name(exe, tmp):
+    """KILN_TRACE=1 in the directory tmp: returns the file's JSON."""
+    env = dict(os.environ, KILN_TRACE="1")
+    p = subprocess.Popen([exe, "leak"], env=env, cwd=tmp, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    out, err = p.communicate(timeout=120)
+    check(p.returncode == 0, f"KILN_TRACE=1: exit status {p.returncode}: {out}{err}")
+    name = f"kiln-trace-{p.pid}.json"
+    check(os.listdir(tmp) == [name], f"KILN_TRACE=1: files {os.listdir(tmp)}, want [{name}]")
+    check(re.search(r"^kiln: KILN_TRACE: trace written to " + re.escape(name) + "$", err,
+                    re.MULTILINE) is not None, f"KILN_TRACE=1: {name} named on stderr:\n{err}")
+    try:
+        with open(os.path.join(tmp, name)) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        check(False, f"KILN_TRACE=1: {name}: {e}")
+        return None
 
 
 def check_common(doc, mode):
@@ -81,7 +103,7 @@ def check_common(doc, mode):
 
 
 def main():
-    exe = sys.argv[1]
+    exe = os.path.abspath(sys.argv[1])  # KILN_TRACE=1 runs it in another directory
     with tempfile.TemporaryDirectory() as tmp:
         doc, stderr = run(exe, "leak", os.path.join(tmp, "leak.json"))
         if doc:
@@ -106,6 +128,12 @@ def main():
         if doc:
             events = check_common(doc, "_exit")
             check(not [e for e in events if e["name"] == "exit"], "_exit: no exit handler ran")
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = run_default_name(exe, tmp)
+        if doc:
+            events = check_common(doc, "KILN_TRACE=1")
+            check(len([e for e in events if e["name"] == "exit"]) == 1,
+                  "KILN_TRACE=1: the exit event")
     print("FAILED" if failures else "all checks passed")
     return 1 if failures else 0
 
