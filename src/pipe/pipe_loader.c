@@ -6,6 +6,9 @@
 
 #include "pipe/amdgpu/amdgpu_screen.h"
 #include "pipe/cpu/cpu_screen.h"
+#ifdef KILN_DRIVER_CUDA
+#include "pipe/cuda/cuda_screen.h"
+#endif
 #include "util/log.h"
 
 struct driver {
@@ -27,6 +30,9 @@ static unsigned probe_cpu(struct pipe_screen **screens, unsigned max)
 static const struct driver drivers[] = {
    {"cpu", probe_cpu},
    {"amdgpu", amdgpu_screen_probe},
+#ifdef KILN_DRIVER_CUDA
+   {"cuda", cuda_screen_probe},
+#endif
 };
 
 static bool wanted(const char *list, const char *name)
