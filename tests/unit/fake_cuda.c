@@ -283,8 +283,13 @@ static void run_op(int d, struct fake_op *op)
    }
    case OP_LAUNCH: {
       struct fake_cuda_launch *l = &fake_cuda.launches[op->launch];
-      device_now(d);
-      dev_clock[d] += fake_cuda.launch_ns;
+      /* The kernel takes real time, so that the device clock never runs
+       * ahead of the host's (a GPU's does not). */
+      if (fake_cuda.launch_ns) {
+         struct timespec ts = {(time_t)(fake_cuda.launch_ns / 1000000000ull),
+                               (long)(fake_cuda.launch_ns % 1000000000ull)};
+         nanosleep(&ts, NULL);
+      }
       if (l->kernel->fault) {
          fake_cuda.devices[d].sticky = l->kernel->fault;
          return;

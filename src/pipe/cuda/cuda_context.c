@@ -300,9 +300,11 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    if (f->end) {
       atomic_init(&f->state, PIPE_FENCE_BUSY);
    } else {
-      /* No event to wait on: wait here, and report what failed. */
-      cuda_ws_stream_sync(s->ws, c->stream);
-      atomic_init(&f->state, f->record_error ? f->record_error : err);
+      /* No event to wait on: wait here, and report how the work went. */
+      cl_int sync = cuda_ws_stream_sync(s->ws, c->stream);
+      atomic_init(&f->state, f->record_error ? f->record_error
+                             : sync          ? sync
+                                             : PIPE_FENCE_SIGNALLED);
    }
    *fence = f;
 }
