@@ -51,7 +51,7 @@ struct kiln_bounds_violation {
 };
 
 struct kiln_bounds {
-   const struct kiln_bounds_arg *args; /* one per kernel argument */
+   struct kiln_bounds_arg *args; /* one per kernel argument; the driver writes base */
    uint32_t num_args;
    uint32_t pad;
    uint64_t local_total;  /* __local bytes of a work-group (its arena) */

@@ -274,17 +274,24 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_de
    }
    case CL_KERNEL_LOCAL_MEM_SIZE: {
       /* Static __local variables plus the __local arguments set so far. */
-      cl_ulong total = k->info->local_mem_size;
+      struct pipe_kernel_info ki;
+      kiln_kernel_device_info(k, dev, &ki);
+      cl_ulong total = ki.static_local_mem_size;
       for (uint32_t i = 0; i < k->info->num_args; i++)
          if (k->info->args[i].kind == KILN_ARG_LOCAL)
             total += k->args[i].local_size;
       INFO_VALUE(cl_ulong, total);
    }
-   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-      /* Work-items are vectorized in x by the float vector width. */
-      INFO_VALUE(size_t, dev->caps->preferred_vector_width[4] ? dev->caps->preferred_vector_width[4] : 1);
-   case CL_KERNEL_PRIVATE_MEM_SIZE:
-      INFO_VALUE(cl_ulong, k->info->private_mem_size);
+   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
+      struct pipe_kernel_info ki;
+      kiln_kernel_device_info(k, dev, &ki);
+      INFO_VALUE(size_t, ki.preferred_work_group_size_multiple);
+   }
+   case CL_KERNEL_PRIVATE_MEM_SIZE: {
+      struct pipe_kernel_info ki;
+      kiln_kernel_device_info(k, dev, &ki);
+      INFO_VALUE(cl_ulong, ki.private_mem_size);
+   }
    case CL_KERNEL_GLOBAL_WORK_SIZE:
       /* Only for built-in kernels or custom devices, neither of which
        * Kiln has (1.2 §5.7.3). */

@@ -8,13 +8,10 @@
 #include "core/image_fill.h"
 #include "core/kernel.h"
 #include "core/mem.h"
+#include "core/mem_sync.h"
 #include "core/ndrange.h"
 #include "pipe/pipe.h"
 #include "util/alloc.h"
-
-/* Largest staging block a fill expands its pattern into: fills larger
- * than this write it several times. */
-#define FILL_STAGING_MAX ((size_t)1 << 20)
 
 void kiln_cmdbuf_command_drop(struct kiln_cb_command *cmd)
 {
@@ -23,8 +20,6 @@ void kiln_cmdbuf_command_drop(struct kiln_cb_command *cmd)
          kiln_object_unref(&cmd->mem[i]->obj);
    if (cmd->kind == KILN_CB_NDRANGE && cmd->u.launch)
       kiln_launch_destroy(cmd->u.launch);
-   if (cmd->kind == KILN_CB_FILL)
-      kiln_free(cmd->u.fill.staging);
    if (cmd->kind == KILN_CB_FILL_IMAGE)
       kiln_free(cmd->u.fill_image.row);
    memset(cmd, 0, sizeof(*cmd));
@@ -105,22 +100,6 @@ fail:
    return err;
 }
 
-/* The pattern repeated over min(size, FILL_STAGING_MAX) bytes, rounded
- * down to whole patterns. */
-static cl_int build_fill_staging(struct kiln_cb_command *c)
-{
-   size_t ps = c->u.fill.pattern_size, size = c->u.fill.size;
-   size_t n = size < FILL_STAGING_MAX ? size : FILL_STAGING_MAX / ps * ps;
-   unsigned char *buf = kiln_malloc(n);
-   if (!buf)
-      return CL_OUT_OF_HOST_MEMORY;
-   for (size_t i = 0; i < n; i += ps)
-      memcpy(buf + i, c->u.fill.pattern, ps);
-   c->u.fill.staging = buf;
-   c->u.fill.staging_size = n;
-   return CL_SUCCESS;
-}
-
 cl_int kiln_cmdbuf_finalize(cl_command_buffer_khr cb)
 {
    pthread_mutex_lock(&cb->lock);
@@ -130,12 +109,7 @@ cl_int kiln_cmdbuf_finalize(cl_command_buffer_khr cb)
    }
    for (unsigned i = 0; i < cb->num_cmds; i++) {
       struct kiln_cb_command *c = &cb->cmds[i];
-      for (int m = 0; m < 2; m++)
-         if (c->mem[m])
-            c->res[m] = kiln_mem_resource(c->mem[m], &c->base[m]);
       cl_int err = CL_SUCCESS;
-      if (c->kind == KILN_CB_FILL && !c->u.fill.staging)
-         err = build_fill_staging(c);
       if (c->kind == KILN_CB_FILL_IMAGE && !c->u.fill_image.row) {
          size_t ps = c->u.fill_image.pixel_size;
          c->u.fill_image.row =
@@ -164,48 +138,59 @@ cl_command_buffer_state_khr kiln_cmdbuf_state(cl_command_buffer_khr cb)
    return s;
 }
 
-static size_t rect_offset(const struct kiln_rect *r, size_t y, size_t z)
+static struct pipe_rect pipe_rect_of(const struct kiln_rect *r, size_t base)
 {
-   return r->origin[0] + (r->origin[1] + y) * r->row_pitch + (r->origin[2] + z) * r->slice_pitch;
+   return (struct pipe_rect){base + r->origin[0] + r->origin[1] * r->row_pitch +
+                                r->origin[2] * r->slice_pitch,
+                             r->row_pitch, r->slice_pitch};
 }
 
-/* Runs one pre-resolved command: pipe calls only. */
-static cl_int replay_command(const struct kiln_cb_command *c, struct pipe_context *p)
+/* Runs one recorded command on dev: its objects' storage there, then pipe
+ * calls only. */
+static cl_int replay_command(const struct kiln_cb_command *c, cl_device_id dev,
+                             struct pipe_context *p)
 {
+   struct pipe_resource *res[2] = {NULL, NULL};
+   size_t base[2] = {0, 0};
+   if (c->kind == KILN_CB_NDRANGE)
+      return kiln_launch_run(c->u.launch, dev, p);
+   /* mem[0] is read (copies) or written (fills), mem[1] written. */
+   for (int m = 0; m < 2; m++) {
+      if (!c->mem[m])
+         continue;
+      unsigned access = m == 1 || c->kind == KILN_CB_FILL || c->kind == KILN_CB_FILL_IMAGE
+                           ? KILN_ACCESS_WRITE
+                           : KILN_ACCESS_READ;
+      cl_int err = kiln_mem_acquire(c->mem[m], dev, p, access, &res[m], &base[m]);
+      if (err)
+         return err;
+   }
    switch (c->kind) {
    case KILN_CB_BARRIER:
+   case KILN_CB_NDRANGE:
       return CL_SUCCESS; /* commands already run in record order */
    case KILN_CB_COPY:
-      p->resource_copy_region(p, c->res[1], c->base[1] + c->u.copy.dst_offset, c->res[0],
-                              c->base[0] + c->u.copy.src_offset, c->u.copy.size);
+      p->resource_copy_region(p, res[1], base[1] + c->u.copy.dst_offset, res[0],
+                              base[0] + c->u.copy.src_offset, c->u.copy.size);
       return CL_SUCCESS;
    case KILN_CB_COPY_RECT: {
-      const size_t *region = c->u.rect.region;
-      for (size_t z = 0; z < region[2]; z++)
-         for (size_t y = 0; y < region[1]; y++)
-            p->resource_copy_region(p, c->res[1], c->base[1] + rect_offset(&c->u.rect.d, y, z),
-                                    c->res[0], c->base[0] + rect_offset(&c->u.rect.s, y, z),
-                                    region[0]);
+      struct pipe_rect s = pipe_rect_of(&c->u.rect.s, base[0]);
+      struct pipe_rect d = pipe_rect_of(&c->u.rect.d, base[1]);
+      p->resource_copy_rect(p, res[1], &d, res[0], &s, c->u.rect.region);
       return CL_SUCCESS;
    }
-   case KILN_CB_FILL: {
-      size_t size = c->u.fill.size, chunk = c->u.fill.staging_size;
-      for (size_t done = 0; done < size; done += chunk) {
-         size_t n = size - done < chunk ? size - done : chunk;
-         p->buffer_write(p, c->res[0], c->base[0] + c->u.fill.offset + done, n,
-                         c->u.fill.staging);
-      }
+   case KILN_CB_FILL:
+      p->clear_buffer(p, res[0], base[0] + c->u.fill.offset, c->u.fill.size, c->u.fill.pattern,
+                      c->u.fill.pattern_size);
       return CL_SUCCESS;
-   }
-   case KILN_CB_NDRANGE:
-      return kiln_launch_run(c->u.launch, p);
    case KILN_CB_FILL_IMAGE:
-      kiln_image_fill_run(p, c->res[0], c->base[0], &c->u.fill_image.r, c->u.fill_image.bytes,
+      kiln_image_fill_run(p, res[0], base[0], &c->u.fill_image.r, c->u.fill_image.bytes,
                           c->u.fill_image.row);
       return CL_SUCCESS;
    }
    return CL_INVALID_OPERATION;
 }
+
 
 /* One enqueue of a command buffer.  Version 0.9.8 of the extension has
  * no Pending state: a finalized command buffer may be enqueued again at
@@ -221,11 +206,23 @@ static cl_int replay_run(cl_event ev)
 {
    struct replay *r = ev->payload;
    cl_command_buffer_khr cb = r->cb;
-   struct pipe_context *p = ev->queue->device->pipe;
+   struct pipe_context *p = ev->queue->pipe;
    cl_int err = CL_SUCCESS;
    /* Finalized commands never change, so no lock is needed to read them. */
    for (unsigned i = 0; i < cb->num_cmds && !err; i++)
-      err = replay_command(&cb->cmds[i], p);
+      err = replay_command(&cb->cmds[i], ev->queue->device, p);
+   return err;
+}
+
+/* Once the device is done: the first launch that went out of bounds
+ * (KILN_CHECK=bounds) fails the replay. */
+static cl_int replay_done(cl_event ev)
+{
+   struct replay *r = ev->payload;
+   cl_int err = CL_SUCCESS;
+   for (unsigned i = 0; i < r->cb->num_cmds && !err; i++)
+      if (r->cb->cmds[i].kind == KILN_CB_NDRANGE)
+         err = kiln_launch_check(r->cb->cmds[i].u.launch);
    return err;
 }
 
@@ -239,7 +236,7 @@ static void replay_cleanup(cl_event ev)
    ev->payload = NULL;
 }
 
-static const struct kiln_command_ops replay_ops = {replay_run, replay_cleanup};
+static const struct kiln_command_ops replay_ops = {replay_run, replay_cleanup, NULL, replay_done};
 
 cl_int kiln_cmdbuf_enqueue(cl_command_buffer_khr cb, cl_command_queue q,
                            struct kiln_wait_list wait, cl_event *out)

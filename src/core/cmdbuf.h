@@ -3,11 +3,13 @@
  *
  * Everything an enqueue would check or build per command is done at
  * record or finalize time: kernel arguments are packed into a launch
- * (core/ndrange.h) with buffer addresses resolved, buffers and kernels are
- * held, fill patterns are expanded into a staging block, and each
- * command's pipe resources are looked up.  An enqueue of a finalized
+ * (core/ndrange.h) with their bindings, buffers and kernels are held, and
+ * image fill colours are expanded into a row.  An enqueue of a finalized
  * buffer is then one event on the queue whose run walks the array and
- * calls the pipe: no validation and no allocation per command.
+ * calls the pipe: no validation and no allocation per command.  What is
+ * recorded are memory objects, not addresses: each replay finds the
+ * object's storage on the replaying device (core/mem_sync.h), which may
+ * have moved since.
  *
  * Image copies are byte rectangles (KILN_CB_COPY_RECT) over the images'
  * pixel layouts, resolved at record time like the enqueued ones.
@@ -42,13 +44,10 @@ enum kiln_cb_kind {
 };
 
 /* One recorded command.  The buffers in mem[] are held (internal
- * references) until the command buffer is destroyed; res[] and base[] are
- * filled in by finalize. */
+ * references) until the command buffer is destroyed. */
 struct kiln_cb_command {
    enum kiln_cb_kind kind;
    cl_mem mem[2];
-   struct pipe_resource *res[2];
-   size_t base[2];
    union {
       struct {
          size_t src_offset, dst_offset, size;
@@ -60,8 +59,6 @@ struct kiln_cb_command {
       struct {
          size_t offset, size, pattern_size;
          unsigned char pattern[128];
-         unsigned char *staging; /* pattern repeated; built by finalize */
-         size_t staging_size;
       } fill;
       struct kiln_launch *launch;
       /* A fill colour converted to one pixel at record time

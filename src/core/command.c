@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "core/event.h"
 #include "core/mem.h"
+#include "core/mem_sync.h"
 #include "util/alloc.h"
 
 struct cmd {
@@ -29,7 +30,14 @@ struct cmd {
          void *ptr;
          bool write;
       } rect;
+      /* Map: a copy of the mapping (the application may unmap it before
+       * this runs).  Unmap: the mapping itself, taken out of the object's
+       * list and freed with the command (its staging lives until the
+       * write-back is done). */
+      struct kiln_mapping map;
+      struct kiln_mapping *unmap;
    } u;
+   bool owns_unmap;
 };
 
 static void cmd_cleanup(cl_event ev)
@@ -40,21 +48,32 @@ static void cmd_cleanup(cl_event ev)
    for (int i = 0; i < 2; i++)
       if (c->mem[i])
          kiln_object_unref(&c->mem[i]->obj);
+   if (c->owns_unmap)
+      kiln_mapping_free(c->u.unmap);
    kiln_free(c);
    ev->payload = NULL;
 }
 
-static struct pipe_context *pipe_of(cl_event ev)
+/* A rectangle of a memory object as the pipe sees it: absolute in the
+ * resource (base: the object's first byte there). */
+static struct pipe_rect pipe_rect_of(const struct kiln_rect *r, size_t base)
 {
-   return ev->queue->device->pipe;
+   return (struct pipe_rect){base + r->origin[0] + r->origin[1] * r->row_pitch +
+                                r->origin[2] * r->slice_pitch,
+                             r->row_pitch, r->slice_pitch};
 }
 
 static cl_int run_rw(cl_event ev)
 {
    struct cmd *c = ev->payload;
+   struct pipe_context *p = ev->queue->pipe;
+   struct pipe_resource *res;
    size_t base;
-   struct pipe_resource *res = kiln_mem_resource(c->mem[0], &base);
-   struct pipe_context *p = pipe_of(ev);
+   cl_int err = kiln_mem_acquire(c->mem[0], ev->queue->device, p,
+                                 c->u.rw.write ? KILN_ACCESS_WRITE : KILN_ACCESS_READ, &res,
+                                 &base);
+   if (err)
+      return err;
    if (c->u.rw.write)
       p->buffer_write(p, res, base + c->u.rw.offset, c->u.rw.size, c->u.rw.ptr);
    else
@@ -62,37 +81,46 @@ static cl_int run_rw(cl_event ev)
    return CL_SUCCESS;
 }
 
-static size_t rect_offset(const struct kiln_rect *r, size_t y, size_t z)
-{
-   return r->origin[0] + (r->origin[1] + y) * r->row_pitch + (r->origin[2] + z) * r->slice_pitch;
-}
-
 static cl_int run_rw_rect(cl_event ev)
 {
    struct cmd *c = ev->payload;
+   struct pipe_context *p = ev->queue->pipe;
+   struct pipe_resource *res;
    size_t base;
-   struct pipe_resource *res = kiln_mem_resource(c->mem[0], &base);
-   struct pipe_context *p = pipe_of(ev);
-   const size_t *region = c->u.rect.region;
-   for (size_t z = 0; z < region[2]; z++)
-      for (size_t y = 0; y < region[1]; y++) {
-         size_t boff = base + rect_offset(&c->u.rect.a, y, z);
-         char *host = (char *)c->u.rect.ptr + rect_offset(&c->u.rect.b, y, z);
-         if (c->u.rect.write)
-            p->buffer_write(p, res, boff, region[0], host);
-         else
-            p->buffer_read(p, res, boff, region[0], host);
-      }
+   cl_int err = kiln_mem_acquire(c->mem[0], ev->queue->device, p,
+                                 c->u.rect.write ? KILN_ACCESS_WRITE : KILN_ACCESS_READ, &res,
+                                 &base);
+   if (err)
+      return err;
+   struct pipe_rect d = pipe_rect_of(&c->u.rect.a, base), h = pipe_rect_of(&c->u.rect.b, 0);
+   if (c->u.rect.write)
+      p->buffer_write_rect(p, res, &d, c->u.rect.ptr, &h, c->u.rect.region);
+   else
+      p->buffer_read_rect(p, res, &d, c->u.rect.ptr, &h, c->u.rect.region);
    return CL_SUCCESS;
+}
+
+/* Source and destination of a copy on the command's device. */
+static cl_int acquire_pair(cl_event ev, struct cmd *c, struct pipe_resource **src, size_t *sbase,
+                           struct pipe_resource **dst, size_t *dbase)
+{
+   cl_int err = kiln_mem_acquire(c->mem[0], ev->queue->device, ev->queue->pipe,
+                                 KILN_ACCESS_READ, src, sbase);
+   if (!err)
+      err = kiln_mem_acquire(c->mem[1], ev->queue->device, ev->queue->pipe, KILN_ACCESS_WRITE,
+                             dst, dbase);
+   return err;
 }
 
 static cl_int run_copy(cl_event ev)
 {
    struct cmd *c = ev->payload;
+   struct pipe_context *p = ev->queue->pipe;
+   struct pipe_resource *src, *dst;
    size_t sbase, dbase;
-   struct pipe_resource *src = kiln_mem_resource(c->mem[0], &sbase);
-   struct pipe_resource *dst = kiln_mem_resource(c->mem[1], &dbase);
-   struct pipe_context *p = pipe_of(ev);
+   cl_int err = acquire_pair(ev, c, &src, &sbase, &dst, &dbase);
+   if (err)
+      return err;
    p->resource_copy_region(p, dst, dbase + c->u.copy.dst_offset, src,
                            sbase + c->u.copy.src_offset, c->u.copy.size);
    return CL_SUCCESS;
@@ -101,48 +129,41 @@ static cl_int run_copy(cl_event ev)
 static cl_int run_copy_rect(cl_event ev)
 {
    struct cmd *c = ev->payload;
+   struct pipe_context *p = ev->queue->pipe;
+   struct pipe_resource *src, *dst;
    size_t sbase, dbase;
-   struct pipe_resource *src = kiln_mem_resource(c->mem[0], &sbase);
-   struct pipe_resource *dst = kiln_mem_resource(c->mem[1], &dbase);
-   struct pipe_context *p = pipe_of(ev);
-   const size_t *region = c->u.rect.region;
-   for (size_t z = 0; z < region[2]; z++)
-      for (size_t y = 0; y < region[1]; y++)
-         p->resource_copy_region(p, dst, dbase + rect_offset(&c->u.rect.b, y, z), src,
-                                 sbase + rect_offset(&c->u.rect.a, y, z), region[0]);
+   cl_int err = acquire_pair(ev, c, &src, &sbase, &dst, &dbase);
+   if (err)
+      return err;
+   struct pipe_rect s = pipe_rect_of(&c->u.rect.a, sbase), d = pipe_rect_of(&c->u.rect.b, dbase);
+   p->resource_copy_rect(p, dst, &d, src, &s, c->u.rect.region);
    return CL_SUCCESS;
 }
 
-/* The pattern repeated over the range in a host staging buffer of at most
- * 1 MiB, written in pieces. */
 static cl_int run_fill(cl_event ev)
 {
    struct cmd *c = ev->payload;
+   struct pipe_context *p = ev->queue->pipe;
+   struct pipe_resource *res;
    size_t base;
-   struct pipe_resource *res = kiln_mem_resource(c->mem[0], &base);
-   struct pipe_context *p = pipe_of(ev);
-   size_t ps = c->u.fill.pattern_size, size = c->u.fill.size;
-   size_t chunk = size < (1u << 20) ? size : ((size_t)1 << 20) / ps * ps;
-   unsigned char *buf = kiln_malloc(chunk);
-   if (!buf)
-      return CL_OUT_OF_HOST_MEMORY;
-   for (size_t i = 0; i < chunk; i += ps)
-      memcpy(buf + i, c->u.fill.pattern, ps);
-   for (size_t done = 0; done < size; done += chunk) {
-      size_t n = size - done < chunk ? size - done : chunk;
-      p->buffer_write(p, res, base + c->u.fill.offset + done, n, buf);
-   }
-   kiln_free(buf);
+   cl_int err = kiln_mem_acquire(c->mem[0], ev->queue->device, p, KILN_ACCESS_WRITE, &res, &base);
+   if (err)
+      return err;
+   p->clear_buffer(p, res, base + c->u.fill.offset, c->u.fill.size, c->u.fill.pattern,
+                   c->u.fill.pattern_size);
    return CL_SUCCESS;
 }
 
-/* Maps and unmaps move no data on devices whose memory the host sees;
- * flushing makes the device's writes visible before the host reads. */
-static cl_int run_flush(cl_event ev)
+static cl_int run_map(cl_event ev)
 {
-   struct pipe_context *p = pipe_of(ev);
-   p->flush(p);
-   return CL_SUCCESS;
+   struct cmd *c = ev->payload;
+   return kiln_mem_map_run(c->mem[0], &c->u.map, ev->queue->device, ev->queue->pipe);
+}
+
+static cl_int run_unmap(cl_event ev)
+{
+   struct cmd *c = ev->payload;
+   return kiln_mem_unmap_run(c->mem[0], c->u.unmap, ev->queue->device, ev->queue->pipe);
 }
 
 static cl_int run_nothing(cl_event ev)
@@ -179,7 +200,8 @@ static const struct kiln_command_ops ops_copy = {run_copy, cmd_cleanup, describe
 static const struct kiln_command_ops ops_fill = {run_fill, cmd_cleanup, describe_fill};
 static const struct kiln_command_ops ops_copy_rect = {run_copy_rect, cmd_cleanup,
                                                       describe_rect};
-static const struct kiln_command_ops ops_flush = {run_flush, cmd_cleanup};
+static const struct kiln_command_ops ops_map = {run_map, cmd_cleanup};
+static const struct kiln_command_ops ops_unmap = {run_unmap, cmd_cleanup};
 static const struct kiln_command_ops ops_sync = {run_nothing, cmd_cleanup};
 
 static struct cmd *cmd_new(cl_mem a, cl_mem b)
@@ -325,13 +347,17 @@ cl_int kiln_enqueue_map(cl_command_queue q, cl_command_type type, cl_mem mem, cl
    struct cmd *c = cmd_new(mem, NULL);
    if (!c)
       return CL_OUT_OF_HOST_MEMORY;
-   cl_int err = kiln_mem_map(mem, offset, size, flags, ptr);
+   struct kiln_mapping *m;
+   cl_int err = kiln_mem_map(mem, q->device, offset, size, flags, &m);
    if (err) {
       struct _cl_event tmp = {.payload = c};
       cmd_cleanup(&tmp);
       return err;
    }
-   err = enqueue(q, type, &ops_flush, c, KILN_ORDER_COMMAND, wait, ev);
+   c->u.map = *m;
+   c->u.map.next = NULL;
+   *ptr = m->ptr;
+   err = enqueue(q, type, &ops_map, c, KILN_ORDER_COMMAND, wait, ev);
    if (err)
       kiln_mem_unmap(mem, *ptr);
    return err;
@@ -359,13 +385,23 @@ cl_int kiln_enqueue_unmap(cl_command_queue q, cl_mem mem, void *ptr,
       cmd_cleanup(&tmp);
       return CL_INVALID_VALUE;
    }
-   cl_int err =
-      enqueue(q, CL_COMMAND_UNMAP_MEM_OBJECT, &ops_flush, c, KILN_ORDER_COMMAND, wait, ev);
+   c->u.unmap = m;
+   /* kiln_enqueue_command in steps: the command owns the mapping from the
+    * moment it may run (submit), and not before, so that a refused
+    * enqueue can give it back. */
+   cl_event e;
+   cl_int err = kiln_event_create_command(q, CL_COMMAND_UNMAP_MEM_OBJECT, &ops_unmap, c, &e);
+   if (!err && (err = kiln_queue_add_command(q, e, KILN_ORDER_COMMAND, wait)))
+      kiln_event_abandon(e);
+   else if (err)
+      cmd_cleanup(&(struct _cl_event){.payload = c});
    if (err) {
       kiln_mem_restore_mapping(mem, m);
       return err;
    }
-   kiln_free(m);
+   c->owns_unmap = true;
+   kiln_event_submit(e);
+   *ev = e;
    return CL_SUCCESS;
 }
 
@@ -373,6 +409,11 @@ cl_int kiln_enqueue_sync(cl_command_queue q, cl_command_type type, enum kiln_que
                          struct kiln_wait_list wait, cl_event *ev)
 {
    return enqueue(q, type, &ops_sync, NULL, order, wait, ev);
+}
+
+static size_t rect_offset(const struct kiln_rect *r, size_t y, size_t z)
+{
+   return r->origin[0] + (r->origin[1] + y) * r->row_pitch + (r->origin[2] + z) * r->slice_pitch;
 }
 
 /* Byte range [lo, hi) covered by a rectangle. */

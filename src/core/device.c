@@ -16,8 +16,10 @@ cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *scr
    dev->caps = &screen->caps;
    dev->pipe = screen->context_create(screen);
    pthread_mutex_init(&dev->exec_lock, NULL);
+   pthread_mutex_init(&dev->util_lock, NULL);
    if (!dev->pipe) {
       pthread_mutex_destroy(&dev->exec_lock);
+      pthread_mutex_destroy(&dev->util_lock);
       kiln_object_free(dev);
       return NULL;
    }
@@ -33,6 +35,7 @@ cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *scr
    if (!kiln_object_init(&dev->obj, KILN_TYPE_DEVICE, NULL)) {
       dev->pipe->destroy(dev->pipe);
       pthread_mutex_destroy(&dev->exec_lock);
+      pthread_mutex_destroy(&dev->util_lock);
       kiln_free(dev->units);
       kiln_object_free(dev);
       return NULL;
@@ -47,6 +50,7 @@ static void device_free(cl_device_id dev)
    if (dev->pipe)
       dev->pipe->destroy(dev->pipe);
    pthread_mutex_destroy(&dev->exec_lock);
+   pthread_mutex_destroy(&dev->util_lock);
    kiln_free(dev->units);
    kiln_free(dev->partition);
    cl_device_id parent = dev->parent;
@@ -80,6 +84,7 @@ cl_int kiln_device_create_sub(cl_device_id parent, unsigned *units, unsigned num
    dev->sub_caps.max_compute_units = num_units;
    dev->caps = &dev->sub_caps;
    pthread_mutex_init(&dev->exec_lock, NULL);
+   pthread_mutex_init(&dev->util_lock, NULL);
    dev->partition = kiln_malloc(num_props * sizeof(*props));
    dev->pipe = screen->context_create_on_units(screen, units, num_units);
    if (!dev->partition || !dev->pipe) {
@@ -104,4 +109,12 @@ void kiln_device_destroy(cl_device_id dev)
    kiln_object_release(&dev->obj);
    dev->parent = NULL;
    device_free(dev);
+}
+
+struct pipe_context *kiln_device_create_pipe(cl_device_id dev)
+{
+   struct pipe_screen *s = dev->screen;
+   if (dev->parent)
+      return s->context_create_on_units(s, dev->units, dev->num_units);
+   return s->context_create(s);
 }

@@ -14,8 +14,10 @@ struct _cl_device_id {
    cl_platform_id platform;
    struct pipe_screen *screen;
    const struct pipe_caps *caps;
-   /* Used only by the executor thread, which runs one command at a time. */
+   /* The device's utility context, for synchronous work outside commands
+    * (core/pipe_sync.h), under util_lock.  Queues have their own. */
    struct pipe_context *pipe;
+   pthread_mutex_t util_lock;
    pthread_mutex_t exec_lock;
    struct kiln_executor *executor; /* started on first command */
 
@@ -73,6 +75,10 @@ static inline cl_device_id kiln_device_from(cl_device_id d)
 {
    return (cl_device_id)kiln_object_lookup(d, KILN_TYPE_DEVICE);
 }
+
+/* A new pipe context for a queue of dev (on its compute units for a
+ * sub-device); NULL when out of memory. */
+struct pipe_context *kiln_device_create_pipe(cl_device_id dev);
 
 /* Host-monotonic nanoseconds from the device's clock (profiling). */
 static inline cl_ulong kiln_device_timestamp(cl_device_id dev)

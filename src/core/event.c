@@ -127,6 +127,12 @@ void kiln_event_depend(cl_event ev, cl_event dep, bool propagate)
       return;
    pthread_mutex_lock(&dep->lock);
    cl_int status = kiln_event_status(dep);
+   if (status > CL_COMPLETE && dep->on_device && dep->queue == ev->queue) {
+      /* Recorded behind dep in the same pipe context: ordered already
+       * (kiln_event_release_queue_dependents). */
+      pthread_mutex_unlock(&dep->lock);
+      return;
+   }
    if (status > CL_COMPLETE) {
       /* The caller reserved an edge for every dependency it adds. */
       assert(ev->num_edges < ev->cap_edges);
@@ -265,6 +271,35 @@ bool kiln_event_complete(cl_event ev, cl_int status)
       kiln_queue_command_done(ev->queue, ev);
    kiln_object_unref(&ev->obj); /* the in-flight reference */
    return true;
+}
+
+void kiln_event_release_queue_dependents(cl_event ev)
+{
+   /* Unlink the edges of same-queue waiters first: once told, a waiter
+    * may complete and free its edges before ev completes. */
+   struct kiln_event_edge *released = NULL, **rtail = &released;
+   pthread_mutex_lock(&ev->lock);
+   ev->on_device = true;
+   struct kiln_event_edge **pp = &ev->dependents, *last = NULL;
+   while (*pp) {
+      struct kiln_event_edge *e = *pp;
+      if (e->waiter->queue == ev->queue) {
+         *pp = e->next;
+         e->next = NULL;
+         *rtail = e;
+         rtail = &e->next;
+      } else {
+         last = e;
+         pp = &e->next;
+      }
+   }
+   ev->dependents_last = last;
+   pthread_mutex_unlock(&ev->lock);
+   while (released) {
+      struct kiln_event_edge *next = released->next;
+      event_dependency_done(released->waiter, CL_COMPLETE, false);
+      released = next;
+   }
 }
 
 cl_int kiln_event_wait(cl_event ev)

@@ -28,13 +28,19 @@ struct kiln_event_callback {
 
 /* What an event does when it runs; payloads live in core/command.h. */
 struct kiln_command_ops {
-   /* Executes on the device's executor; returns CL_SUCCESS or an error,
-    * which becomes the event's (negative) status. */
+   /* Executes on the device's executor: records the command's work into
+    * its queue's pipe context (ev->queue->pipe), which may finish it later
+    * (the executor completes the event when the flush's fence signals).
+    * Returns CL_SUCCESS or an error, which becomes the event's (negative)
+    * status. */
    cl_int (*run)(cl_event ev);
    /* Drops the command's references; called once it completed or failed. */
    void (*cleanup)(cl_event ev);
    /* KILN_TRACE only: kernel name, sizes, bytes (core/trace.h).  Optional. */
    void (*describe)(cl_event ev, struct kiln_trace_info *info);
+   /* Optional: once the device finished the work run recorded, a last
+    * word on its status (a kernel's out-of-bounds report). */
+   cl_int (*done)(cl_event ev);
 };
 
 /* "waiter starts only after the event whose list holds this edge".  The
@@ -62,6 +68,7 @@ struct _cl_event {
    bool profiling;
 
    unsigned pending;  /* events still awaited, +1 while being enqueued */
+   bool on_device;    /* its work went to its queue's pipe context */
    bool dep_failed;   /* an explicit dependency failed */
    /* Edges of the events waiting for this one, in the order they were
     * added (they belong to the waiters). */
@@ -113,6 +120,13 @@ void kiln_event_abandon(cl_event ev);
  * callbacks, releases dependants.  For user events and the executor.
  * False if ev had already completed (nothing is done then). */
 bool kiln_event_complete(cl_event ev, cl_int status);
+
+/* ev's work went to its device in its queue's pipe context: the commands
+ * of the same queue that wait only for it may be recorded behind it now,
+ * before it completes, since the device runs a context's work in order.
+ * (A failure of ev then no longer stops them: the device reports it on
+ * their fences too, or they run on what ev left.) */
+void kiln_event_release_queue_dependents(cl_event ev);
 
 /* Blocks until ev completed; returns its final status. */
 cl_int kiln_event_wait(cl_event ev);

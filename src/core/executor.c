@@ -5,47 +5,210 @@
 
 #include "core/device.h"
 #include "core/event.h"
-#include "util/log.h"
+#include "core/queue.h"
 #include "util/alloc.h"
+#include "util/log.h"
 
+/* A command whose work went to the device and is not known to be done. */
+struct in_flight {
+   cl_event ev;
+   struct pipe_fence *fence;
+   int result; /* of fence_wait, once no longer busy */
+   struct in_flight *next;
+};
+
+/* Two threads per device: the executor records ready commands into their
+ * queue's pipe context and flushes each; the completer waits for the
+ * fences of those that went to the device and completes their events.
+ * Devices that finish work as they record it (the CPU) hand back no
+ * fence, and their commands complete on the executor at once. */
 struct kiln_executor {
    cl_device_id device;
-   pthread_t thread;
    pthread_mutex_t lock;
-   pthread_cond_t wake;
+   pthread_cond_t wake, wake_completer;
    cl_event head, tail;
-   bool quit; /* the device is gone: exit once head is empty */
+   struct in_flight *flying, *flying_tail;
+   bool completer_started;
+   unsigned threads; /* alive; the last to leave frees ex */
+   bool quit;        /* the device is gone: exit once nothing is left */
 };
+
+static cl_int final_status(cl_event ev, cl_int err)
+{
+   if (!err && ev->ops->done)
+      err = ev->ops->done(ev);
+   if (err)
+      kiln_log(KILN_LOG_QUEUE, "command 0x%x failed with %d", ev->type, err);
+   return err ? (err < 0 ? err : CL_OUT_OF_RESOURCES) : CL_COMPLETE;
+}
+
+static void thread_exit(struct kiln_executor *ex)
+{
+   /* Called with ex->lock held. */
+   bool last = --ex->threads == 0;
+   pthread_mutex_unlock(&ex->lock);
+   if (last) {
+      pthread_mutex_destroy(&ex->lock);
+      pthread_cond_destroy(&ex->wake);
+      pthread_cond_destroy(&ex->wake_completer);
+      kiln_free(ex);
+   }
+}
+
+static void finish_flight(struct kiln_executor *ex, struct in_flight *f)
+{
+   int r = f->result;
+   struct pipe_screen *screen = ex->device->screen;
+   cl_event ev = f->ev;
+   uint64_t start, end;
+   if (ev->profiling && screen->fence_times && screen->fence_times(screen, f->fence, &start, &end)) {
+      ev->times[KILN_PROF_START] = start;
+      ev->times[KILN_PROF_END] = end;
+   }
+   screen->fence_destroy(screen, f->fence);
+   kiln_free(f);
+   kiln_event_complete(ev, final_status(ev, r < 0 ? r : CL_SUCCESS));
+}
+
+static void *completer_main(void *arg)
+{
+   struct kiln_executor *ex = arg;
+   struct pipe_screen *screen = ex->device->screen;
+   pthread_mutex_lock(&ex->lock);
+   for (;;) {
+      while (!ex->flying && !ex->quit)
+         pthread_cond_wait(&ex->wake_completer, &ex->lock);
+      if (!ex->flying && ex->quit && !ex->head)
+         break;
+      if (!ex->flying) {
+         pthread_cond_wait(&ex->wake_completer, &ex->lock);
+         continue;
+      }
+      struct in_flight *h = ex->flying;
+      /* With one queue's work in flight, sleep on its oldest fence; with
+       * more, poll so that one slow queue does not hold others back. */
+      bool several = h->next != NULL;
+      pthread_mutex_unlock(&ex->lock);
+      int r = screen->fence_wait(screen, h->fence, several ? 200000 : PIPE_TIMEOUT_INFINITE);
+      pthread_mutex_lock(&ex->lock);
+      struct in_flight *done = NULL, **tail = &done;
+      struct in_flight **pp = &ex->flying, *last = NULL;
+      while (*pp) {
+         struct in_flight *f = *pp;
+         int st = f == h ? r : screen->fence_wait(screen, f->fence, 0);
+         if (st == PIPE_FENCE_BUSY) {
+            last = f;
+            pp = &f->next;
+            continue;
+         }
+         *pp = f->next;
+         f->next = NULL;
+         f->result = st;
+         *tail = f;
+         tail = &f->next;
+      }
+      ex->flying_tail = last;
+      pthread_mutex_unlock(&ex->lock);
+      for (struct in_flight *f = done, *next; f; f = next) {
+         next = f->next;
+         finish_flight(ex, f);
+      }
+      pthread_mutex_lock(&ex->lock);
+   }
+   thread_exit(ex);
+   return NULL;
+}
+
+/* Hands a recorded, flushed command to the completer. */
+static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence)
+{
+   struct in_flight *f = kiln_malloc(sizeof(*f));
+   if (!f) {
+      /* No memory to track it: wait here instead. */
+      struct pipe_screen *screen = ex->device->screen;
+      int r = screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE);
+      screen->fence_destroy(screen, fence);
+      kiln_event_complete(ev, final_status(ev, r < 0 ? r : CL_SUCCESS));
+      return;
+   }
+   f->ev = ev;
+   f->fence = fence;
+   f->next = NULL;
+   pthread_mutex_lock(&ex->lock);
+   if (!ex->completer_started) {
+      pthread_t t;
+      if (!pthread_create(&t, NULL, completer_main, ex)) {
+         pthread_detach(t);
+         ex->completer_started = true;
+         ex->threads++;
+      }
+   }
+   bool started = ex->completer_started;
+   if (started) {
+      if (ex->flying_tail)
+         ex->flying_tail->next = f;
+      else
+         ex->flying = f;
+      ex->flying_tail = f;
+      pthread_cond_signal(&ex->wake_completer);
+   }
+   pthread_mutex_unlock(&ex->lock);
+   if (!started) {
+      struct pipe_screen *screen = ex->device->screen;
+      f->result = screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE);
+      finish_flight(ex, f);
+      return;
+   }
+   /* Later commands of the same queue may now be recorded behind it: the
+    * device runs a context's work in order. */
+   kiln_event_release_queue_dependents(ev);
+}
+
+/* Records ev into its queue's pipe context and hands it to the device. */
+static void run_command(struct kiln_executor *ex, cl_event ev)
+{
+   struct pipe_context *p = ev->queue->pipe;
+   ev->times[KILN_PROF_START] = kiln_device_timestamp(ev->queue->device);
+   kiln_event_set_state(ev, CL_RUNNING);
+   cl_int err = ev->ops->run(ev);
+   struct pipe_fence *fence = NULL;
+   p->flush(p, &fence);
+   if (fence && !err && ex) {
+      fly(ex, ev, fence);
+      return;
+   }
+   if (fence) {
+      /* Failed while recording (what it recorded still runs), or no
+       * executor: settle it here. */
+      int r = p->screen->fence_wait(p->screen, fence, PIPE_TIMEOUT_INFINITE);
+      p->screen->fence_destroy(p->screen, fence);
+      if (!err && r < 0)
+         err = r;
+   }
+   kiln_event_complete(ev, final_status(ev, err));
+}
 
 static void *executor_main(void *arg)
 {
    struct kiln_executor *ex = arg;
+   pthread_mutex_lock(&ex->lock);
    for (;;) {
-      pthread_mutex_lock(&ex->lock);
       while (!ex->head && !ex->quit)
          pthread_cond_wait(&ex->wake, &ex->lock);
-      if (!ex->head) {
-         /* Stopped: the thread owns ex and is the last to touch it. */
-         pthread_mutex_unlock(&ex->lock);
-         pthread_mutex_destroy(&ex->lock);
-         pthread_cond_destroy(&ex->wake);
-         kiln_free(ex);
-         return NULL;
-      }
+      if (!ex->head)
+         break;
       cl_event ev = ex->head;
       ex->head = ev->next_ready;
       if (!ex->head)
          ex->tail = NULL;
       pthread_mutex_unlock(&ex->lock);
-
       /* ex->device stays valid while a command of it is queued or runs. */
-      ev->times[KILN_PROF_START] = kiln_device_timestamp(ex->device);
-      kiln_event_set_state(ev, CL_RUNNING);
-      cl_int err = ev->ops->run(ev);
-      if (err)
-         kiln_log(KILN_LOG_QUEUE, "command 0x%x failed with %d", ev->type, err);
-      kiln_event_complete(ev, err ? (err < 0 ? err : CL_OUT_OF_RESOURCES) : CL_COMPLETE);
+      run_command(ex, ev);
+      pthread_mutex_lock(&ex->lock);
    }
+   /* Stopped: let the completer drain what is in flight and leave. */
+   pthread_cond_signal(&ex->wake_completer);
+   thread_exit(ex);
    return NULL;
 }
 
@@ -55,16 +218,20 @@ static struct kiln_executor *executor_get(cl_device_id dev)
    struct kiln_executor *ex = dev->executor;
    if (!ex && (ex = kiln_calloc(1, sizeof(*ex)))) {
       ex->device = dev;
+      ex->threads = 1;
       pthread_mutex_init(&ex->lock, NULL);
       pthread_cond_init(&ex->wake, NULL);
-      /* The thread lives as long as the device (kiln_executor_stop). */
-      if (pthread_create(&ex->thread, NULL, executor_main, ex)) {
+      pthread_cond_init(&ex->wake_completer, NULL);
+      /* The threads live as long as the device (kiln_executor_stop). */
+      pthread_t t;
+      if (pthread_create(&t, NULL, executor_main, ex)) {
          pthread_mutex_destroy(&ex->lock);
          pthread_cond_destroy(&ex->wake);
+         pthread_cond_destroy(&ex->wake_completer);
          kiln_free(ex);
          ex = NULL;
       } else {
-         pthread_detach(ex->thread);
+         pthread_detach(t);
          dev->executor = ex;
       }
    }
@@ -77,10 +244,7 @@ void kiln_executor_push(cl_device_id dev, cl_event ev)
    struct kiln_executor *ex = executor_get(dev);
    if (!ex) {
       /* No thread could be started: run it here rather than never. */
-      ev->times[KILN_PROF_START] = kiln_device_timestamp(dev);
-      kiln_event_set_state(ev, CL_RUNNING);
-      cl_int err = ev->ops->run(ev);
-      kiln_event_complete(ev, err ? (err < 0 ? err : CL_OUT_OF_RESOURCES) : CL_COMPLETE);
+      run_command(NULL, ev);
       return;
    }
    ev->next_ready = NULL;
@@ -105,5 +269,6 @@ void kiln_executor_stop(cl_device_id dev)
    pthread_mutex_lock(&ex->lock);
    ex->quit = true;
    pthread_cond_signal(&ex->wake);
+   pthread_cond_signal(&ex->wake_completer);
    pthread_mutex_unlock(&ex->lock);
 }

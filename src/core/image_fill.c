@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "core/event.h"
 #include "core/mem.h"
+#include "core/mem_sync.h"
 #include "core/trace.h"
 #include "pipe/pipe.h"
 #include "util/alloc.h"
@@ -242,10 +243,13 @@ struct fill_cmd {
 static cl_int fill_run(cl_event ev)
 {
    struct fill_cmd *c = ev->payload;
+   struct pipe_resource *res;
    size_t base;
-   struct pipe_resource *res = kiln_mem_resource(c->img, &base);
-   kiln_image_fill_run(ev->queue->device->pipe, res, base, &c->r, c->bytes, c->row);
-   return CL_SUCCESS;
+   cl_int err = kiln_mem_acquire(c->img, ev->queue->device, ev->queue->pipe, KILN_ACCESS_WRITE,
+                                 &res, &base);
+   if (!err)
+      kiln_image_fill_run(ev->queue->pipe, res, base, &c->r, c->bytes, c->row);
+   return err;
 }
 
 static void fill_cleanup(cl_event ev)

@@ -146,8 +146,30 @@ void *kiln_kernel_on_device(cl_kernel k, cl_device_id dev)
    return i < 0 ? NULL : k->device_kernels[i];
 }
 
+void kiln_kernel_device_info(cl_kernel k, cl_device_id dev, struct pipe_kernel_info *out)
+{
+   /* What the device promises for any kernel, unless its driver knows
+    * better for this one (register use, SIMD width, scratch). */
+   *out = (struct pipe_kernel_info){
+      .max_work_group_size = dev->caps->max_work_group_size,
+      .preferred_work_group_size_multiple = 1,
+      .private_mem_size = k->info->private_mem_size,
+      .static_local_mem_size = k->info->local_mem_size,
+   };
+   void *dk = kiln_kernel_on_device(k, dev);
+   if (dk && dev->screen->get_kernel_info)
+      dev->screen->get_kernel_info(dev->screen, dk, k->info, out);
+   if (out->max_work_group_size > dev->caps->max_work_group_size)
+      out->max_work_group_size = dev->caps->max_work_group_size;
+   if (!out->max_work_group_size)
+      out->max_work_group_size = 1;
+   if (!out->preferred_work_group_size_multiple)
+      out->preferred_work_group_size_multiple = 1;
+}
+
 size_t kiln_kernel_max_work_group_size(cl_kernel k, cl_device_id dev)
 {
-   (void)k;
-   return dev->caps->max_work_group_size;
+   struct pipe_kernel_info ki;
+   kiln_kernel_device_info(k, dev, &ki);
+   return ki.max_work_group_size;
 }

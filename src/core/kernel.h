@@ -3,6 +3,7 @@
 #define KILN_CORE_KERNEL_H
 
 #include "core/object.h"
+#include "pipe/pipe.h"
 
 struct kiln_kernel_info;
 
@@ -44,6 +45,9 @@ bool kiln_kernel_args_complete(cl_kernel k);
 
 /* Driver handle of k on dev, or NULL if the program is not built there. */
 void *kiln_kernel_on_device(cl_kernel k, cl_device_id dev);
+
+/* The kernel's limits on dev, from its driver (pipe_kernel_info). */
+void kiln_kernel_device_info(cl_kernel k, cl_device_id dev, struct pipe_kernel_info *out);
 
 /* The largest work-group the kernel can run with on dev. */
 size_t kiln_kernel_max_work_group_size(cl_kernel k, cl_device_id dev);

@@ -1,10 +1,19 @@
-/* Memory objects (buffers and sub-buffers).
+/* Memory objects (buffers, sub-buffers, images).
  *
- * A buffer owns one pipe_resource on its context's first device: every
- * device Kiln has today keeps buffers in host memory, so one resource
- * serves them all.  Devices with their own memory will need one resource
- * per device and migration between them.  A sub-buffer owns no resource:
- * it is a window (offset, size) onto its parent's.
+ * A root memory object (a buffer, or an image that is not a 1D image
+ * buffer) has storage per device of its context: one pipe_resource per
+ * screen that used it (sub-devices share their parent's screen and so
+ * its storage), created on the context's first device when the object is
+ * made and lazily on the others, the way clover's root_buffer::resource_in
+ * and PoCL's device_ptrs do.  Each storage records whether it holds the
+ * current bytes; a command that runs on a device whose copy is stale
+ * migrates the bytes there first (core/mem_sync.c), and a command that
+ * writes makes every other copy stale.  With CL_MEM_USE_HOST_PTR the
+ * application's memory is one more copy: a device that imports it
+ * (resource_from_user_memory) shares it; otherwise the device has its own
+ * copy, synchronised with host_ptr at first use, at map and at unmap.
+ * Sub-buffers and 1D image buffers own no storage: they are windows
+ * (offset, size) onto their root's.
  */
 #ifndef KILN_CORE_MEM_H
 #define KILN_CORE_MEM_H
@@ -24,7 +33,18 @@ struct kiln_mapping {
    void *ptr;
    size_t offset, size;
    cl_map_flags flags;
+   /* Where the device's memory is not host-visible (and the object is not
+    * the application's memory): a host copy of the mapped range that the
+    * map command fills and the unmap command writes back; ptr points
+    * into it.  NULL otherwise. */
+   void *staging;
    struct kiln_mapping *next;
+};
+
+/* One device's copy of a root memory object (see the top). */
+struct kiln_mem_storage {
+   struct pipe_resource *res; /* NULL until a device of this screen uses it */
+   bool valid;                /* holds the object's current bytes */
 };
 
 struct _cl_mem {
@@ -37,11 +57,14 @@ struct _cl_mem {
    /* CL_MEM_HOST_PTR: in 1.1 the host_ptr argument, COPY_HOST_PTR too. */
    void *info_host_ptr;
 
-   cl_mem parent; /* sub-buffers: the buffer they view */
-   size_t offset; /* sub-buffers: origin in the parent */
+   cl_mem parent; /* sub-buffers and 1D image buffers: the object they view */
+   cl_mem root;   /* the object owning the storage (itself for a root) */
+   size_t offset; /* of the first byte in the root */
 
-   struct pipe_resource *res; /* the root buffer's resource */
-   void *data;                /* host pointer to res (host-visible devices) */
+   /* Roots only, under lock: one per device of the context, indexed like
+    * context->devices (a sub-device uses its screen's first device's). */
+   struct kiln_mem_storage *store;
+   bool host_valid; /* USE_HOST_PTR: host_ptr holds the current bytes */
 
    pthread_mutex_t lock;
    unsigned map_count;
@@ -120,36 +143,28 @@ static inline bool kiln_mem_is_image(cl_mem m)
    return kiln_mem_type_is_image(m->type);
 }
 
-/* The root resource and the absolute offset of mem's first byte in it. */
-static inline struct pipe_resource *kiln_mem_resource(cl_mem mem, size_t *offset)
-{
-   *offset = mem->offset;
-   return mem->res;
-}
-
-/* mem's first byte in host memory. */
-static inline char *kiln_mem_data(cl_mem mem)
-{
-   return (char *)mem->data + mem->offset;
-}
-
-/* Buffer a of sub-buffer relation: the same memory as b somewhere? */
+/* Buffer and sub-buffer relation: the same memory as b somewhere? */
 static inline bool kiln_mem_same_storage(cl_mem a, cl_mem b)
 {
-   return a->res == b->res;
+   return a->root == b->root;
 }
 
 cl_int kiln_mem_add_destructor_callback(cl_mem mem, void(CL_CALLBACK *fn)(cl_mem, void *),
                                         void *user_data);
 
-/* Maps [offset, offset+size) of mem; returns the host pointer the
- * application sees.  The data is valid once the map command completed. */
-cl_int kiln_mem_map(cl_mem mem, size_t offset, size_t size, cl_map_flags flags, void **ptr);
+/* Maps [offset, offset+size) of mem for a command on dev; returns the
+ * host pointer the application sees (the application's memory for
+ * USE_HOST_PTR, the device's memory where the host sees it, else a
+ * staging copy) and the mapping, whose data is valid once the map command
+ * completed (core/mem_sync.h moves it). */
+cl_int kiln_mem_map(cl_mem mem, cl_device_id dev, size_t offset, size_t size,
+                    cl_map_flags flags, struct kiln_mapping **out);
 /* Forgets the mapping at ptr; CL_INVALID_VALUE if mem has none there. */
 cl_int kiln_mem_unmap(cl_mem mem, void *ptr);
+void kiln_mapping_free(struct kiln_mapping *m);
 /* The same in two steps, for an unmap command that may yet fail to be
  * enqueued: takes the mapping at ptr out of mem's list (NULL if none),
- * and puts it back.  A taken mapping is freed with kiln_free. */
+ * and puts it back.  A taken mapping is freed with kiln_mapping_free. */
 struct kiln_mapping *kiln_mem_take_mapping(cl_mem mem, void *ptr);
 void kiln_mem_restore_mapping(cl_mem mem, struct kiln_mapping *m);
 /* Whether ptr is a live mapping of mem (checked at enqueue time). */

@@ -9,8 +9,9 @@
 #include "core/event.h"
 #include "core/kernel.h"
 #include "core/mem.h"
+#include "core/mem_sync.h"
+#include "core/pipe_sync.h"
 #include "kiln/bounds.h"
-#include "kiln/image.h"
 #include "kiln/kernel_info.h"
 #include "util/alloc.h"
 #include "util/check.h"
@@ -20,11 +21,17 @@
 
 struct kiln_launch {
    cl_kernel kernel; /* held so the program's code stays loaded */
+   cl_device_id device;
    struct pipe_grid_info grid;
-   unsigned char *args;
-   cl_mem *mems; /* buffers and images the arguments point into, held */
-   unsigned num_mems;
-   struct kiln_image_desc *images; /* what image arguments point to */
+   unsigned char *args; /* by-value slots; the driver writes the others */
+   /* Every argument that is not by value, as a binding whose resource is
+    * found when the launch runs (mems[i] for bindings[i], held; NULL for
+    * __local, samplers and NULL buffers), and how the kernel may use it. */
+   struct pipe_binding *bindings;
+   cl_mem *mems;
+   unsigned char *access;
+   uint32_t num_bindings;
+   struct pipe_image_view *images; /* what image bindings point to */
    struct kiln_bounds *bounds; /* KILN_CHECK=bounds */
    struct kiln_bounds_arg *bounds_args;
 };
@@ -33,9 +40,12 @@ static void launch_free(struct kiln_launch *n)
 {
    if (!n)
       return;
-   for (unsigned i = 0; i < n->num_mems; i++)
-      kiln_object_unref(&n->mems[i]->obj);
+   for (unsigned i = 0; i < n->num_bindings; i++)
+      if (n->mems[i])
+         kiln_object_unref(&n->mems[i]->obj);
+   kiln_free(n->bindings);
    kiln_free(n->mems);
+   kiln_free(n->access);
    kiln_free(n->images);
    kiln_free(n->args);
    kiln_free(n->bounds);
@@ -109,17 +119,43 @@ static void report_bounds(const struct kiln_launch *n)
             (unsigned long long)v->group_id[1], (unsigned long long)v->group_id[2], more);
 }
 
-cl_int kiln_launch_run(struct kiln_launch *n, struct pipe_context *p)
+/* Bindings on the stack up to this many; more are rare. */
+#define INLINE_BINDINGS 16
+
+cl_int kiln_launch_run(struct kiln_launch *n, cl_device_id dev, struct pipe_context *p)
 {
-   /* A command buffer replays one launch many times: count afresh. */
-   if (n->bounds)
-      atomic_store(&n->bounds->violations, 0);
-   cl_int err = p->launch_grid(p, &n->grid);
-   if (!err && n->bounds && atomic_load(&n->bounds->violations)) {
-      report_bounds(n);
-      err = BOUNDS_STATUS;
+   /* A command buffer replays one launch many times, maybe on several
+    * queues at once: resolve the resources into a copy of the bindings. */
+   struct pipe_binding inline_b[INLINE_BINDINGS], *b = inline_b;
+   if (n->num_bindings > INLINE_BINDINGS &&
+       !(b = kiln_malloc(n->num_bindings * sizeof(*b))))
+      return CL_OUT_OF_HOST_MEMORY;
+   cl_int err = CL_SUCCESS;
+   for (uint32_t i = 0; i < n->num_bindings && !err; i++) {
+      b[i] = n->bindings[i];
+      if (n->mems[i])
+         err = kiln_mem_acquire(n->mems[i], dev, p, n->access[i], &b[i].res, &b[i].offset);
    }
+   if (!err) {
+      struct pipe_grid_info grid = n->grid;
+      grid.bindings = b;
+      if (n->bounds)
+         atomic_store(&n->bounds->violations, 0);
+      err = p->launch_grid(p, &grid);
+   }
+   if (b != inline_b)
+      kiln_free(b);
    return err;
+}
+
+/* Once the launch finished: an out-of-bounds access fails it. */
+cl_int kiln_launch_check(struct kiln_launch *n)
+{
+   if (n->bounds && atomic_load(&n->bounds->violations)) {
+      report_bounds(n);
+      return BOUNDS_STATUS;
+   }
+   return CL_SUCCESS;
 }
 
 void kiln_launch_destroy(struct kiln_launch *l)
@@ -129,13 +165,18 @@ void kiln_launch_destroy(struct kiln_launch *l)
 
 static cl_int ndrange_run(cl_event ev)
 {
-   return kiln_launch_run(ev->payload, ev->queue->device->pipe);
+   return kiln_launch_run(ev->payload, ev->queue->device, ev->queue->pipe);
 }
 
-/* KILN_CHECK=bounds: where each argument's object lies and how big it is
- * (include/kiln/bounds.h); filled from the packed arguments. */
-static cl_int make_bounds(struct kiln_launch *n, const struct kiln_kernel_info *info, cl_kernel k,
-                          uint64_t local_total)
+static cl_int ndrange_done(cl_event ev)
+{
+   return kiln_launch_check(ev->payload);
+}
+
+/* KILN_CHECK=bounds: how big each argument's object is and where
+ * (include/kiln/bounds.h); the driver writes where each lies (base) and
+ * the work-group's __local total as it binds them. */
+static cl_int make_bounds(struct kiln_launch *n, const struct kiln_kernel_info *info, cl_kernel k)
 {
    n->bounds = kiln_calloc(1, sizeof(*n->bounds));
    n->bounds_args = kiln_calloc(info->num_args ? info->num_args : 1, sizeof(*n->bounds_args));
@@ -147,12 +188,10 @@ static cl_int make_bounds(struct kiln_launch *n, const struct kiln_kernel_info *
       switch (ai->kind) {
       case KILN_ARG_GLOBAL:
       case KILN_ARG_CONSTANT:
-         memcpy(&b->base, n->args + ai->offset, sizeof(b->base));
          b->size = k->args[i].mem ? k->args[i].mem->size : 0;
          b->space = ai->kind == KILN_ARG_GLOBAL ? 1 : 2;
          break;
       case KILN_ARG_LOCAL:
-         memcpy(&b->base, n->args + ai->offset, sizeof(b->base));
          b->size = k->args[i].local_size;
          b->space = 3;
          break;
@@ -162,7 +201,6 @@ static cl_int make_bounds(struct kiln_launch *n, const struct kiln_kernel_info *
    }
    n->bounds->args = n->bounds_args;
    n->bounds->num_args = info->num_args;
-   n->bounds->local_total = local_total;
    atomic_init(&n->bounds->violations, 0);
    n->grid.bounds = n->bounds;
    return CL_SUCCESS;
@@ -181,87 +219,108 @@ static void ndrange_describe(cl_event ev, struct kiln_trace_info *info)
 }
 
 static const struct kiln_command_ops ndrange_ops = {ndrange_run, ndrange_cleanup,
-                                                    ndrange_describe};
+                                                    ndrange_describe, ndrange_done};
 
-/* Fills the argument buffer from the kernel's current argument values. */
+/* How a kernel may use a memory object it is given: read-only objects
+ * and __constant arguments do not make other devices' copies stale. */
+static unsigned arg_access(const struct kiln_arg_info *ai, cl_mem mem)
+{
+   if (ai->kind == KILN_ARG_CONSTANT || (mem->flags & CL_MEM_READ_ONLY))
+      return KILN_ACCESS_READ;
+   return KILN_ACCESS_READ | KILN_ACCESS_WRITE;
+}
+
+/* Fills the by-value slots of the argument buffer from the kernel's
+ * current argument values, and a binding for every other argument. */
 static cl_int pack_args(struct kiln_launch *n, cl_device_id dev, cl_kernel k)
 {
    const struct kiln_kernel_info *info = k->info;
+   size_t na = info->num_args ? info->num_args : 1;
    n->args = kiln_calloc(1, info->args_size ? info->args_size : 1);
-   n->mems = kiln_calloc(info->num_args ? info->num_args : 1, sizeof(cl_mem));
-   n->images = kiln_calloc(info->num_args ? info->num_args : 1, sizeof(*n->images));
-   if (!n->args || !n->mems || !n->images)
+   n->bindings = kiln_calloc(na, sizeof(*n->bindings));
+   n->mems = kiln_calloc(na, sizeof(cl_mem));
+   n->access = kiln_calloc(na, 1);
+   n->images = kiln_calloc(na, sizeof(*n->images));
+   if (!n->args || !n->bindings || !n->mems || !n->access || !n->images)
       return CL_OUT_OF_HOST_MEMORY;
+   /* The check the driver's placement will pass: each __local argument
+    * rounded up to LOCAL_ALIGN after the kernel's own variables, each size
+    * checked before it is added so huge ones cannot wrap the sum. */
    uint64_t local = (info->local_mem_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
    for (uint32_t i = 0; i < info->num_args; i++) {
       const struct kiln_arg_info *ai = &info->args[i];
       const struct kiln_kernel_arg *a = &k->args[i];
-      unsigned char *slot = n->args + ai->offset;
+      struct pipe_binding *b = &n->bindings[n->num_bindings];
+      b->arg = i;
       switch (ai->kind) {
       case KILN_ARG_GLOBAL:
-      case KILN_ARG_CONSTANT: {
-         uint64_t addr = 0;
+      case KILN_ARG_CONSTANT:
+         b->kind = PIPE_BIND_GLOBAL;
          if (a->mem) {
-            size_t off;
-            struct pipe_resource *res = kiln_mem_resource(a->mem, &off);
-            addr = dev->screen->resource_address(dev->screen, res) + off;
             kiln_object_ref(&a->mem->obj);
-            n->mems[n->num_mems++] = a->mem;
+            n->mems[n->num_bindings] = a->mem;
+            n->access[n->num_bindings] = arg_access(ai, a->mem);
          }
-         memcpy(slot, &addr, sizeof(addr));
+         n->num_bindings++;
          break;
-      }
       case KILN_ARG_IMAGE2D:
       case KILN_ARG_IMAGE3D:
       case KILN_ARG_IMAGE1D:
       case KILN_ARG_IMAGE1D_BUFFER:
       case KILN_ARG_IMAGE1D_ARRAY:
       case KILN_ARG_IMAGE2D_ARRAY: {
-         /* The kernel sees a descriptor (include/kiln/image.h) that lives
-          * in this launch's payload. */
-         struct kiln_image_desc *d = &n->images[i];
-         size_t off;
-         struct pipe_resource *res = kiln_mem_resource(a->mem, &off);
-         d->data = dev->screen->resource_address(dev->screen, res) + off;
-         d->row_pitch = a->mem->image.row_pitch;
-         d->slice_pitch = a->mem->image.slice_pitch;
-         d->width = (int32_t)a->mem->image.width;
-         d->height = (int32_t)a->mem->image.height;
-         d->depth = (int32_t)a->mem->image.depth;
-         d->channel_order = (int32_t)a->mem->image.format.image_channel_order;
-         d->channel_type = (int32_t)a->mem->image.format.image_channel_data_type;
-         d->elem_size = (int32_t)a->mem->image.elem_size;
-         uint64_t addr = (uint64_t)(uintptr_t)d;
-         memcpy(slot, &addr, sizeof(addr));
-         kiln_object_ref(&a->mem->obj);
-         n->mems[n->num_mems++] = a->mem;
+         cl_mem m = a->mem;
+         struct pipe_image_view *v = &n->images[i];
+         v->type = m->type;
+         v->format = m->image.format;
+         v->elem_size = (uint32_t)m->image.elem_size;
+         v->width = m->image.width;
+         v->height = m->image.height;
+         v->depth = m->image.depth;
+         v->array_size = m->image.array_size;
+         v->row_pitch = m->image.row_pitch;
+         v->slice_pitch = m->image.slice_pitch;
+         b->kind = PIPE_BIND_IMAGE;
+         b->image = v;
+         kiln_object_ref(&m->obj);
+         n->mems[n->num_bindings] = m;
+         n->access[n->num_bindings] = ai->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY
+                                         ? KILN_ACCESS_READ
+                                         : KILN_ACCESS_READ | KILN_ACCESS_WRITE;
+         n->num_bindings++;
+         break;
+      }
+      case KILN_ARG_SAMPLER: {
+         uint64_t bits;
+         memcpy(&bits, a->value, sizeof(bits));
+         b->kind = PIPE_BIND_SAMPLER;
+         b->sampler_bits = (uint32_t)bits;
+         n->num_bindings++;
          break;
       }
       case KILN_ARG_LOCAL:
-         /* Each size is checked before it is added: huge sizes must not
-          * wrap the total around to something small. */
          if (a->local_size > dev->caps->local_mem_size)
             return CL_OUT_OF_RESOURCES;
-         /* 8-byte slots on the CPU, 32-bit LDS offsets on amdgcn
-          * (little-endian both). */
-         memcpy(slot, &local, ai->size < sizeof(local) ? ai->size : sizeof(local));
          local += (a->local_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
+         b->kind = PIPE_BIND_LOCAL;
+         b->local_size = a->local_size;
+         n->num_bindings++;
          break;
       default:
-         memcpy(slot, a->value, ai->size);
+         memcpy(n->args + ai->offset, a->value, ai->size);
          break;
       }
    }
    if (local > dev->caps->local_mem_size)
       return CL_OUT_OF_RESOURCES;
-   n->grid.local_mem_size = local;
    n->grid.args = n->args;
    n->grid.info = info;
    n->grid.args_size = info->args_size;
+   n->grid.num_bindings = n->num_bindings;
    /* Checked code exists only in processes with KILN_CHECK=bounds (it is
     * part of the target id, so no binary brings it in otherwise). */
    if (kiln_check_bounds())
-      return make_bounds(n, info, k, local);
+      return make_bounds(n, info, k);
    return CL_SUCCESS;
 }
 
@@ -273,6 +332,7 @@ cl_int kiln_launch_create(cl_device_id dev, cl_kernel k, cl_uint work_dim,
    if (!n)
       return CL_OUT_OF_HOST_MEMORY;
    n->kernel = k;
+   n->device = dev;
    kiln_object_ref(&k->obj);
    n->grid.kernel = kiln_kernel_on_device(k, dev);
    n->grid.work_dim = work_dim;
@@ -323,6 +383,15 @@ void kiln_ndrange_choose_local(cl_device_id dev, cl_kernel k, cl_uint work_dim,
       total *= global[d];
    size_t want_groups = (size_t)c->max_compute_units * 8;
    size_t target = total / want_groups;
+   if (c->type & CL_DEVICE_TYPE_GPU) {
+      /* GPUs hide latency with many work-items per compute unit; a
+       * group of a few hundred in multiples of the warp is what their
+       * own drivers pick. */
+      struct pipe_kernel_info ki;
+      kiln_kernel_device_info(k, dev, &ki);
+      size_t m = ki.preferred_work_group_size_multiple;
+      target = 256 / m * m;
+   }
    if (target < 1)
       target = 1;
    if (target > budget)
@@ -364,11 +433,24 @@ static void native_cleanup(cl_event ev)
 static cl_int native_run(cl_event ev)
 {
    struct native *n = ev->payload;
-   /* The function sees host pointers to the memory objects' storage. */
+   struct pipe_context *p = ev->queue->pipe;
+   /* The function sees host pointers to the memory objects' storage on
+    * this device (only devices whose memory the host sees run native
+    * kernels: CL_EXEC_NATIVE_KERNEL), once its earlier work is done. */
    for (unsigned i = 0; i < n->num_mems; i++) {
-      void *p = kiln_mem_data(n->mems[i]);
-      memcpy(n->args + n->offsets[i], &p, sizeof(p));
+      struct pipe_resource *res;
+      size_t off;
+      cl_int err = kiln_mem_acquire(n->mems[i], ev->queue->device, p,
+                                    KILN_ACCESS_READ | KILN_ACCESS_WRITE, &res, &off);
+      char *hp = err ? NULL : kiln_resource_host_pointer(res);
+      if (!hp)
+         return err ? err : CL_INVALID_OPERATION;
+      void *ptr = hp + off;
+      memcpy(n->args + n->offsets[i], &ptr, sizeof(ptr));
    }
+   cl_int err = kiln_pipe_finish(p);
+   if (err)
+      return err;
    n->fn(n->args);
    return CL_SUCCESS;
 }

@@ -13,16 +13,19 @@ cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel 
                             const size_t offset[3], const size_t global[3],
                             const size_t local[3], struct kiln_wait_list wait, cl_event *ev);
 
-/* A launch with its arguments packed (buffer addresses resolved, each
- * buffer and the kernel held): what an enqueue builds, and what a command
+/* A launch with its arguments packed (by-value slots filled, a binding
+ * for every other argument, each memory object and the kernel held): what an enqueue builds, and what a command
  * buffer builds once at record time and replays (core/cmdbuf.h). */
 struct kiln_launch;
 struct pipe_context;
 cl_int kiln_launch_create(cl_device_id dev, cl_kernel k, cl_uint work_dim,
                           const size_t offset[3], const size_t global[3], const size_t local[3],
                           struct kiln_launch **out);
-/* Runs it on the device's executor; may run many times. */
-cl_int kiln_launch_run(struct kiln_launch *l, struct pipe_context *p);
+/* Records it into p, a pipe context of dev, on dev's executor; may run
+ * many times.  kiln_launch_check, once the work is done, reports an
+ * out-of-bounds access (KILN_CHECK=bounds) as the launch's failure. */
+cl_int kiln_launch_run(struct kiln_launch *l, cl_device_id dev, struct pipe_context *p);
+cl_int kiln_launch_check(struct kiln_launch *l);
 void kiln_launch_destroy(struct kiln_launch *l);
 
 /* Picks a local size for global (clEnqueueNDRangeKernel with

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "core/context.h"
+#include "core/device.h"
 #include "core/command.h"
 #include "core/event.h"
 #include "util/alloc.h"
@@ -20,6 +21,8 @@ static void queue_destroy(struct kiln_object *obj)
    for (unsigned i = 0; i < q->num_since_barrier; i++)
       kiln_object_unref(&q->since_barrier[i]->obj);
    kiln_free(q->since_barrier);
+   if (q->pipe)
+      q->pipe->destroy(q->pipe);
    kiln_object_unref(&q->context->obj);
    kiln_object_free(q);
 }
@@ -36,7 +39,8 @@ cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_prop
    pthread_mutex_init(&q->lock, NULL);
    pthread_cond_init(&q->idle, NULL);
    kiln_object_ref(&ctx->obj);
-   if (!kiln_object_init(&q->obj, KILN_TYPE_QUEUE, queue_destroy)) {
+   q->pipe = kiln_device_create_pipe(dev);
+   if (!q->pipe || !kiln_object_init(&q->obj, KILN_TYPE_QUEUE, queue_destroy)) {
       queue_destroy(&q->obj);
       return CL_OUT_OF_HOST_MEMORY;
    }

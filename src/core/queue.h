@@ -13,6 +13,9 @@ struct _cl_command_queue {
    struct kiln_object obj;
    cl_context context;
    cl_device_id device;
+   /* Where the queue's commands record their work (a stream, a ring),
+    * used by its device's executor only. */
+   struct pipe_context *pipe;
    _Atomic cl_command_queue_properties properties;
 
    pthread_mutex_t lock;

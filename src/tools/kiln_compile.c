@@ -211,7 +211,7 @@ int main(int argc, char **argv)
    struct kiln_build_output out;
    enum kiln_build_status st;
    if (cpu) {
-      struct pipe_screen *screen = cpu_screen_create();
+      struct pipe_screen *screen = cpu_screen_create(false);
       if (!screen) {
          kiln_free(source), kiln_free(options);
          return 2;

@@ -1,5 +1,8 @@
 #include "fake_drm.h"
 
+#include "pipe/amdgpu/amdgpu_pm4.h"
+#include "pipe/amdgpu/amdgpu_regs.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +21,8 @@ static int take(int *slot)
 void fake_drm_reset(void)
 {
    for (unsigned i = 0; i < FAKE_MAX_BOS; i++)
-      free(fake.bos[i].mem);
+      if (!fake.bos[i].user)
+         free(fake.bos[i].mem);
    for (unsigned i = 0; i < fake.num_submits; i++) {
       free(fake.submits[i].ib);
       for (unsigned k = 0; k < fake.submits[i].num_bos; k++)
@@ -221,11 +225,54 @@ static int f_bo_alloc(amdgpu_device_handle dev, struct amdgpu_bo_alloc_request *
    return -ENOMEM;
 }
 
+/* A handle the driver holds must be one the fake gave out: a scribbled
+ * BO structure shows here instead of crashing the test. */
+static bool bad(amdgpu_bo_handle h)
+{
+   int i = fake_drm_bo_index(h);
+   if (i < 0 || ((uintptr_t)h - (uintptr_t)fake.bos) % sizeof(fake.bos[0]) || !fake.bos[i].live) {
+      fake.bad_handles++;
+      return true;
+   }
+   return false;
+}
+
 static int f_bo_free(amdgpu_bo_handle h)
 {
+   if (bad(h))
+      return -EINVAL;
    struct fake_bo *b = (struct fake_bo *)h;
    b->live = false; /* mem stays for the test to read until reset */
+   if (b->user) {
+      /* The application's memory is not the fake's to keep. */
+      b->mem = NULL;
+      b->user = false;
+   }
    return 0;
+}
+
+static int f_bo_from_user(amdgpu_device_handle dev, void *cpu, uint64_t size,
+                          amdgpu_bo_handle *out)
+{
+   (void)dev;
+   int r = take(&fake.fail_bo_alloc);
+   if (r)
+      return r;
+   /* What the kernel checks: whole pages. */
+   if ((uintptr_t)cpu % 4096 || !size || size % 4096)
+      return -EINVAL;
+   for (unsigned i = 0; i < FAKE_MAX_BOS; i++)
+      if (!fake.bos[i].live && !fake.bos[i].mem) {
+         fake.bos[i].live = true;
+         fake.bos[i].user = true;
+         memset(&fake.bos[i].req, 0, sizeof(fake.bos[i].req));
+         fake.bos[i].req.alloc_size = size;
+         fake.bos[i].req.preferred_heap = AMDGPU_GEM_DOMAIN_CPU;
+         fake.bos[i].mem = cpu;
+         *out = (amdgpu_bo_handle)&fake.bos[i];
+         return 0;
+      }
+   return -ENOMEM;
 }
 
 static int f_cpu_map(amdgpu_bo_handle h, void **cpu)
@@ -233,6 +280,8 @@ static int f_cpu_map(amdgpu_bo_handle h, void **cpu)
    int r = take(&fake.fail_cpu_map);
    if (r)
       return r;
+   if (bad(h))
+      return -EINVAL;
    struct fake_bo *b = (struct fake_bo *)h;
    b->cpu_maps++;
    *cpu = b->mem;
@@ -241,6 +290,8 @@ static int f_cpu_map(amdgpu_bo_handle h, void **cpu)
 
 static int f_cpu_unmap(amdgpu_bo_handle h)
 {
+   if (bad(h))
+      return -EINVAL;
    ((struct fake_bo *)h)->cpu_maps--;
    return 0;
 }
@@ -279,6 +330,8 @@ static int f_va_op(amdgpu_bo_handle h, uint64_t offset, uint64_t size, uint64_t 
 {
    (void)flags;
    fake.va_ops++;
+   if (bad(h))
+      return -EINVAL;
    struct fake_bo *b = (struct fake_bo *)h;
    if (ops == AMDGPU_VA_OP_MAP) {
       int r = take(&fake.fail_va_op);
@@ -318,10 +371,75 @@ const void *fake_submit_va_to_cpu(const struct fake_submit *s, uint64_t va, uint
    return NULL;
 }
 
+bool fake_submit_dispatch(const struct fake_submit *s, struct fake_dispatch *d)
+{
+   memset(d, 0, sizeof(*d));
+   uint32_t user[16] = {0}, pgm[2] = {0, 0};
+   bool dispatch = false;
+   for (uint32_t i = 0; i < s->ib_dwords;) {
+      uint32_t h = s->ib[i];
+      if (h == PM4_NOP_FILLER || PM4_PKT_TYPE(h) != 3) {
+         i++;
+         continue;
+      }
+      uint32_t n = PM4_PKT3_BODY(h);
+      const uint32_t *body = &s->ib[i + 1];
+      if (i + 1 + n > s->ib_dwords)
+         return false;
+      if (PM4_PKT3_OPCODE(h) == PM4_SET_SH_REG)
+         for (uint32_t k = 1; k < n; k++) {
+            uint32_t reg = SH_REG_BASE + 4 * (body[0] + k - 1);
+            if (reg >= R_COMPUTE_USER_DATA_0 && reg < R_COMPUTE_USER_DATA_0 + 64)
+               user[(reg - R_COMPUTE_USER_DATA_0) / 4] = body[k];
+            if (reg == R_COMPUTE_PGM_LO || reg == R_COMPUTE_PGM_HI)
+               pgm[reg == R_COMPUTE_PGM_HI] = body[k];
+         }
+      if (PM4_PKT3_OPCODE(h) == PM4_DISPATCH_DIRECT)
+         dispatch = true;
+      i += 1 + n;
+   }
+   if (!dispatch)
+      return false;
+   uint64_t code = (uint64_t)pgm[1] << 40 | (uint64_t)pgm[0] << 8;
+   const uint8_t *akc = fake_drm_va_to_cpu(code - AKC_SIZE, AKC_SIZE);
+   if (!akc)
+      return false;
+   uint32_t props;
+   memcpy(&props, akc + AKC_CODE_PROPERTIES, 4);
+   /* User SGPRs in AMDGPUUsage's order. */
+   unsigned sg = 0;
+   int dispatch_ptr = -1, kernarg_ptr = -1;
+   if (props & AKC_PROP_PRIVATE_SEGMENT_BUFFER)
+      sg += 4;
+   if (props & AKC_PROP_DISPATCH_PTR) {
+      dispatch_ptr = (int)sg;
+      sg += 2;
+   }
+   if (props & AKC_PROP_QUEUE_PTR)
+      sg += 2;
+   if (props & AKC_PROP_KERNARG_SEGMENT_PTR)
+      kernarg_ptr = (int)sg;
+   if (dispatch_ptr < 0 || kernarg_ptr < 0)
+      return false;
+   uint64_t pva = user[dispatch_ptr] | (uint64_t)user[dispatch_ptr + 1] << 32;
+   uint64_t kva = user[kernarg_ptr] | (uint64_t)user[kernarg_ptr + 1] << 32;
+   d->packet = fake_drm_va_to_cpu(pva, 64);
+   uint64_t kernarg_size;
+   memcpy(&kernarg_size, akc + AKC_KERNARG_SEGMENT_SIZE, 8);
+   d->kernarg = fake_drm_va_to_cpu(kva, kernarg_size ? kernarg_size : 1);
+   if (d->packet)
+      for (int k = 0; k < 3; k++) {
+         uint16_t l;
+         memcpy(&l, d->packet + 4 + 2 * k, 2);
+         d->local[k] = l;
+         memcpy(&d->global[k], d->packet + 12 + 4 * k, 4);
+      }
+   return true;
+}
+
 /* ---- contexts, submission, fences ---- */
 
-static int ctx_marker;
-
+/* Each context a handle of its own: fences belong to one. */
 static int f_ctx_create(amdgpu_device_handle dev, amdgpu_context_handle *ctx)
 {
    (void)dev;
@@ -329,13 +447,13 @@ static int f_ctx_create(amdgpu_device_handle dev, amdgpu_context_handle *ctx)
    if (r)
       return r;
    fake.contexts++;
-   *ctx = (amdgpu_context_handle)&ctx_marker;
+   *ctx = (amdgpu_context_handle)calloc(1, 16);
    return 0;
 }
 
 static int f_ctx_free(amdgpu_context_handle ctx)
 {
-   (void)ctx;
+   free(ctx);
    fake.contexts--;
    return 0;
 }
@@ -407,8 +525,24 @@ static int f_submit(amdgpu_context_handle ctx, uint64_t flags, struct amdgpu_cs_
       memcpy(s->bo_copy[i], b->mem, b->req.alloc_size);
    }
    s->seq = req->seq_no = fake.next_seq++;
+   s->ctx = ctx;
+   s->tag = fake.tag;
    fake.num_submits++;
    return 0;
+}
+
+/* The context's work up to seq ends: run it. */
+static void execute_until(const void *ctx, uint64_t seq)
+{
+   for (unsigned i = 0; i < fake.num_submits; i++) {
+      struct fake_submit *s = &fake.submits[i];
+      if (s->ctx == ctx && s->seq <= seq && !s->executed) {
+         s->executed = true;
+         fake.executed++;
+         if (fake.execute)
+            fake.execute(s);
+      }
+   }
 }
 
 static int f_fence(struct amdgpu_cs_fence *f, uint64_t timeout, uint64_t flags,
@@ -421,6 +555,8 @@ static int f_fence(struct amdgpu_cs_fence *f, uint64_t timeout, uint64_t flags,
    if (f->fence == 0 || f->fence >= fake.next_seq)
       return -EINVAL;
    *expired = fake.fence_never_signals ? 0 : 1;
+   if (*expired)
+      execute_until(f->context, f->fence);
    return 0;
 }
 
@@ -460,7 +596,10 @@ static const struct amdgpu_drm table = {
 
 const struct amdgpu_drm *fake_drm_table(void)
 {
-   return &table;
+   static struct amdgpu_drm with;
+   with = table;
+   with.amdgpu_create_bo_from_user_mem = fake.no_userptr ? NULL : f_bo_from_user;
+   return &with;
 }
 
 unsigned fake_drm_live(void)

@@ -13,7 +13,7 @@
 
 #define FAKE_MAX_GPUS 8
 #define FAKE_MAX_BOS 256
-#define FAKE_MAX_SUBMITS 32
+#define FAKE_MAX_SUBMITS 256
 #define FAKE_MAX_LIST 64
 
 struct fake_gpu {
@@ -32,6 +32,7 @@ struct fake_gpu {
 
 struct fake_bo {
    bool live;
+   bool user;        /* amdgpu_create_bo_from_user_mem: mem is the caller's */
    struct amdgpu_bo_alloc_request req;
    void *mem;        /* the BO's contents */
    int cpu_maps;     /* amdgpu_bo_cpu_map minus unmap */
@@ -55,6 +56,9 @@ struct fake_submit {
    uint64_t bo_va[FAKE_MAX_LIST], bo_size[FAKE_MAX_LIST];
    void *bo_copy[FAKE_MAX_LIST];
    uint64_t seq;
+   const void *ctx;         /* the amdgpu context it was submitted on */
+   int tag;                 /* fake.tag when it was submitted */
+   bool executed;           /* fake.execute saw it */
 };
 
 struct fake_drm_state {
@@ -76,6 +80,16 @@ struct fake_drm_state {
    int fail_bo_alloc, fail_va_alloc, fail_va_op, fail_cpu_map;
    int fail_ctx_create, fail_bo_list, fail_submit, fail_fence, fail_query_info;
    bool fence_never_signals; /* fences time out */
+   bool no_userptr;          /* the table has no amdgpu_create_bo_from_user_mem */
+   /* The "GPU": a submission runs when its fence (or a later one of its
+    * context) is first found signalled, in submission order, as a real
+    * GPU runs work some time after the CPU handed it over.  Tests set
+    * this to emulate the kernels they launch (on live BO memory, through
+    * fake_drm_va_to_cpu); NULL runs nothing. */
+   void (*execute)(const struct fake_submit *s);
+   unsigned executed;        /* submissions run so far */
+   int tag;                  /* copied into each submission: tells execute what it is */
+   unsigned bad_handles;     /* calls with a BO handle the fake never gave out */
    bool reset;               /* amdgpu_cs_query_reset_state2 reports a reset */
 };
 
@@ -96,5 +110,16 @@ int fake_drm_bo_index(const void *handle);
 void *fake_drm_va_to_cpu(uint64_t va, uint64_t size);
 /* The same in a submission's snapshot of its BOs. */
 const void *fake_submit_va_to_cpu(const struct fake_submit *s, uint64_t va, uint64_t size);
+
+/* What a dispatch of s sees, decoded from its IB (COMPUTE_PGM_*,
+ * COMPUTE_USER_DATA_*) and the kernel's amd_kernel_code_t: its kernarg
+ * segment and dispatch packet, in live BO memory (NULL when an address
+ * is in no live BO), and the grid.  False when s has no dispatch. */
+struct fake_dispatch {
+   uint8_t *kernarg;
+   const uint8_t *packet;
+   uint32_t global[3], local[3];
+};
+bool fake_submit_dispatch(const struct fake_submit *s, struct fake_dispatch *d);
 
 #endif

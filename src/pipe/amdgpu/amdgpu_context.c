@@ -1,91 +1,132 @@
-/* AMDGPU contexts: each launch is one IB on the compute ring with its own
- * kernarg BO, submitted and waited for before launch_grid returns (no
- * pipelining yet: simple, and buffers are then idle for host access). */
+/* AMDGPU contexts: one ring per context (per queue).  A launch is one IB
+ * with its own kernarg BO, submitted at once and not waited for; the IB
+ * starts by waiting for the ring's previous dispatch, so launches of a
+ * context run in order.  Host-side work (reads, writes, copies, fills,
+ * maps) goes through the GTT mapping after waiting for the context's
+ * launches, which keeps the recorded order without GPU copy packets. */
 #include <string.h>
 
 #include "kiln/kernel_info.h"
 #include "pipe/amdgpu/amdgpu_dispatch.h"
+#include "pipe/amdgpu/amdgpu_queue.h"
 #include "pipe/amdgpu/amdgpu_screen.h"
+#include "pipe/pipe_util.h"
 #include "util/alloc.h"
 #include "util/log.h"
 #include "winsys/amdgpu/amdgpu_winsys.h"
 
 #define IB_BYTES 4096u
 
+struct amdgpu_context {
+   struct pipe_context base;
+   struct amdgpu_queue *q;
+   /* A host-side step that could not wait for the GPU (hung, lost): it
+    * was skipped, and the next fence fails with this. */
+   cl_int error;
+};
 
-static void *host(struct pipe_resource *res)
+static struct amdgpu_context *amdgpu_context(struct pipe_context *c)
 {
-   return ((struct amdgpu_resource *)res)->cpu;
+   return (struct amdgpu_context *)c;
+}
+
+/* The context's launches have ended: the host may touch their memory. */
+static bool host_sync(struct amdgpu_context *c)
+{
+   if (c->error)
+      return false;
+   c->error = amdgpu_queue_idle(c->q);
+   return !c->error;
+}
+
+static char *host(struct pipe_resource *res)
+{
+   return amdgpu_resource(res)->cpu;
 }
 
 static void buffer_write(struct pipe_context *ctx, struct pipe_resource *dst, size_t offset,
                          size_t size, const void *src)
 {
-   (void)ctx;
-   memcpy((char *)host(dst) + offset, src, size);
+   if (host_sync(amdgpu_context(ctx)))
+      memcpy(host(dst) + offset, src, size);
 }
 
 static void buffer_read(struct pipe_context *ctx, struct pipe_resource *src, size_t offset,
                         size_t size, void *dst)
 {
-   (void)ctx;
-   memcpy(dst, (const char *)host(src) + offset, size);
+   if (host_sync(amdgpu_context(ctx)))
+      memcpy(dst, host(src) + offset, size);
 }
 
 static void copy_region(struct pipe_context *ctx, struct pipe_resource *dst, size_t dst_offset,
                         struct pipe_resource *src, size_t src_offset, size_t size)
 {
-   (void)ctx;
-   memmove((char *)host(dst) + dst_offset, (const char *)host(src) + src_offset, size);
+   if (host_sync(amdgpu_context(ctx)))
+      memmove(host(dst) + dst_offset, host(src) + src_offset, size);
 }
 
 static void clear_buffer(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
                          size_t size, const void *pattern, size_t pattern_size)
 {
-   (void)ctx;
-   char *p = (char *)host(res) + offset;
+   if (!host_sync(amdgpu_context(ctx)))
+      return;
+   char *p = host(res) + offset;
    for (size_t done = 0; done < size; done += pattern_size)
       memcpy(p + done, pattern, pattern_size);
 }
 
-static void flush(struct pipe_context *ctx)
+/* GTT is host-visible: a map is the resource's own bytes once the GPU is
+ * done with them, and an unmap has nothing to write back (the next IB
+ * invalidates the GPU's caches).  The transfer handle is the resource. */
+static void *transfer_map(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
+                          size_t size, unsigned flags, struct pipe_transfer **transfer)
 {
-   (void)ctx; /* every launch has ended when it returns */
+   (void)size, (void)flags;
+   if (!host_sync(amdgpu_context(ctx)))
+      return NULL;
+   *transfer = (struct pipe_transfer *)res;
+   return host(res) + offset;
+}
+
+static void transfer_unmap(struct pipe_context *ctx, struct pipe_transfer *transfer)
+{
+   (void)ctx, (void)transfer;
+}
+
+static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
+{
+   struct amdgpu_context *c = amdgpu_context(ctx);
+   /* Launches went to the GPU when recorded: only the fence is new. */
+   if (!fence)
+      return;
+   if (amdgpu_queue_fence(c->q, c->error, fence)) {
+      /* No memory for a fence: the work is complete when this returns. */
+      *fence = NULL;
+      amdgpu_queue_idle(c->q);
+      return;
+   }
+   c->error = CL_SUCCESS;
 }
 
 static void destroy(struct pipe_context *ctx)
 {
-   kiln_free(ctx);
+   struct amdgpu_context *c = amdgpu_context(ctx);
+   amdgpu_queue_release(c->q);
+   kiln_free(c);
 }
 
-/* The buffers the kernel's pointer arguments lie in: what the kernel
- * must find resident.  *n counts them without duplicates. */
-static cl_int arg_bos(struct amdgpu_screen *s, const struct pipe_grid_info *grid,
-                      struct amdgpu_ws_bo **bos, unsigned *n)
+/* Adds bo to bos[0..*n) unless it is there. */
+static void add_bo(struct amdgpu_ws_bo **bos, unsigned *n, struct amdgpu_ws_bo *bo)
 {
-   const struct kiln_kernel_info *info = grid->info;
-   for (uint32_t i = 0; i < info->num_args; i++) {
-      const struct kiln_arg_info *a = &info->args[i];
-      if (a->kind != KILN_ARG_GLOBAL && a->kind != KILN_ARG_CONSTANT)
-         continue;
-      uint64_t va;
-      memcpy(&va, (const char *)grid->args + a->offset, sizeof(va));
-      if (!va)
-         continue; /* a NULL buffer argument */
-      struct amdgpu_resource *r = amdgpu_screen_find_resource(s, va);
-      if (!r)
-         return CL_INVALID_MEM_OBJECT;
-      bool seen = false;
-      for (unsigned k = 0; k < *n; k++)
-         seen |= bos[k] == r->bo;
-      if (!seen)
-         bos[(*n)++] = r->bo;
-   }
-   return CL_SUCCESS;
+   for (unsigned k = 0; k < *n; k++)
+      if (bos[k] == bo)
+         return;
+   bos[(*n)++] = bo;
 }
 
 static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *grid)
 {
+   struct amdgpu_context *c = amdgpu_context(ctx);
    struct amdgpu_screen *s = amdgpu_screen(ctx->screen);
    const struct amdgpu_kernel *k = grid->kernel;
    const struct amdgpu_kernel_desc *desc = k->desc;
@@ -112,11 +153,12 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
       l.groups[d] = (uint32_t)groups;
    }
 
-   /* The kernarg BO: the dispatch packet, then the kernarg segment. */
-   struct amdgpu_ws_bo *kernarg = NULL, *ib = NULL;
-   /* Scratch for private memory: VRAM for this launch alone (launches
-    * are serial; keeping it between launches is an optimisation to come). */
-   struct amdgpu_ws_bo *scratch = NULL;
+   /* The launch's own BOs, the ring's until the launch ends: IB, kernarg
+    * (the dispatch packet, then the kernarg segment) and scratch for
+    * private memory (VRAM for this launch alone; a per-context scratch
+    * kept between launches is an optimisation to come). */
+   struct amdgpu_ws_bo *own[AMDGPU_QUEUE_MAX_OWN] = {NULL, NULL, NULL};
+   struct amdgpu_ws_bo *kernarg = NULL, *ib = NULL, *scratch = NULL;
    uint64_t scratch_bytes = 0;
    amdgpu_scratch_size(s->isa.gfx_level, desc, ctx->screen->caps.max_compute_units,
                        &l.tmpring_size, &scratch_bytes);
@@ -126,7 +168,7 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
          return err;
       l.scratch_va = scratch->va;
    }
-   struct amdgpu_ws_bo **bos = kiln_calloc(grid->info->num_args + 3, sizeof(*bos));
+   struct amdgpu_ws_bo **bos = kiln_calloc(grid->num_bindings + 3, sizeof(*bos));
    if (!bos) {
       amdgpu_ws_bo_destroy(s->ws, scratch);
       return CL_OUT_OF_HOST_MEMORY;
@@ -140,8 +182,10 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
       err = amdgpu_ws_bo_create(s->ws, IB_BYTES, 256, AMDGPU_WS_GTT, true, &ib);
    if (!err)
       err = amdgpu_ws_bo_map(s->ws, ib, &icpu);
+   /* Addresses and __local offsets go into the driver's own kernarg
+    * copy: core's argument buffer is not touched. */
    if (!err)
-      err = amdgpu_kernarg_build(grid->info, desc, grid, (uint32_t)ctx->screen->caps.local_mem_size,
+      err = amdgpu_kernarg_build(grid, desc, (uint32_t)ctx->screen->caps.local_mem_size,
                                  (uint8_t *)kcpu + AMDGPU_DISPATCH_PACKET_SIZE, &l.lds_bytes);
    unsigned n = 0;
    if (!err) {
@@ -152,7 +196,10 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
       bos[n++] = k->program->code;
       if (scratch)
          bos[n++] = scratch;
-      err = arg_bos(s, grid, bos, &n);
+      /* Residency: exactly the buffers bound, known from the bindings. */
+      for (uint32_t i = 0; i < grid->num_bindings; i++)
+         if (grid->bindings[i].res)
+            add_bo(bos, &n, amdgpu_resource(grid->bindings[i].res)->bo);
    }
    struct pm4_buf b = {.dw = icpu, .cap = IB_BYTES / 4};
    if (!err) {
@@ -160,35 +207,45 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
       if (b.overflow)
          err = CL_OUT_OF_RESOURCES;
    }
-   uint64_t seq = 0;
-   if (!err)
-      err = amdgpu_ws_submit(s->ws, ib, b.n, bos, n, &seq);
+   unsigned num_own = 0;
    if (!err) {
-      bool timed_out = false;
-      err = amdgpu_ws_fence_wait(s->ws, seq, s->fence_timeout_ns, &timed_out);
-      if (timed_out)
-         kiln_log(KILN_LOG_WARN, "amdgpu: kernel '%s' did not end within KILN_AMDGPU_TIMEOUT_MS",
-                  desc->name);
+      own[num_own++] = ib;
+      own[num_own++] = kernarg;
+      if (scratch)
+         own[num_own++] = scratch;
+      err = amdgpu_queue_submit(c->q, ib, b.n, bos, n, own, num_own);
    }
-   amdgpu_ws_bo_destroy(s->ws, ib);
-   amdgpu_ws_bo_destroy(s->ws, kernarg);
-   amdgpu_ws_bo_destroy(s->ws, scratch);
    kiln_free(bos);
+   if (err) {
+      amdgpu_ws_bo_destroy(s->ws, ib);
+      amdgpu_ws_bo_destroy(s->ws, kernarg);
+      amdgpu_ws_bo_destroy(s->ws, scratch);
+   }
    return err;
 }
 
 struct pipe_context *amdgpu_context_create(struct pipe_screen *screen)
 {
-   struct pipe_context *c = kiln_calloc(1, sizeof(*c));
+   struct amdgpu_context *c = kiln_calloc(1, sizeof(*c));
    if (!c)
       return NULL;
-   c->screen = screen;
-   c->destroy = destroy;
-   c->buffer_write = buffer_write;
-   c->buffer_read = buffer_read;
-   c->resource_copy_region = copy_region;
-   c->clear_buffer = clear_buffer;
-   c->launch_grid = launch_grid;
-   c->flush = flush;
-   return c;
+   if (amdgpu_queue_create(amdgpu_screen(screen), &c->q)) {
+      kiln_free(c);
+      return NULL;
+   }
+   struct pipe_context *p = &c->base;
+   p->screen = screen;
+   p->destroy = destroy;
+   p->buffer_write = buffer_write;
+   p->buffer_read = buffer_read;
+   p->resource_copy_region = copy_region;
+   p->buffer_write_rect = pipe_util_buffer_write_rect;
+   p->buffer_read_rect = pipe_util_buffer_read_rect;
+   p->resource_copy_rect = pipe_util_resource_copy_rect;
+   p->clear_buffer = clear_buffer;
+   p->launch_grid = launch_grid;
+   p->flush = flush;
+   p->transfer_map = transfer_map;
+   p->transfer_unmap = transfer_unmap;
+   return p;
 }

@@ -4,6 +4,7 @@
 
 #include "kiln/kernel_info.h"
 #include "pipe/amdgpu/amdgpu_regs.h"
+#include "pipe/amdgpu/amdgpu_screen.h"
 #include "pipe/pipe.h"
 
 static void put16(uint8_t *p, uint16_t v)
@@ -24,43 +25,64 @@ static void put64(uint8_t *p, uint64_t v)
    put32(p + 4, (uint32_t)(v >> 32));
 }
 
-static uint32_t get32(const uint8_t *p)
+/* The kernarg slot of binding b: where it lies, checked against the
+ * metadata (core and the compiler must agree on it). */
+static uint8_t *binding_slot(const struct pipe_grid_info *grid, const struct pipe_binding *b,
+                             uint8_t *out, uint32_t size)
 {
-   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+   const struct kiln_kernel_info *info = grid->info;
+   if (b->arg >= info->num_args)
+      return NULL;
+   const struct kiln_arg_info *a = &info->args[b->arg];
+   bool kind_ok = b->kind == PIPE_BIND_GLOBAL
+                     ? a->kind == KILN_ARG_GLOBAL || a->kind == KILN_ARG_CONSTANT
+                     : b->kind == PIPE_BIND_LOCAL && a->kind == KILN_ARG_LOCAL;
+   if (!kind_ok || a->size != size || a->offset > info->args_size - size)
+      return NULL;
+   return out + a->offset;
 }
 
-cl_int amdgpu_kernarg_build(const struct kiln_kernel_info *info,
-                            const struct amdgpu_kernel_desc *desc,
-                            const struct pipe_grid_info *grid, uint32_t max_lds, uint8_t *out,
+cl_int amdgpu_kernarg_build(const struct pipe_grid_info *grid,
+                            const struct amdgpu_kernel_desc *desc, uint32_t max_lds, uint8_t *out,
                             uint32_t *lds_bytes)
 {
+   const struct kiln_kernel_info *info = grid->info;
    uint32_t implicit = (info->args_size + 3u) & ~3u;
    if (desc->kernarg_size < implicit + AMDGPU_IMPLICIT_ARGS_SIZE || grid->args_size != info->args_size)
       return CL_INVALID_KERNEL;
    memset(out, 0, desc->kernarg_size);
    memcpy(out, grid->args, info->args_size);
-   /* Core places __local arguments from the end of the static __local
-    * variables it counted; the GPU's start after the LDS LLVM allocated.
-    * Shifting every offset by the same amount keeps their alignment. */
-   uint64_t hw_base = (desc->group_segment_size + AMDGPU_LOCAL_ALIGN - 1) / AMDGPU_LOCAL_ALIGN *
-                      AMDGPU_LOCAL_ALIGN;
-   uint64_t core_base = 0, lds = desc->group_segment_size;
-   bool first = true;
-   for (uint32_t i = 0; i < info->num_args; i++) {
-      const struct kiln_arg_info *a = &info->args[i];
-      if (a->kind != KILN_ARG_LOCAL)
-         continue;
-      if (a->size != 4)
-         return CL_INVALID_KERNEL; /* built by a compiler that did not lay out for amdgcn */
-      uint32_t off = get32(out + a->offset);
-      if (first) {
-         core_base = off;
-         first = false;
+   /* __local arguments follow the LDS LLVM allocated for the kernel's
+    * own __local variables, each aligned for any OpenCL type. */
+   uint64_t lds = desc->group_segment_size;
+   for (uint32_t i = 0; i < grid->num_bindings; i++) {
+      const struct pipe_binding *b = &grid->bindings[i];
+      if (b->kind == PIPE_BIND_GLOBAL) {
+         uint8_t *slot = binding_slot(grid, b, out, 8);
+         if (!slot)
+            return CL_INVALID_KERNEL;
+         uint64_t va = 0; /* a NULL buffer argument */
+         if (b->res) {
+            const struct amdgpu_resource *r = amdgpu_resource(b->res);
+            if (b->offset > b->res->size)
+               return CL_INVALID_MEM_OBJECT;
+            va = r->va + b->offset;
+         }
+         put64(slot, va);
+      } else if (b->kind == PIPE_BIND_LOCAL) {
+         uint8_t *slot = binding_slot(grid, b, out, 4);
+         if (!slot)
+            return CL_INVALID_KERNEL; /* built by a compiler that did not lay out for amdgcn */
+         uint64_t at = (lds + AMDGPU_LOCAL_ALIGN - 1) / AMDGPU_LOCAL_ALIGN * AMDGPU_LOCAL_ALIGN;
+         if (b->local_size > max_lds || at + b->local_size > max_lds)
+            return CL_OUT_OF_RESOURCES;
+         put32(slot, (uint32_t)at);
+         lds = at + b->local_size;
+      } else {
+         /* The device reports no image support: core sends no images. */
+         return CL_INVALID_KERNEL;
       }
-      put32(out + a->offset, (uint32_t)(off - core_base + hw_base));
    }
-   if (!first)
-      lds = hw_base + (grid->local_mem_size - core_base);
    if (lds > max_lds)
       return CL_OUT_OF_RESOURCES;
    *lds_bytes = (uint32_t)lds;
@@ -119,12 +141,16 @@ cl_int amdgpu_launch_supported(const struct amdgpu_kernel_desc *desc)
    return CL_SUCCESS;
 }
 
-/* Caches the dispatch must not see stale: instructions and kernarg (the
- * host just wrote them), and vector/scalar/L2 data the host wrote through
- * GTT.  Their writeback at the end comes with the kernel's end-of-IB
+/* Launches are not waited for: the ring's previous dispatch may still
+ * run when this IB starts.  Wait for it, then write back and invalidate
+ * the caches, so that this dispatch sees what the previous one and the
+ * host (through GTT) wrote: instructions, kernarg, scalar, vector and L2
+ * data.  The write-back at the end comes with the kernel's end-of-IB
  * fence (docs/amdgpu.md). */
 static void emit_invalidate(struct pm4_buf *b, unsigned gfx_level)
 {
+   pm4_emit(b, PM4_PKT3(PM4_EVENT_WRITE, 1));
+   pm4_emit(b, EVENT_TYPE(EVENT_CS_PARTIAL_FLUSH) | EVENT_INDEX(4));
    if (gfx_level >= 10) {
       pm4_emit(b, PM4_PKT3(PM4_ACQUIRE_MEM, 7));
       pm4_emit(b, 0);          /* CP_COHER_CNTL: actions are in GCR_CNTL */
@@ -133,11 +159,12 @@ static void emit_invalidate(struct pm4_buf *b, unsigned gfx_level)
       pm4_emit(b, 0);          /* CP_COHER_BASE */
       pm4_emit(b, 0);          /* CP_COHER_BASE_HI */
       pm4_emit(b, 0x0a);       /* POLL_INTERVAL */
-      pm4_emit(b, GCR_GLI_INV_ALL | GCR_GLK_INV | GCR_GLV_INV | GCR_GL1_INV | GCR_GL2_INV);
+      pm4_emit(b, GCR_GLI_INV_ALL | GCR_GLK_INV | GCR_GLV_INV | GCR_GL1_INV | GCR_GL2_INV |
+                     GCR_GL2_WB);
    } else {
       pm4_emit(b, PM4_PKT3(PM4_ACQUIRE_MEM, 6));
       pm4_emit(b, COHER_SH_ICACHE_ACTION_ENA | COHER_SH_KCACHE_ACTION_ENA | COHER_TC_ACTION_ENA |
-                     COHER_TCL1_ACTION_ENA);
+                     COHER_TC_WB_ACTION_ENA | COHER_TCL1_ACTION_ENA);
       pm4_emit(b, 0xffffffff); /* CP_COHER_SIZE */
       pm4_emit(b, 0xff);       /* CP_COHER_SIZE_HI */
       pm4_emit(b, 0);          /* CP_COHER_BASE */

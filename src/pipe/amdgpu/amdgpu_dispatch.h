@@ -20,18 +20,19 @@ struct pipe_grid_info;
  * 4): work_dim, global_offset[3], u32 each — the layout libclc-19's
  * mesa3d get_work_dim()/get_global_offset() read. */
 #define AMDGPU_IMPLICIT_ARGS_SIZE 16
-/* __local arguments' alignment (core's, src/core/ndrange.c). */
+/* __local arguments' alignment: the largest OpenCL type (long16). */
 #define AMDGPU_LOCAL_ALIGN 128u
 
 /* Fills out[0..desc->kernarg_size) from core's argument buffer, which is
- * already laid out as the hardware's (src/llvm/metadata.c on amdgcn),
- * moving __local offsets after the kernel's static LDS; *lds_bytes gets
- * the LDS a work-group needs.  CL_INVALID_KERNEL when the code object
- * disagrees with the metadata, CL_OUT_OF_RESOURCES when the LDS does not
- * fit in max_lds. */
-cl_int amdgpu_kernarg_build(const struct kiln_kernel_info *info,
-                            const struct amdgpu_kernel_desc *desc,
-                            const struct pipe_grid_info *grid, uint32_t max_lds, uint8_t *out,
+ * laid out as the hardware's (src/llvm/metadata.c on amdgcn) with the
+ * by-value slots filled, then writes the bindings into it: buffer
+ * addresses (the resource's GPU address plus the offset) and __local
+ * offsets, placed after the kernel's static LDS.  *lds_bytes gets the
+ * LDS a work-group needs.  CL_INVALID_KERNEL when the code object or a
+ * binding disagrees with the metadata, CL_OUT_OF_RESOURCES when the LDS
+ * does not fit in max_lds. */
+cl_int amdgpu_kernarg_build(const struct pipe_grid_info *grid,
+                            const struct amdgpu_kernel_desc *desc, uint32_t max_lds, uint8_t *out,
                             uint32_t *lds_bytes);
 
 /* The 64-byte hsa_kernel_dispatch_packet_t layout. */

@@ -22,6 +22,7 @@
 enum pm4_opcode {
    PM4_NOP = 0x10,
    PM4_DISPATCH_DIRECT = 0x15,
+   PM4_EVENT_WRITE = 0x46,
    PM4_ACQUIRE_MEM = 0x58,
    PM4_SET_SH_REG = 0x76,
 };
@@ -78,7 +79,14 @@ enum pm4_opcode {
 #define DISPATCH_FORCE_START_AT_000 (1u << 2)
 #define DISPATCH_CS_W32_EN (1u << 15) /* gfx10+: wave32 */
 
+/* EVENT_WRITE: CS_PARTIAL_FLUSH waits until earlier dispatches of the
+ * queue have ended (event index 4: a partial flush). */
+#define EVENT_TYPE(v) AMDGPU_FIELD(v, 0, 6)
+#define EVENT_INDEX(v) AMDGPU_FIELD(v, 8, 4)
+#define EVENT_CS_PARTIAL_FLUSH 0x07
+
 /* ACQUIRE_MEM, gfx9: CP_COHER_CNTL actions. */
+#define COHER_TC_WB_ACTION_ENA (1u << 18)    /* L2 write-back */
 #define COHER_TCL1_ACTION_ENA (1u << 22)     /* vector L1 invalidate */
 #define COHER_TC_ACTION_ENA (1u << 23)       /* L2 invalidate */
 #define COHER_SH_KCACHE_ACTION_ENA (1u << 27) /* scalar cache */
@@ -89,6 +97,7 @@ enum pm4_opcode {
 #define GCR_GLV_INV (1u << 8)
 #define GCR_GL1_INV (1u << 9)
 #define GCR_GL2_INV (1u << 14)
+#define GCR_GL2_WB (1u << 15)
 
 /* A growing IB; running out of room is remembered, not fatal, so that
  * emitters stay straight-line code and the caller checks once. */

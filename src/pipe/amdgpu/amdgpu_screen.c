@@ -1,5 +1,6 @@
-/* AMDGPU screens: device caps from the winsys, buffers as GTT BOs mapped
- * for the CPU, programs as code objects uploaded to a BO. */
+/* AMDGPU screens: device caps from the winsys, programs as code objects
+ * uploaded to a BO, per-kernel limits from their descriptors.  Resources
+ * are amdgpu_resource.c's, fences amdgpu_queue.c's. */
 #include "pipe/amdgpu/amdgpu_screen.h"
 
 #include <stdatomic.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kiln/kernel_info.h"
 #include "pipe/amdgpu/amdgpu_caps.h"
 #include "util/alloc.h"
 #include "util/log.h"
@@ -35,7 +37,6 @@ static void screen_destroy(struct pipe_screen *screen)
    struct amdgpu_screen *s = amdgpu_screen(screen);
    amdgpu_winsys_destroy(s->ws);
    drm_release(s->drm);
-   pthread_mutex_destroy(&s->lock);
    kiln_free(s);
 }
 
@@ -45,82 +46,6 @@ static uint64_t screen_timestamp(struct pipe_screen *screen)
    struct timespec ts;
    clock_gettime(CLOCK_MONOTONIC, &ts);
    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* ---- resources ---- */
-
-/* Buffers live in GTT (system memory the GPU reaches), mapped for the
- * CPU for their whole life: reads, writes and maps are plain memory
- * accesses once the GPU is idle, which it is between commands (every
- * launch waits for its fence).  VRAM with staging copies is not done yet
- * (docs/amdgpu.md). */
-static struct pipe_resource *resource_create(struct pipe_screen *screen, size_t size)
-{
-   struct amdgpu_screen *s = amdgpu_screen(screen);
-   struct amdgpu_resource *r = kiln_calloc(1, sizeof(*r));
-   if (!r)
-      return NULL;
-   r->base.screen = screen;
-   r->base.size = size;
-   if (amdgpu_ws_bo_create(s->ws, size ? size : 1, 256, AMDGPU_WS_GTT, true, &r->bo)) {
-      kiln_free(r);
-      return NULL;
-   }
-   if (amdgpu_ws_bo_map(s->ws, r->bo, &r->cpu)) {
-      amdgpu_ws_bo_destroy(s->ws, r->bo);
-      kiln_free(r);
-      return NULL;
-   }
-   pthread_mutex_lock(&s->lock);
-   r->next = s->resources;
-   s->resources = r;
-   pthread_mutex_unlock(&s->lock);
-   return &r->base;
-}
-
-static struct pipe_resource *resource_from_user_memory(struct pipe_screen *screen, void *ptr,
-                                                       size_t size)
-{
-   (void)screen, (void)ptr, (void)size;
-   return NULL; /* userptr BOs are not done: core copies instead */
-}
-
-static void resource_destroy(struct pipe_screen *screen, struct pipe_resource *res)
-{
-   struct amdgpu_screen *s = amdgpu_screen(screen);
-   struct amdgpu_resource *r = (struct amdgpu_resource *)res;
-   pthread_mutex_lock(&s->lock);
-   for (struct amdgpu_resource **p = &s->resources; *p; p = &(*p)->next)
-      if (*p == r) {
-         *p = r->next;
-         break;
-      }
-   pthread_mutex_unlock(&s->lock);
-   amdgpu_ws_bo_destroy(s->ws, r->bo);
-   kiln_free(r);
-}
-
-static void *resource_host_pointer(struct pipe_screen *screen, struct pipe_resource *res)
-{
-   (void)screen;
-   return ((struct amdgpu_resource *)res)->cpu;
-}
-
-static uint64_t resource_address(struct pipe_screen *screen, struct pipe_resource *res)
-{
-   (void)screen;
-   return ((struct amdgpu_resource *)res)->bo->va;
-}
-
-struct amdgpu_resource *amdgpu_screen_find_resource(struct amdgpu_screen *s, uint64_t va)
-{
-   struct amdgpu_resource *found = NULL;
-   pthread_mutex_lock(&s->lock);
-   for (struct amdgpu_resource *r = s->resources; r && !found; r = r->next)
-      if (va >= r->bo->va && va - r->bo->va < r->bo->size)
-         found = r;
-   pthread_mutex_unlock(&s->lock);
-   return found;
 }
 
 /* ---- programs ---- */
@@ -203,6 +128,28 @@ static void *get_kernel(struct pipe_screen *screen, void *program, const char *n
    return NULL;
 }
 
+/* What CL_KERNEL_WORK_GROUP_SIZE and friends report, from the kernel's
+ * descriptor: the wave size, the scratch and LDS LLVM gave it.  Clang
+ * compiles for at most 256 work-items per group
+ * ("amdgpu-flat-work-group-size"="1,256") unless reqd_work_group_size
+ * says exactly how many. */
+static void get_kernel_info(struct pipe_screen *screen, void *kernel,
+                            const struct kiln_kernel_info *meta, struct pipe_kernel_info *out)
+{
+   const struct amdgpu_kernel_desc *d = ((const struct amdgpu_kernel *)kernel)->desc;
+   size_t max = screen->caps.max_work_group_size;
+   if (meta && meta->reqd_work_group_size[0]) {
+      uint64_t reqd = meta->reqd_work_group_size[0] * meta->reqd_work_group_size[1] *
+                      meta->reqd_work_group_size[2];
+      if (reqd && reqd < max)
+         max = (size_t)reqd;
+   }
+   out->max_work_group_size = max;
+   out->preferred_work_group_size_multiple = d->wave32 ? 32 : 64;
+   out->private_mem_size = d->private_segment_size;
+   out->static_local_mem_size = d->group_segment_size;
+}
+
 /* ---- caps ---- */
 
 static void fill_caps(struct pipe_caps *c, const struct amdgpu_ws_info *info)
@@ -254,7 +201,7 @@ static void fill_caps(struct pipe_caps *c, const struct amdgpu_ws_info *info)
    snprintf(c->clang_extensions, sizeof(c->clang_extensions), "%s", AMDGPU_CLANG_EXTENSIONS);
 }
 
-/* KILN_AMDGPU_TIMEOUT_MS: how long a launch may run before it is failed. */
+/* KILN_AMDGPU_TIMEOUT_MS: how long work may run before its fence fails. */
 static uint64_t fence_timeout_ns(void)
 {
    const char *e = getenv("KILN_AMDGPU_TIMEOUT_MS");
@@ -276,19 +223,16 @@ static struct pipe_screen *screen_create(struct amdgpu_winsys *ws, struct amdgpu
    s->isa.gfx_level = info->gfx_level;
    s->isa.accum_offset = info->accum_offset;
    s->fence_timeout_ns = fence_timeout_ns();
-   pthread_mutex_init(&s->lock, NULL);
    s->base.driver_name = "amdgpu";
    s->base.destroy = screen_destroy;
    s->base.get_timestamp = screen_timestamp;
-   s->base.resource_create = resource_create;
-   s->base.resource_from_user_memory = resource_from_user_memory;
-   s->base.resource_destroy = resource_destroy;
-   s->base.resource_host_pointer = resource_host_pointer;
-   s->base.resource_address = resource_address;
+   amdgpu_resource_init_screen(s);
+   amdgpu_fence_init_screen(s);
    s->base.context_create = amdgpu_context_create;
    s->base.program_create = program_create;
    s->base.program_destroy = program_destroy;
    s->base.get_kernel = get_kernel;
+   s->base.get_kernel_info = get_kernel_info;
    fill_caps(&s->base.caps, info);
    return &s->base;
 }

@@ -3,8 +3,6 @@
 #ifndef KILN_PIPE_AMDGPU_SCREEN_H
 #define KILN_PIPE_AMDGPU_SCREEN_H
 
-#include <pthread.h>
-
 #include "pipe/amdgpu/amdgpu_code_object.h"
 #include "pipe/pipe.h"
 
@@ -17,12 +15,20 @@ struct amdgpu_winsys;
 struct amdgpu_ws_bo;
 struct amdgpu_drm_shared;
 
+/* A buffer: GTT the CPU maps for the BO's whole life, or application
+ * pages imported as a BO (userptr).  cpu and va are the resource's first
+ * byte (an imported range starts inside its first page). */
 struct amdgpu_resource {
    struct pipe_resource base;
    struct amdgpu_ws_bo *bo;
    void *cpu;
-   struct amdgpu_resource *next; /* the screen's list, for address lookups */
+   uint64_t va;
 };
+
+static inline struct amdgpu_resource *amdgpu_resource(struct pipe_resource *r)
+{
+   return (struct amdgpu_resource *)r;
+}
 
 struct amdgpu_program;
 
@@ -42,9 +48,9 @@ struct amdgpu_screen {
    struct amdgpu_winsys *ws;
    struct amdgpu_drm_shared *drm;
    struct amdgpu_isa isa;
+   /* How long work may run before it counts as hung and its fence
+    * fails (KILN_AMDGPU_TIMEOUT_MS). */
    uint64_t fence_timeout_ns;
-   pthread_mutex_t lock; /* resources */
-   struct amdgpu_resource *resources;
 };
 
 static inline struct amdgpu_screen *amdgpu_screen(struct pipe_screen *s)
@@ -53,7 +59,9 @@ static inline struct amdgpu_screen *amdgpu_screen(struct pipe_screen *s)
 }
 
 struct pipe_context *amdgpu_context_create(struct pipe_screen *screen);
-/* The resource holding GPU address va, or NULL. */
-struct amdgpu_resource *amdgpu_screen_find_resource(struct amdgpu_screen *s, uint64_t va);
+/* The resource slots of the screen (amdgpu_resource.c). */
+void amdgpu_resource_init_screen(struct amdgpu_screen *s);
+/* The fence slots of the screen (amdgpu_queue.c). */
+void amdgpu_fence_init_screen(struct amdgpu_screen *s);
 
 #endif

@@ -11,7 +11,10 @@
 
 #include <CL/cl.h>
 
+#include "kiln/bounds.h"
 #include "kiln/cpu_abi.h"
+#include "kiln/image.h"
+#include "kiln/kernel_info.h"
 #include "kiln/printf.h"
 #include "llvm/jit.h"
 #include "pipe/cpu/cpu_bounds.h"
@@ -112,12 +115,113 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
    return k;
 }
 
-int cpu_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info)
+/* __local arguments lie after the kernel's own __local variables in each
+ * work-group's arena, each at a multiple of this (core checks the same
+ * layout against the device's local memory size). */
+#define LOCAL_ALIGN 128
+
+static uint64_t align_local(uint64_t n)
+{
+   return (n + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
+}
+
+/* Writes what the kernel receives for each binding into args (a copy of
+ * the argument buffer): buffer addresses, __local offsets, image
+ * descriptors (in images, one per argument), sampler bits.  Returns the
+ * arena size a work-group needs. */
+static size_t cpu_bind(const struct pipe_grid_info *info, unsigned char *args,
+                       struct kiln_image_desc *images)
+{
+   const struct kiln_kernel_info *ki = info->info;
+   uint64_t local = align_local(ki->local_mem_size);
+   for (uint32_t i = 0; i < info->num_bindings; i++) {
+      const struct pipe_binding *b = &info->bindings[i];
+      const struct kiln_arg_info *ai = &ki->args[b->arg];
+      unsigned char *slot = args + ai->offset;
+      uint64_t v = 0;
+      switch (b->kind) {
+      case PIPE_BIND_GLOBAL:
+         if (b->res)
+            v = (uint64_t)(uintptr_t)((char *)cpu_resource_data(b->res) + b->offset);
+         break;
+      case PIPE_BIND_LOCAL:
+         v = local;
+         local += align_local(b->local_size);
+         break;
+      case PIPE_BIND_IMAGE: {
+         const struct pipe_image_view *iv = b->image;
+         struct kiln_image_desc *d = &images[b->arg];
+         d->data = (uint64_t)(uintptr_t)((char *)cpu_resource_data(b->res) + b->offset);
+         d->row_pitch = iv->row_pitch;
+         d->slice_pitch = iv->slice_pitch;
+         d->width = (int32_t)iv->width;
+         d->height = (int32_t)iv->height;
+         d->depth = (int32_t)iv->depth;
+         d->channel_order = (int32_t)iv->format.image_channel_order;
+         d->channel_type = (int32_t)iv->format.image_channel_data_type;
+         d->elem_size = (int32_t)iv->elem_size;
+         v = (uint64_t)(uintptr_t)d;
+         break;
+      }
+      case PIPE_BIND_SAMPLER:
+         v = b->sampler_bits;
+         break;
+      }
+      memcpy(slot, &v, ai->size < sizeof(v) ? ai->size : sizeof(v));
+      if (info->bounds && (b->kind == PIPE_BIND_GLOBAL || b->kind == PIPE_BIND_LOCAL))
+         info->bounds->args[b->arg].base = v;
+   }
+   if (info->bounds)
+      info->bounds->local_total = local;
+   return local;
+}
+
+/* A launch bound and ready to run: what the discrete test mode keeps
+ * until its context's thread gets to it. */
+struct cpu_launch {
+   const struct cpu_kernel *kernel;
+   struct pipe_grid_info grid; /* bindings not kept: already bound */
+   size_t local_mem_size;
+   struct kiln_image_desc *images;
+   unsigned char *args; /* after the struct, or on the caller's stack */
+};
+
+struct cpu_launch *cpu_launch_bind(const struct pipe_grid_info *info)
+{
+   struct cpu_launch *l = kiln_malloc(sizeof(*l) + (info->args_size ? info->args_size : 1));
+   if (!l)
+      return NULL;
+   l->images = NULL;
+   l->args = (unsigned char *)(l + 1);
+   for (uint32_t i = 0; i < info->num_bindings && !l->images; i++)
+      if (info->bindings[i].kind == PIPE_BIND_IMAGE &&
+          !(l->images = kiln_calloc(info->info->num_args, sizeof(*l->images)))) {
+         kiln_free(l);
+         return NULL;
+      }
+   l->kernel = info->kernel;
+   l->grid = *info;
+   l->grid.bindings = NULL;
+   l->grid.num_bindings = 0;
+   memcpy(l->args, info->args, info->args_size);
+   l->local_mem_size = cpu_bind(info, l->args, l->images);
+   l->grid.args = l->args;
+   return l;
+}
+
+void cpu_launch_free(struct cpu_launch *l)
+{
+   if (l)
+      kiln_free(l->images);
+   kiln_free(l);
+}
+
+int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l)
 {
    struct cpu_tpool *pool = cpu_context_tpool(ctx);
    if (!pool)
       return CL_OUT_OF_RESOURCES;
-   const struct cpu_kernel *k = info->kernel;
+   const struct cpu_kernel *k = l->kernel;
    struct kiln_printf_buffer *buf = NULL;
    if (k->printf_table) {
       /* Untouched pages cost nothing: a launch that prints little maps
@@ -128,7 +232,9 @@ int cpu_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info)
          return CL_OUT_OF_RESOURCES;
       kiln_printf_buffer_reset(buf, cap);
    }
-   int err = cpu_tpool_launch(pool, k->fn, info, buf) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+   int err = cpu_tpool_launch(pool, k->fn, &l->grid, l->args, l->local_mem_size, buf)
+                ? CL_OUT_OF_RESOURCES
+                : CL_SUCCESS;
    if (buf) {
       kiln_printf_print(k->printf_table, buf, stdout);
       kiln_free(buf);
@@ -136,9 +242,43 @@ int cpu_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info)
    return err;
 }
 
+/* Most launches have small argument buffers and no images: bind them on
+ * the stack and run at once. */
+int cpu_launch_grid_now(struct pipe_context *ctx, const struct pipe_grid_info *info)
+{
+   _Alignas(16) unsigned char args[256];
+   bool has_images = false;
+   for (uint32_t i = 0; i < info->num_bindings; i++)
+      has_images |= info->bindings[i].kind == PIPE_BIND_IMAGE;
+   if (info->args_size > sizeof(args) || has_images) {
+      struct cpu_launch *l = cpu_launch_bind(info);
+      if (!l)
+         return CL_OUT_OF_HOST_MEMORY;
+      int err = cpu_launch_run(ctx, l);
+      cpu_launch_free(l);
+      return err;
+   }
+   struct cpu_launch l = {.kernel = info->kernel, .grid = *info, .args = args};
+   memcpy(args, info->args, info->args_size);
+   l.local_mem_size = cpu_bind(info, args, NULL);
+   l.grid.args = args;
+   return cpu_launch_run(ctx, &l);
+}
+
+static void cpu_get_kernel_info(struct pipe_screen *screen, void *kernel,
+                                const struct kiln_kernel_info *meta, struct pipe_kernel_info *out)
+{
+   (void)kernel;
+   (void)meta;
+   /* Work-items are vectorized in x by the float vector width. */
+   cl_uint w = screen->caps.preferred_vector_width[4];
+   out->preferred_work_group_size_multiple = w ? w : 1;
+}
+
 void cpu_screen_init_compute_functions(struct pipe_screen *screen)
 {
    screen->program_create = cpu_program_create;
    screen->program_destroy = cpu_program_destroy;
    screen->get_kernel = cpu_get_kernel;
+   screen->get_kernel_info = cpu_get_kernel_info;
 }

@@ -1,25 +1,18 @@
-/* The CPU driver's context: transfers are memcpy on the calling thread.
- * A sub-device's context owns a worker pool of its own, one thread per
- * compute unit, pinned to its CPUs; a root device's shares the screen's. */
+/* The CPU driver's context: work runs as it is recorded (transfers are
+ * memcpy on the calling thread, launches fan out to the worker pool), so
+ * flush hands back no fence.  A sub-device's context owns a worker pool
+ * of its own, one thread per compute unit, pinned to its CPUs; a root
+ * device's shares the screen's.  The discrete test mode replaces these
+ * slots with recording ones (cpu_discrete.c). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pipe/cpu/cpu_context.h"
 #include "pipe/cpu/cpu_screen.h"
 #include "pipe/cpu/cpu_tpool.h"
+#include "pipe/pipe_util.h"
 #include "util/alloc.h"
-
-struct cpu_context {
-   struct pipe_context base;
-   /* Sub-devices only (num_cpus > 0): OS CPU numbers, and the pool,
-    * started on the first launch.  The device's executor is the one
-    * thread that launches, except when it could not start (then the
-    * application's threads run commands): hence the lock. */
-   int *cpus;
-   unsigned num_cpus;
-   pthread_mutex_t tpool_lock;
-   struct cpu_tpool *tpool;
-};
 
 struct cpu_tpool *cpu_context_tpool(struct pipe_context *pctx)
 {
@@ -34,21 +27,21 @@ struct cpu_tpool *cpu_context_tpool(struct pipe_context *pctx)
    return pool;
 }
 
-static void cpu_buffer_write(struct pipe_context *ctx, struct pipe_resource *dst, size_t offset,
+void cpu_buffer_write(struct pipe_context *ctx, struct pipe_resource *dst, size_t offset,
                              size_t size, const void *src)
 {
    (void)ctx;
    memcpy((char *)cpu_resource_data(dst) + offset, src, size);
 }
 
-static void cpu_buffer_read(struct pipe_context *ctx, struct pipe_resource *src, size_t offset,
+void cpu_buffer_read(struct pipe_context *ctx, struct pipe_resource *src, size_t offset,
                             size_t size, void *dst)
 {
    (void)ctx;
    memcpy(dst, (char *)cpu_resource_data(src) + offset, size);
 }
 
-static void cpu_resource_copy_region(struct pipe_context *ctx, struct pipe_resource *dst,
+void cpu_resource_copy_region(struct pipe_context *ctx, struct pipe_resource *dst,
                                      size_t dst_offset, struct pipe_resource *src,
                                      size_t src_offset, size_t size)
 {
@@ -59,7 +52,7 @@ static void cpu_resource_copy_region(struct pipe_context *ctx, struct pipe_resou
            (char *)cpu_resource_data(src) + src_offset, size);
 }
 
-static void cpu_clear_buffer(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
+void cpu_clear_buffer(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
                              size_t size, const void *pattern, size_t pattern_size)
 {
    (void)ctx;
@@ -80,14 +73,34 @@ static void cpu_clear_buffer(struct pipe_context *ctx, struct pipe_resource *res
    }
 }
 
-static void cpu_flush(struct pipe_context *ctx)
+static void cpu_flush(struct pipe_context *ctx, struct pipe_fence **fence)
 {
    (void)ctx; /* every call above is complete when it returns */
+   if (fence)
+      *fence = NULL;
+}
+
+static void *cpu_transfer_map(struct pipe_context *ctx, struct pipe_resource *res, size_t offset,
+                              size_t size, unsigned flags, struct pipe_transfer **transfer)
+{
+   (void)ctx;
+   (void)size;
+   (void)flags;
+   *transfer = NULL;
+   return (char *)cpu_resource_data(res) + offset;
+}
+
+static void cpu_transfer_unmap(struct pipe_context *ctx, struct pipe_transfer *transfer)
+{
+   (void)ctx;
+   (void)transfer;
 }
 
 static void cpu_context_destroy(struct pipe_context *pctx)
 {
    struct cpu_context *ctx = (struct cpu_context *)pctx;
+   if (ctx->discrete)
+      cpu_discrete_fini_context(pctx);
    cpu_tpool_destroy(ctx->tpool);
    pthread_mutex_destroy(&ctx->tpool_lock);
    kiln_free(ctx->cpus);
@@ -107,8 +120,17 @@ struct pipe_context *cpu_context_create(struct pipe_screen *screen)
    ctx->buffer_read = cpu_buffer_read;
    ctx->resource_copy_region = cpu_resource_copy_region;
    ctx->clear_buffer = cpu_clear_buffer;
+   ctx->buffer_write_rect = pipe_util_buffer_write_rect;
+   ctx->buffer_read_rect = pipe_util_buffer_read_rect;
+   ctx->resource_copy_rect = pipe_util_resource_copy_rect;
    ctx->flush = cpu_flush;
-   ctx->launch_grid = cpu_launch_grid;
+   ctx->launch_grid = cpu_launch_grid_now;
+   ctx->transfer_map = cpu_transfer_map;
+   ctx->transfer_unmap = cpu_transfer_unmap;
+   if (cpu_screen_is_discrete(screen) && !cpu_discrete_init_context(ctx)) {
+      cpu_context_destroy(ctx);
+      return NULL;
+   }
    return ctx;
 }
 

@@ -65,15 +65,8 @@ static void *cpu_resource_host_pointer(struct pipe_screen *screen, struct pipe_r
    return cpu_resource(res)->data;
 }
 
-static uint64_t cpu_resource_address(struct pipe_screen *screen, struct pipe_resource *res)
-{
-   (void)screen;
-   return (uint64_t)(uintptr_t)cpu_resource(res)->data;
-}
-
 void cpu_screen_init_resource_functions(struct pipe_screen *screen)
 {
-   screen->resource_address = cpu_resource_address;
    screen->resource_create = cpu_resource_create;
    screen->resource_from_user_memory = cpu_resource_from_user_memory;
    screen->resource_destroy = cpu_resource_destroy;

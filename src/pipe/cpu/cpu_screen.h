@@ -4,7 +4,8 @@
 
 #include "pipe/pipe.h"
 
-struct pipe_screen *cpu_screen_create(void);
+/* discrete: the discrete test mode (cpu_discrete.c). */
+struct pipe_screen *cpu_screen_create(bool discrete);
 
 /* Driver-internal: shared by the files of src/pipe/cpu. */
 void cpu_screen_init_resource_functions(struct pipe_screen *screen);
@@ -13,7 +14,20 @@ struct pipe_context *cpu_context_create(struct pipe_screen *screen);
 struct pipe_context *cpu_context_create_on_units(struct pipe_screen *screen, const unsigned *units,
                                                  unsigned num_units);
 void cpu_screen_init_compute_functions(struct pipe_screen *screen);
-int cpu_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info);
+/* Launches: bound (addresses, __local offsets and image descriptors
+ * written into a copy of the arguments), then run on the context's pool.
+ * cpu_launch_grid_now does both at once. */
+struct cpu_launch;
+struct cpu_launch *cpu_launch_bind(const struct pipe_grid_info *info);
+int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l);
+void cpu_launch_free(struct cpu_launch *l);
+int cpu_launch_grid_now(struct pipe_context *ctx, const struct pipe_grid_info *info);
+/* Discrete test mode (KILN_DEVICES=cpu-discrete): memory the host is not
+ * shown, work done later by a thread of each context (cpu_discrete.c). */
+bool cpu_screen_is_discrete(struct pipe_screen *screen);
+bool cpu_discrete_init_context(struct pipe_context *ctx);
+void cpu_discrete_fini_context(struct pipe_context *ctx);
+void cpu_discrete_init_screen(struct pipe_screen *screen);
 /* The worker pool, started on first use; NULL if no thread could start. */
 struct cpu_tpool *cpu_screen_tpool(struct pipe_screen *screen);
 /* The pool a context's launches use: the screen's, or a sub-device's own

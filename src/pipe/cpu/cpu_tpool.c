@@ -27,6 +27,8 @@
 struct job {
    kiln_wg_fn fn;
    const struct pipe_grid_info *info;
+   const void *args;      /* bound: addresses and __local offsets written */
+   size_t local_mem_size; /* __local bytes of each work-group */
    void *printf_buffer;
    uint64_t groups[3];
    uint64_t total;
@@ -35,6 +37,7 @@ struct job {
 };
 
 struct cpu_tpool {
+   pthread_mutex_t launch_lock;
    pthread_mutex_t lock;
    pthread_cond_t work, done;
    unsigned num_threads;
@@ -49,9 +52,9 @@ struct cpu_tpool {
 static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *oom)
 {
    const struct pipe_grid_info *info = job->info;
-   if (info->local_mem_size > *arena_size) {
+   if (job->local_mem_size > *arena_size) {
       /* The old arena stays if there is no memory for a larger one. */
-      char *grown = sw_winsys_alloc(info->local_mem_size, ARENA_ALIGN);
+      char *grown = sw_winsys_alloc(job->local_mem_size, ARENA_ALIGN);
       if (!grown) {
          *oom = true;
          /* Claim the remaining groups so the launch ends. */
@@ -60,7 +63,7 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
       }
       sw_winsys_free(*arena);
       *arena = grown;
-      *arena_size = info->local_mem_size;
+      *arena_size = job->local_mem_size;
    }
    struct kiln_wg_ctx ctx;
    memset(&ctx, 0, sizeof(ctx));
@@ -85,8 +88,8 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
       ctx.group_id[2] = first / (job->groups[0] * job->groups[1]);
       for (uint64_t g = first; g < last; g++) {
          if (!ctx.bounds) {
-            job->fn(info->args, &ctx);
-         } else if (!cpu_bounds_run_group(job->fn, info->args, &ctx) ||
+            job->fn(job->args, &ctx);
+         } else if (!cpu_bounds_run_group(job->fn, job->args, &ctx) ||
                     atomic_load_explicit(&ctx.bounds->violations, memory_order_relaxed)) {
             /* An access failed its check (here or on another worker): the
              * launch stops; groups already running finish. */
@@ -141,6 +144,7 @@ struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsign
       kiln_free(pool);
       return NULL;
    }
+   pthread_mutex_init(&pool->launch_lock, NULL);
    pthread_mutex_init(&pool->lock, NULL);
    pthread_cond_init(&pool->work, NULL);
    pthread_cond_init(&pool->done, NULL);
@@ -192,6 +196,7 @@ void cpu_tpool_destroy(struct cpu_tpool *pool)
    for (unsigned i = 0; i < pool->num_threads; i++)
       pthread_join(pool->threads[i], NULL);
    pthread_mutex_destroy(&pool->lock);
+   pthread_mutex_destroy(&pool->launch_lock);
    pthread_cond_destroy(&pool->work);
    pthread_cond_destroy(&pool->done);
    kiln_free(pool->threads);
@@ -199,9 +204,10 @@ void cpu_tpool_destroy(struct cpu_tpool *pool)
 }
 
 int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
-                     void *printf_buffer)
+                     const void *args, size_t local_mem_size, void *printf_buffer)
 {
-   struct job job = {.fn = fn, .info = info, .printf_buffer = printf_buffer};
+   struct job job = {.fn = fn, .info = info, .args = args, .local_mem_size = local_mem_size,
+                     .printf_buffer = printf_buffer};
    job.total = 1;
    for (int d = 0; d < 3; d++) {
       job.groups[d] = info->global_size[d] / info->local_size[d];
@@ -214,6 +220,8 @@ int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_gr
    if (job.chunk < 1)
       job.chunk = 1;
 
+   /* One launch at a time: several contexts (queues) may share a pool. */
+   pthread_mutex_lock(&pool->launch_lock);
    pthread_mutex_lock(&pool->lock);
    pool->job = &job;
    pool->busy = pool->num_threads;
@@ -225,5 +233,6 @@ int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_gr
    bool oom = pool->out_of_memory;
    pool->job = NULL;
    pthread_mutex_unlock(&pool->lock);
+   pthread_mutex_unlock(&pool->launch_lock);
    return oom ? -1 : 0;
 }

@@ -11,10 +11,12 @@ struct cpu_tpool;
  * CPU numbers). */
 struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus);
 void cpu_tpool_destroy(struct cpu_tpool *pool);
-/* Runs every work-group of info with fn; returns when all finished.
+/* Runs every work-group of info with fn on the bound argument buffer
+ * args, each group with local_mem_size bytes of __local memory; returns
+ * when all finished (one launch at a time per pool).
  * -1 if a worker could not allocate the __local arena.  printf_buffer
  * (NULL for programs without printf) goes to every group's context. */
 int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
-                     void *printf_buffer);
+                     const void *args, size_t local_mem_size, void *printf_buffer);
 
 #endif

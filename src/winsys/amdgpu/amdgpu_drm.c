@@ -70,6 +70,9 @@ struct amdgpu_drm *amdgpu_drm_load(void)
    AMD(amdgpu_cs_query_fence_status);
    AMD(amdgpu_cs_query_reset_state2);
 #undef AMD
+   /* Optional: without it buffers on application memory are copies. */
+   if (ok)
+      *(void **)&d->amdgpu_create_bo_from_user_mem = dlsym(amd_lib, "amdgpu_create_bo_from_user_mem");
    if (!ok) {
       amdgpu_drm_unload(d);
       return NULL;

@@ -40,6 +40,10 @@ struct amdgpu_drm {
    int (*amdgpu_va_range_free)(amdgpu_va_handle handle);
    int (*amdgpu_bo_va_op)(amdgpu_bo_handle bo, uint64_t offset, uint64_t size, uint64_t addr,
                           uint64_t flags, uint32_t ops);
+   /* Application pages as a BO (userptr); NULL where libdrm lacks it
+    * (CL_MEM_USE_HOST_PTR then gets a device copy from core). */
+   int (*amdgpu_create_bo_from_user_mem)(amdgpu_device_handle dev, void *cpu, uint64_t size,
+                                         amdgpu_bo_handle *bo);
 
    int (*amdgpu_cs_ctx_create)(amdgpu_device_handle dev, amdgpu_context_handle *ctx);
    int (*amdgpu_cs_ctx_free)(amdgpu_context_handle ctx);

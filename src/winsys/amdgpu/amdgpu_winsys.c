@@ -90,15 +90,15 @@ static struct amdgpu_winsys *open_node(const struct amdgpu_drm *drm, const char 
       kiln_log(KILN_LOG_PIPE, "amdgpu: %s: amdgpu_device_initialize failed (%d)", node, r);
       ws->dev = NULL;
    } else if (query_info(ws, node)) {
-      r = drm->amdgpu_cs_ctx_create(ws->dev, &ws->ctx);
+      r = drm->amdgpu_cs_ctx_create(ws->dev, &ws->ring.ctx);
       if (!r) {
-         pthread_mutex_init(&ws->submit_lock, NULL);
+         pthread_mutex_init(&ws->ring.submit_lock, NULL);
          kiln_log(KILN_LOG_PIPE, "amdgpu: %s: %s (%s), %u CUs, DRM %u.%u", node, ws->info.name,
                   ws->info.gfx, ws->info.num_cu, major, minor);
          return ws;
       }
       kiln_log(KILN_LOG_PIPE, "amdgpu: %s: amdgpu_cs_ctx_create failed (%d)", node, r);
-      ws->ctx = NULL;
+      ws->ring.ctx = NULL;
    }
    if (ws->dev)
       drm->amdgpu_device_deinitialize(ws->dev);
@@ -137,10 +137,10 @@ void amdgpu_winsys_destroy(struct amdgpu_winsys *ws)
    if (!ws)
       return;
    const struct amdgpu_drm *drm = ws->drm;
-   drm->amdgpu_cs_ctx_free(ws->ctx);
+   drm->amdgpu_cs_ctx_free(ws->ring.ctx);
    drm->amdgpu_device_deinitialize(ws->dev);
    drm->close(ws->fd);
-   pthread_mutex_destroy(&ws->submit_lock);
+   pthread_mutex_destroy(&ws->ring.submit_lock);
    kiln_free(ws);
 }
 

@@ -1,7 +1,7 @@
 /* The amdgpu winsys: one AMD GPU reached through the kernel's amdgpu DRM
  * driver and libdrm_amdgpu (no ROCm).  Buffer objects with GPU virtual
- * addresses, one compute context, indirect-buffer submission on the
- * compute ring, fences.  Every failure the kernel reports becomes a CL
+ * addresses, compute contexts (rings: one per queue that asks, each with
+ * its own fence sequence), indirect-buffer submission, fences.  Every failure the kernel reports becomes a CL
  * error code; a lost device (GPU reset) makes every later submission
  * fail at once instead of hanging. */
 #ifndef KILN_WINSYS_AMDGPU_WINSYS_H
@@ -43,6 +43,7 @@ struct amdgpu_ws_bo {
    enum amdgpu_ws_domain domain;
    bool host_visible;
    void *cpu;
+   bool user;       /* application pages (amdgpu_ws_bo_from_user): cpu is theirs */
    void *handle;    /* amdgpu_bo_handle */
    void *va_handle; /* amdgpu_va_handle */
 };
@@ -67,14 +68,38 @@ cl_int amdgpu_ws_bo_create(struct amdgpu_winsys *ws, uint64_t size, uint64_t ali
 cl_int amdgpu_ws_bo_map(struct amdgpu_winsys *ws, struct amdgpu_ws_bo *bo, void **cpu);
 void amdgpu_ws_bo_destroy(struct amdgpu_winsys *ws, struct amdgpu_ws_bo *bo);
 
-/* Runs ib_dwords dwords of PM4 from the start of ib on the compute ring;
- * bos are every other buffer the work touches (the kernel makes them
- * resident).  *seq identifies the submission's fence. */
+/* size bytes of application memory at ptr (both multiples of the 4 KiB
+ * page) as a BO the GPU reaches at its own va (libdrm's userptr import);
+ * bo->cpu is ptr.  CL_INVALID_OPERATION when libdrm cannot import,
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE / CL_OUT_OF_RESOURCES as bo_create. */
+cl_int amdgpu_ws_bo_from_user(struct amdgpu_winsys *ws, void *ptr, uint64_t size,
+                              struct amdgpu_ws_bo **out);
+bool amdgpu_ws_has_userptr(const struct amdgpu_winsys *ws);
+
+/* An amdgpu context: submissions on one ring run in order, and their
+ * fence numbers belong to it.  Two rings run independently, which is
+ * what lets two queues of one GPU overlap. */
+struct amdgpu_ws_ring;
+cl_int amdgpu_ws_ring_create(struct amdgpu_winsys *ws, struct amdgpu_ws_ring **out);
+void amdgpu_ws_ring_destroy(struct amdgpu_winsys *ws, struct amdgpu_ws_ring *ring);
+
+/* Runs ib_dwords dwords of PM4 from the start of ib on the ring's compute
+ * queue; bos are every other buffer the work touches (the kernel makes
+ * them resident).  *seq identifies the submission's fence.  Returns at
+ * once: nothing waits for the work. */
+cl_int amdgpu_ws_ring_submit(struct amdgpu_winsys *ws, struct amdgpu_ws_ring *ring,
+                             struct amdgpu_ws_bo *ib, uint32_t ib_dwords,
+                             struct amdgpu_ws_bo *const *bos, unsigned num_bos, uint64_t *seq);
+/* Waits up to timeout_ns (0: a test) for submission seq of ring.
+ * CL_SUCCESS when it ended; CL_OUT_OF_RESOURCES when it did not in time
+ * (*timed_out set) or when the device was lost (amdgpu_winsys_lost then
+ * says so). */
+cl_int amdgpu_ws_ring_wait(struct amdgpu_winsys *ws, struct amdgpu_ws_ring *ring, uint64_t seq,
+                           uint64_t timeout_ns, bool *timed_out);
+
+/* The same on the winsys's own ring (created with it). */
 cl_int amdgpu_ws_submit(struct amdgpu_winsys *ws, struct amdgpu_ws_bo *ib, uint32_t ib_dwords,
                         struct amdgpu_ws_bo *const *bos, unsigned num_bos, uint64_t *seq);
-/* Waits up to timeout_ns for submission seq.  CL_SUCCESS when it ended;
- * CL_OUT_OF_RESOURCES when it did not in time (*timed_out set) or when
- * the device was lost (amdgpu_winsys_lost then says so). */
 cl_int amdgpu_ws_fence_wait(struct amdgpu_winsys *ws, uint64_t seq, uint64_t timeout_ns,
                             bool *timed_out);
 

@@ -9,15 +9,19 @@
 #include "winsys/amdgpu/amdgpu_drm.h"
 #include "winsys/amdgpu/amdgpu_winsys.h"
 
+struct amdgpu_ws_ring {
+   amdgpu_context_handle ctx;
+   /* libdrm's context is not for concurrent submission. */
+   pthread_mutex_t submit_lock;
+};
+
 struct amdgpu_winsys {
    const struct amdgpu_drm *drm;
    int fd;
    amdgpu_device_handle dev;
-   amdgpu_context_handle ctx;
+   struct amdgpu_ws_ring ring; /* amdgpu_ws_submit's */
    struct amdgpu_ws_info info;
    atomic_bool lost;
-   /* libdrm's context is not for concurrent submission. */
-   pthread_mutex_t submit_lock;
 };
 
 /* Errors the kernel reports when a context or the device is gone. */
