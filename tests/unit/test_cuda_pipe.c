@@ -509,6 +509,23 @@ static void test_fence_wait(void **state)
    assert_int_equal(s->fence_wait(s, f, 0), PIPE_FENCE_SIGNALLED);
    s->fence_destroy(s, f);
 
+   /* A flush with nothing new still fences the work in flight: core
+    * orders the queue's next command behind it. */
+   fake_cuda.hold = true;
+   ctx->clear_buffer(ctx, r, 0, 64, &v, 1);
+   struct pipe_fence *busy, *again;
+   ctx->flush(ctx, &busy);
+   ctx->flush(ctx, &again);
+   assert_non_null(again);
+   assert_int_equal(s->fence_wait(s, again, 0), PIPE_FENCE_BUSY);
+   fake_cuda.hold = false;
+   assert_int_equal(s->fence_wait(s, again, PIPE_TIMEOUT_INFINITE), PIPE_FENCE_SIGNALLED);
+   s->fence_destroy(s, again);
+   s->fence_destroy(s, busy);
+   /* Once the stream is idle there is nothing to wait for. */
+   ctx->flush(ctx, &again);
+   assert_null(again);
+
    /* Two contexts (queues) are two streams, fenced separately. */
    struct pipe_context *ctx2 = s->context_create(s);
    fake_cuda.hold = true;

@@ -31,6 +31,7 @@ void cuda_context_error(struct cuda_context *c, cl_int err)
 
 void cuda_context_begin_work(struct cuda_context *c)
 {
+   c->recorded = true;
    if (c->start)
       return;
    CUevent e;
@@ -268,6 +269,43 @@ static void clear_buffer(struct pipe_context *ctx, struct pipe_resource *res, si
 
 /* ---- flush ---- */
 
+/* A fence for work fenced already: NULL once the stream is idle, else an
+ * event behind it (no start: this flush's own work took no device
+ * time). */
+static void flush_idle(struct cuda_context *c, struct pipe_fence **fence)
+{
+   struct cuda_screen *s = c->screen;
+   CUevent e;
+   cl_int err = cuda_screen_get_event(s, &e);
+   if (!err) {
+      err = cuda_ws_event_record(s->ws, e, c->stream);
+      if (err) {
+         cuda_screen_put_event(s, e);
+         e = NULL;
+      }
+   }
+   int state = err ? err : cuda_ws_event_query(s->ws, e);
+   if (state == CL_SUCCESS) {
+      c->recorded = false; /* idle: until the next work, nothing to fence */
+      cuda_screen_put_event(s, e);
+      return;
+   }
+   struct pipe_fence *f = kiln_calloc(1, sizeof(*f));
+   if (!f) {
+      cuda_ws_stream_sync(s->ws, c->stream);
+      cuda_screen_put_event(s, e);
+      return;
+   }
+   if (state < 0) {
+      /* The device failed: say so without an event to wait on. */
+      cuda_screen_put_event(s, e);
+      e = NULL;
+   }
+   f->end = e;
+   atomic_init(&f->state, state < 0 ? state : PIPE_FENCE_BUSY);
+   *fence = f;
+}
+
 static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
 {
    struct cuda_context *c = cuda_context(ctx);
@@ -277,8 +315,14 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    if (!fence)
       return;
    *fence = NULL;
-   if (!c->start && !c->error)
-      return; /* nothing recorded since the last fence */
+   if (!c->start && !c->error) {
+      /* Nothing recorded since the last fence, but the work before it may
+       * still run, and core orders the queue's next command (a map of
+       * host-visible memory, say) behind this fence. */
+      if (c->recorded)
+         flush_idle(c, fence);
+      return;
+   }
    struct pipe_fence *f = kiln_calloc(1, sizeof(*f));
    if (!f) {
       /* No fence to hand back: complete the work here instead. */

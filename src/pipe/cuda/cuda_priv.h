@@ -83,6 +83,8 @@ struct cuda_context {
    /* The first error of the work recorded since then; the fence reports
     * it. */
    cl_int error;
+   /* Work was recorded that no signalled fence is known to cover. */
+   bool recorded;
    /* A pinned staging buffer kept for the next transfer_map. */
    void *staging;
    size_t staging_size;
