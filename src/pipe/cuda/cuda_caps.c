@@ -1,0 +1,99 @@
+/* What an NVIDIA GPU reports as an OpenCL device: its own numbers from
+ * cuDeviceGetAttribute, not a template (132 compute units on an H100 SXM,
+ * its real memory and limits). */
+#include <stdio.h>
+#include <string.h>
+
+#include "pipe/cuda/cuda_abi.h"
+#include "pipe/cuda/cuda_caps.h"
+#include "pipe/cuda/cuda_priv.h"
+
+static size_t at_least(int value, size_t floor)
+{
+   return value > 0 && (size_t)value > floor ? (size_t)value : floor;
+}
+
+void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
+{
+   struct cuda_winsys *ws = s->ws;
+   const struct cuda_ws_info *info = cuda_winsys_info(ws);
+#define ATTR(name, fallback) cuda_ws_attribute(ws, CU_DEVICE_ATTRIBUTE_##name, fallback)
+
+   /* The nvptx compiler target is hooked by src/llvm's target table (its
+    * key is ir_target, "sm_90"); until then the device has no compiler
+    * and reports so.  (enum pipe_ir is being replaced by a string key.) */
+   c->ir = PIPE_IR_NONE;
+   snprintf(c->ir_target, sizeof(c->ir_target), "sm_%d%d", info->cc_major, info->cc_minor);
+   c->compiler_available = c->ir != PIPE_IR_NONE;
+
+   c->type = CL_DEVICE_TYPE_GPU;
+   c->vendor_id = 0x10de;
+   snprintf(c->name, sizeof(c->name), "%s", info->name);
+   snprintf(c->vendor, sizeof(c->vendor), "NVIDIA Corporation");
+   c->max_compute_units = (cl_uint)at_least(ATTR(MULTIPROCESSOR_COUNT, 1), 1);
+   /* kHz; CUDA 13 may not report it (0): 0 MHz then, not a guess. */
+   c->max_clock_frequency = (cl_uint)(at_least(ATTR(CLOCK_RATE, 0), 0) / 1000);
+   c->address_bits = 64;
+
+   c->max_work_group_size = at_least(ATTR(MAX_THREADS_PER_BLOCK, 1024), 1);
+   c->max_work_item_sizes[0] = at_least(ATTR(MAX_BLOCK_DIM_X, 1024), 1);
+   c->max_work_item_sizes[1] = at_least(ATTR(MAX_BLOCK_DIM_Y, 1024), 1);
+   c->max_work_item_sizes[2] = at_least(ATTR(MAX_BLOCK_DIM_Z, 64), 1);
+   s->max_grid[0] = (unsigned)at_least(ATTR(MAX_GRID_DIM_X, 65535), 1);
+   s->max_grid[1] = (unsigned)at_least(ATTR(MAX_GRID_DIM_Y, 65535), 1);
+   s->max_grid[2] = (unsigned)at_least(ATTR(MAX_GRID_DIM_Z, 65535), 1);
+   s->warp_size = (unsigned)at_least(ATTR(WARP_SIZE, 32), 1);
+   s->max_pitch = at_least(ATTR(MAX_PITCH, 0x7fffffff), 0);
+
+   /* Scalar hardware: one lane per work-item, vectors are loops. */
+   static const cl_uint widths[7] = {1, 1, 1, 1, 1, 1, 0};
+   memcpy(c->preferred_vector_width, widths, sizeof(widths));
+   memcpy(c->native_vector_width, widths, sizeof(widths));
+
+   c->global_mem_size = info->total_mem;
+   /* A quarter of the memory (the spec's floor, and what NVIDIA's OpenCL
+    * reports): one buffer may not starve the others, and conformance
+    * tests that allocate several maximal buffers fit. */
+   cl_ulong quarter = info->total_mem / 4;
+   c->max_mem_alloc_size = quarter > (128u << 20) ? quarter : (128u << 20);
+   if (c->max_mem_alloc_size > info->total_mem)
+      c->max_mem_alloc_size = info->total_mem;
+   c->global_mem_cache_type = CL_READ_WRITE_CACHE;
+   c->global_mem_cacheline_size = 128;
+   c->global_mem_cache_size = (cl_ulong)at_least(ATTR(L2_CACHE_SIZE, 0), 0);
+   c->max_constant_buffer_size = (cl_ulong)at_least(ATTR(TOTAL_CONSTANT_MEMORY, 65536), 65536);
+   c->max_constant_args = 8;
+
+   /* Shared memory: 48 KiB per block without opting in, more (227 KiB on
+    * Hopper) with cuFuncSetAttribute, which launch_grid does. */
+   s->shared_default = (unsigned)at_least(ATTR(MAX_SHARED_MEMORY_PER_BLOCK, 49152), 0);
+   s->shared_optin = (unsigned)at_least(ATTR(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0),
+                                        s->shared_default);
+   c->local_mem_type = CL_LOCAL;
+   c->local_mem_size = s->shared_optin;
+
+   /* CUDA takes 4 KiB of kernel parameters on every GPU (more on newer
+    * drivers and GPUs only); the hidden ones come out of it. */
+   c->max_parameter_size = 4096 - sizeof(struct cuda_abi_hidden) - 4;
+   c->mem_base_addr_align = 128 * 8; /* bits: a long16; cuMemAlloc gives 256 bytes */
+   c->min_data_type_align_size = 128;
+   /* Denormals kept and IEEE rounding unless the program relaxes them. */
+   c->single_fp_config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
+   c->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                         CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
+
+   /* Images come with CUDA arrays and texture objects (docs/cuda.md). */
+   c->image_support = false;
+   c->printf_buffer_size = 0; /* no printf from the GPU yet */
+
+   c->error_correction = ATTR(ECC_ENABLED, 0) != 0;
+   c->host_unified_memory = ATTR(INTEGRATED, 0) != 0;
+   c->endian_little = true;
+   /* cuEventElapsedTime's resolution is about half a microsecond. */
+   c->profiling_timer_resolution = 500;
+   c->execution_capabilities = CL_EXEC_KERNEL;
+   c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+   snprintf(c->extensions, sizeof(c->extensions), "%s", CUDA_EXTENSIONS);
+   snprintf(c->clang_extensions, sizeof(c->clang_extensions), "%s", CUDA_CLANG_EXTENSIONS);
+#undef ATTR
+}
