@@ -8,9 +8,10 @@
 /* Maxwell (sm_50) on: what CUDA 12 and 13 drivers still load.  PTX ISA
  * 7.8 covers every processor up to sm_90 and is accepted by every CUDA 12
  * driver (12.0 reads up to 8.0); sm_90a's arch-specific features need 8.0.
- * LLVM 19 knows nothing after sm_90a: Blackwell (sm_100, sm_101, sm_120)
- * gets sm_90 PTX, which its driver JIT-compiles (PTX is forward
- * compatible; sm_90a PTX is not, hence sm_90). */
+ * An sm LLVM 19 does not know gets PTX for the newest one before it that
+ * LLVM does know, which the driver JIT-compiles forward (PTX for sm_XY
+ * runs on any sm_MN with MN >= XY): sm_88 gets sm_87's, Blackwell and
+ * Thor (sm_100 on) sm_90's (sm_90a PTX runs on sm_90a alone). */
 static const struct kiln_nvptx_target targets[] = {
    {"sm_50", "sm_50", KILN_NVPTX_PTX_VERSION},  {"sm_52", "sm_52", KILN_NVPTX_PTX_VERSION},
    {"sm_53", "sm_53", KILN_NVPTX_PTX_VERSION},  {"sm_60", "sm_60", KILN_NVPTX_PTX_VERSION},
@@ -18,7 +19,8 @@ static const struct kiln_nvptx_target targets[] = {
    {"sm_70", "sm_70", KILN_NVPTX_PTX_VERSION},  {"sm_72", "sm_72", KILN_NVPTX_PTX_VERSION},
    {"sm_75", "sm_75", KILN_NVPTX_PTX_VERSION},  {"sm_80", "sm_80", KILN_NVPTX_PTX_VERSION},
    {"sm_86", "sm_86", KILN_NVPTX_PTX_VERSION},  {"sm_87", "sm_87", KILN_NVPTX_PTX_VERSION},
-   {"sm_89", "sm_89", KILN_NVPTX_PTX_VERSION},  {"sm_90", "sm_90", KILN_NVPTX_PTX_VERSION},
+   {"sm_88", "sm_87", KILN_NVPTX_PTX_VERSION},  {"sm_89", "sm_89", KILN_NVPTX_PTX_VERSION},
+   {"sm_90", "sm_90", KILN_NVPTX_PTX_VERSION},
    {"sm_90a", "sm_90a", 80},                    {"sm_100", "sm_90", KILN_NVPTX_PTX_VERSION},
    {"sm_101", "sm_90", KILN_NVPTX_PTX_VERSION}, {"sm_103", "sm_90", KILN_NVPTX_PTX_VERSION},
    {"sm_110", "sm_90", KILN_NVPTX_PTX_VERSION}, {"sm_120", "sm_90", KILN_NVPTX_PTX_VERSION},

@@ -7,9 +7,9 @@
 struct kiln_nvptx_target {
    const char *sm;   /* the device's: "sm_90" (what callers pass) */
    /* LLVM's processor PTX is generated for: sm itself, or for an sm
-    * LLVM 19 does not know (Blackwell), the newest it knows without
-    * arch-specific features: sm_90 PTX that the driver JIT-compiles
-    * forward. */
+    * LLVM 19 does not know (sm_88, Blackwell), the newest older one it
+    * knows without arch-specific features, whose PTX the driver
+    * JIT-compiles forward. */
    const char *llvm_cpu;
    unsigned ptx;     /* PTX ISA version: 78 for ".version 7.8" */
 };
