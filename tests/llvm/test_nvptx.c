@@ -482,6 +482,10 @@ static void test_values_and_attributes(void **state)
    char *text = function_text(ptx, "inner");
    assert_non_null(strstr(text, ".reqntid 64, 2, 1"));
    free(text);
+   /* get_global_id after a barrier still reads the parameter, not a
+    * shared copy of it. */
+   assert_null(strstr(ptx, "__kiln_nvptx_global_offset"));
+   assert_null(strstr(ptx, "__kiln_nvptx_work_dim"));
 
    const struct kiln_kernel_info *k = kernel(&out, "inner");
    expect_arg(k, 0, KILN_ARG_GLOBAL, 8, 0);

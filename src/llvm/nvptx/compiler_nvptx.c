@@ -250,6 +250,11 @@ static enum kiln_build_status codegen(LLVMModuleRef m, const struct kiln_nvptx_t
    kiln_internalize_non_kernels(m);
    if (!run_passes(m, tm, "globaldce", log) || !check_undefined(m, linked, log))
       goto done;
+   /* Kernel bodies and work-item functions are always-inline: once they
+    * are in their entries, the hidden values come from the parameters. */
+   if (!run_passes(m, tm, "always-inline", log))
+      goto done;
+   kiln_nvptx_forward_hidden(m);
    if (!run_passes(m, tm, optimize ? "default<O3>" : "default<O0>,globaldce", log))
       goto done;
    LLVMMemoryBufferRef ptx;

@@ -419,3 +419,57 @@ bool kiln_nvptx_lower_kernels(LLVMModuleRef m)
    kiln_free(kernels);
    return ok;
 }
+
+/* The hidden value a load from the per-block copies reads, as the entry's
+ * own parameters give it; NULL when the load reads something else. */
+static LLVMValueRef hidden_value(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn,
+                                 LLVMValueRef load)
+{
+   LLVMValueRef off = LLVMGetNamedGlobal(m, OFFSET_VAR);
+   LLVMValueRef wd = LLVMGetNamedGlobal(m, WORK_DIM_VAR);
+   LLVMValueRef ptr = LLVMGetOperand(load, 0);
+   unsigned n = LLVMCountParams(fn) - KILN_NVPTX_NUM_HIDDEN;
+   LLVMValueRef v = NULL;
+   if (wd && ptr == wd) {
+      v = LLVMGetParam(fn, n + KILN_NVPTX_HIDDEN_WORK_DIM);
+   } else if (off && ptr == off) {
+      v = LLVMGetParam(fn, n + KILN_NVPTX_HIDDEN_GLOBAL_OFFSET);
+   } else if (off && (LLVMIsAGetElementPtrInst(ptr) || LLVMIsAConstantExpr(ptr)) &&
+              LLVMGetNumOperands(ptr) == 3 && LLVMGetOperand(ptr, 0) == off) {
+      /* gep [3 x i64] @offset, 0, idx: idx is already kept below 3. */
+      LLVMValueRef idx = LLVMGetOperand(ptr, 2);
+      LLVMTypeRef it = LLVMTypeOf(idx);
+      LLVMPositionBuilderBefore(b, load);
+      LLVMValueRef base = LLVMGetParam(fn, n + KILN_NVPTX_HIDDEN_GLOBAL_OFFSET);
+      LLVMValueRef is1 = LLVMBuildICmp(b, LLVMIntEQ, idx, LLVMConstInt(it, 1, 0), "");
+      LLVMValueRef is2 = LLVMBuildICmp(b, LLVMIntEQ, idx, LLVMConstInt(it, 2, 0), "");
+      v = LLVMBuildSelect(b, is2, LLVMGetParam(fn, n + 2),
+                          LLVMBuildSelect(b, is1, LLVMGetParam(fn, n + 1), base, ""), "");
+   }
+   return v && LLVMTypeOf(v) == LLVMTypeOf(load) ? v : NULL;
+}
+
+void kiln_nvptx_forward_hidden(LLVMModuleRef m)
+{
+   if (!LLVMGetNamedGlobal(m, OFFSET_VAR) && !LLVMGetNamedGlobal(m, WORK_DIM_VAR))
+      return;
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+      if (!kiln_is_kernel(fn) || LLVMCountParams(fn) < KILN_NVPTX_NUM_HIDDEN)
+         continue;
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+         LLVMValueRef next;
+         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = next) {
+            next = LLVMGetNextInstruction(i);
+            if (!LLVMIsALoadInst(i) || LLVMGetVolatile(i))
+               continue;
+            LLVMValueRef v = hidden_value(m, b, fn, i);
+            if (!v)
+               continue;
+            LLVMReplaceAllUsesWith(i, v);
+            LLVMInstructionEraseFromParent(i);
+         }
+      }
+   }
+   LLVMDisposeBuilder(b);
+}

@@ -24,6 +24,14 @@ void kiln_nvptx_define_work_items(LLVMModuleRef m);
  * out of memory (the build then fails; the module is not to be used). */
 bool kiln_nvptx_lower_kernels(LLVMModuleRef m);
 
+/* After always-inline: in each entry, loads of the per-block copies of
+ * the hidden values become the entry's parameters themselves (nothing
+ * but the entry's own stores ever writes them, and every thread stores
+ * the same values).  A barrier between the stores and a get_global_id
+ * would otherwise keep a shared-memory load, and the copies' shared
+ * memory, alive. */
+void kiln_nvptx_forward_hidden(LLVMModuleRef m);
+
 /* "target-cpu" and "target-features" of the first function that has
  * them, copied onto fn: the inliner joins only functions that agree. */
 void kiln_nvptx_copy_target_attrs(LLVMModuleRef m, LLVMValueRef fn);
