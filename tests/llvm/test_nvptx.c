@@ -22,6 +22,7 @@
 #include "kiln/kernel_info.h"
 #include "llvm/nvptx/nvptx_abi.h"
 #include "llvm/nvptx/nvptx_compiler.h"
+#include "llvm/nvptx/nvptx_constant.h"
 #include "llvm/nvptx/nvptx_target.h"
 
 #define EXTENSIONS                                                                           \
@@ -452,6 +453,51 @@ static void test_double_and_atomics64(void **state)
    kiln_build_output_fini(&out);
 }
 
+/* __constant arguments are cl_mem buffers: global memory, which ld.const
+ * cannot read.  Program-scope constants move to .global with them. */
+static void test_constant(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("constant float table[4] = {1.0f, 2.0f, 3.0f, 4.0f};\n"
+            "static float pick(constant float *p, uint i) { return p[i & 3]; }\n"
+            "kernel void cst(global float *o, constant float *c, constant int *idx)\n"
+            "{\n"
+            "   size_t i = get_global_id(0);\n"
+            "   constant float *p = idx[1] ? c : table;\n"
+            "   o[i] = c[i] + pick(table, idx[0]) + p[2] + vload4(0, c).w;\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   static const char *const params[] = {".u64", ".u64", ".u64", ".u64", ".u64", ".u64", ".u32"};
+   expect_params(ptx, "cst", params, 7);
+   assert_null(strstr(ptx, ".const"));
+   assert_null(strstr(ptx, "ld.const"));
+   assert_non_null(strstr(ptx, ".global .align 4 .b8 table[16]"));
+   /* Loads through __constant pointers may use the read-only cache. */
+   assert_non_null(strstr(ptx, "ld.global.nc.f32"));
+   assert_non_null(strstr(ptx, "ld.global.nc.u32"));
+   const struct kiln_kernel_info *k = kernel(&out, "cst");
+   expect_arg(k, 1, KILN_ARG_CONSTANT, 8, 8);
+   expect_arg(k, 2, KILN_ARG_CONSTANT, 8, 16);
+   assert_int_equal(k->args[1].address_qualifier, CL_KERNEL_ARG_ADDRESS_CONSTANT);
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* The substitution skips quoted strings and comments. */
+static void test_constant_text(void **state)
+{
+   (void)state;
+   char text[] = "@t = addrspace(4) constant [13 x i8] c\"addrspace(4)\"\n"
+                 "; addrspace(4)\n"
+                 "define void @f(ptr addrspace(4) %p, ptr addrspace(42) %q) {\n";
+   assert_int_equal(kiln_nvptx_constant_rewrite_text(text), 2);
+   assert_string_equal(text, "@t = addrspace(1) constant [13 x i8] c\"addrspace(4)\"\n"
+                             "; addrspace(4)\n"
+                             "define void @f(ptr addrspace(1) %p, ptr addrspace(42) %q) {\n");
+}
+
 /* By-value aggregates and vectors are PTX byte arrays of their size;
  * reqd_work_group_size becomes .reqntid; a kernel called from another
  * keeps its own entry. */
@@ -600,6 +646,8 @@ int main(void)
       cmocka_unit_test(test_local_args_unoptimized),
       cmocka_unit_test(test_offset_and_work_dim),
       cmocka_unit_test(test_double_and_atomics64),
+      cmocka_unit_test(test_constant),
+      cmocka_unit_test(test_constant_text),
       cmocka_unit_test(test_values_and_attributes),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_options),

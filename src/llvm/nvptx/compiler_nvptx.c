@@ -1,8 +1,8 @@
 /* The NVPTX build pipeline:
  *   OpenCL C --clang (nvptx64-nvidia-cuda, the device's sm), linking
- *   libclc's nvptx64 bitcode--> module --> kernel ABI of nvptx_abi.h
- *   (__local offsets, hidden parameters, Kiln's work-item functions and
- *   64-bit atomics) --> O3 --> PTX text.
+ *   libclc's nvptx64 bitcode--> module --> __constant as global memory
+ *   --> kernel ABI of nvptx_abi.h (__local offsets, hidden parameters,
+ *   Kiln's work-item functions and 64-bit atomics) --> O3 --> PTX text.
  * The PTX is what the CUDA driver loads (cuModuleLoadDataEx JIT-compiles
  * it for the exact GPU); no cubin is made here, as no LLVM tool can. */
 #include "llvm/nvptx/nvptx_compiler.h"
@@ -24,6 +24,7 @@
 #include "llvm/nvptx/nvptx_abi.h"
 #include "llvm/nvptx/nvptx_atomics.h"
 #include "llvm/nvptx/nvptx_backend.h"
+#include "llvm/nvptx/nvptx_constant.h"
 #include "llvm/nvptx/nvptx_kernel_abi.h"
 #include "llvm/nvptx/nvptx_target.h"
 #include "llvm/printf_lower.h"
@@ -218,7 +219,7 @@ static bool copy_buffer(LLVMMemoryBufferRef buf, bool nul, void **data, size_t *
    return *data != NULL;
 }
 
-static enum kiln_build_status codegen(LLVMModuleRef m, const struct kiln_nvptx_target *t,
+static enum kiln_build_status codegen(LLVMModuleRef front, const struct kiln_nvptx_target *t,
                                       bool optimize, bool linked, struct kiln_build_output *out,
                                       struct kiln_build_log *log)
 {
@@ -238,7 +239,16 @@ static enum kiln_build_status codegen(LLVMModuleRef m, const struct kiln_nvptx_t
       LLVMCodeModelDefault);
    if (!tm)
       return KILN_BUILD_OUT_OF_MEMORY;
-   enum kiln_build_status st = KILN_BUILD_FAILED;
+   /* Work on a copy with __constant in global memory (nvptx_constant.c);
+    * the caller's m stays the front end's module. */
+   LLVMModuleRef own = NULL;
+   enum kiln_build_status st = kiln_nvptx_constant_as_global(front, &own, log);
+   if (st != KILN_BUILD_OK) {
+      LLVMDisposeTargetMachine(tm);
+      return st;
+   }
+   LLVMModuleRef m = own;
+   st = KILN_BUILD_FAILED;
    kiln_nvptx_define_atomics64(m);
    kiln_nvptx_define_work_items(m);
    if (!kiln_nvptx_lower_kernels(m)) {
@@ -267,6 +277,7 @@ static enum kiln_build_status codegen(LLVMModuleRef m, const struct kiln_nvptx_t
    st = copy_buffer(ptx, true, &out->object, &out->object_size) ? KILN_BUILD_OK
                                                                : KILN_BUILD_OUT_OF_MEMORY;
 done:
+   LLVMDisposeModule(own);
    LLVMDisposeTargetMachine(tm);
    return st;
 }

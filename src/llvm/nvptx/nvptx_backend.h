@@ -26,7 +26,8 @@ void kiln_llvm_nvptx_clc_features(const struct kiln_nvptx_target *t, char *featu
 /* m (front-end output with libclc linked; the caller keeps and disposes
  * it) becomes PTX for sm: out->bitcode (m before code generation),
  * target_id, kernels, object.  linked: unresolved symbols are named as a
- * link error.  m is rewritten on the way (nvptx_kernel_abi.h). */
+ * link error.  Code generation works on a copy: m gains only
+ * !invariant.load marks (nvptx_constant.h). */
 enum kiln_build_status kiln_llvm_nvptx_finish(LLVMModuleRef m, const char *sm, bool optimize,
                                               bool linked, struct kiln_build_output *out,
                                               struct kiln_build_log *log);
