@@ -323,7 +323,8 @@ int kiln_metadata_kernels(LLVMModuleRef m, struct kiln_kernel_info **out, unsign
 
 bool kiln_is_kernel(LLVMValueRef fn)
 {
-   /* spir_kernel on the CPU triple, amdgpu_kernel on amdgcn. */
+   /* spir_kernel on the CPU triple and on nvptx (clang 19 marks those
+    * with nvvm.annotations as well), amdgpu_kernel on amdgcn. */
    unsigned cc = LLVMGetFunctionCallConv(fn);
    return (cc == LLVMSPIRKERNELCallConv || cc == LLVMAMDGPUKERNELCallConv) &&
           LLVMGetFirstBasicBlock(fn);

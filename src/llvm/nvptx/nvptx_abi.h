@@ -8,7 +8,11 @@
  *   0 .. n-1  the OpenCL arguments, one PTX parameter each, of the size
  *             the kernel's metadata (struct kiln_arg_info.size) gives:
  *             - __global / __constant pointer: the 64-bit device address
- *               (CUdeviceptr plus the buffer offset);
+ *               (CUdeviceptr plus the buffer offset).  __constant is
+ *               ordinary device memory, not CUDA's constant banks: Kiln
+ *               compiles that address space as global memory (program-
+ *               scope constant variables are read-only .global data;
+ *               nvptx_constant.c says why);
  *             - by-value scalar, vector or struct: the value itself, the
  *               bytes clSetKernelArg was given;
  *             - __local pointer: a 32-bit unsigned byte offset into the
