@@ -78,9 +78,10 @@
 #define KILN_NVPTX_DYNAMIC_SMEM "__kiln_nvptx_dynamic_smem"
 #define KILN_NVPTX_LOCAL_ALIGN 16u
 
-/* Static shared memory Kiln's code itself uses per block: the hidden
- * values, stored at kernel entry so that helper functions can read them
- * (nvptx_abi.c says why shared memory). */
+/* Static shared memory Kiln's code itself may use per block: copies of
+ * the hidden values, stored at kernel entry for helper functions that
+ * were not inlined (-cl-opt-disable); none when every reader is inlined
+ * (nvptx_kernel_abi.c says why shared memory). */
 #define KILN_NVPTX_HIDDEN_SMEM 32u
 
 #endif

@@ -10,9 +10,10 @@
  * concurrent launches (other streams, other kernels) never see each
  * other's values; every thread of the block stores the same values, which
  * the PTX memory model allows (a racing read returns one of the values
- * written, all equal).  After inlining, GVN forwards the stores to the
- * loads and GlobalOpt drops what no kernel reads: saxpy keeps no shared
- * memory and no stores. */
+ * written, all equal).  Once inlined into its entry, a load of a copy
+ * becomes the entry's parameter (kiln_nvptx_forward_hidden), and
+ * GlobalOpt drops copies no one reads: a kernel whose helpers are all
+ * inlined keeps no shared memory and no stores for them. */
 #include "llvm/nvptx/nvptx_kernel_abi.h"
 
 #include <llvm-c/Core.h>

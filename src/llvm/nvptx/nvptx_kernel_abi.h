@@ -32,8 +32,8 @@ bool kiln_nvptx_lower_kernels(LLVMModuleRef m);
  * memory, alive. */
 void kiln_nvptx_forward_hidden(LLVMModuleRef m);
 
-/* "target-cpu" and "target-features" of the first function that has
- * them, copied onto fn: the inliner joins only functions that agree. */
+/* "target-cpu" and "target-features" of the first defined function that
+ * has them, copied onto fn: the inliner joins only functions that agree. */
 void kiln_nvptx_copy_target_attrs(LLVMModuleRef m, LLVMValueRef fn);
 
 /* A new definition of `name` of type fnty, internal: any function of that
