@@ -208,6 +208,7 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
    unsigned byref = LLVMGetEnumAttributeKindForName("byref", 5);
    const char *triple = LLVMGetTarget(m);
    bool amdgcn = triple && !strncmp(triple, "amdgcn", 6);
+   bool nvptx = triple && !strncmp(triple, "nvptx", 5);
    uint32_t offset = 0;
    for (unsigned i = 0; i < n; i++) {
       struct kiln_arg_info *a = &k->args[i];
@@ -241,8 +242,10 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
          a->address_qualifier = CL_KERNEL_ARG_ADDRESS_LOCAL;
          /* The slot holds an offset into the arena: 8 bytes on the CPU;
           * on amdgcn the 32-bit LDS pointer the kernarg segment holds, so
-          * that the buffer is the hardware's layout as it is. */
-         size = align = amdgcn ? 4 : 8;
+          * that the buffer is the hardware's layout as it is; on nvptx
+          * the 32-bit offset into dynamic shared memory the PTX entry
+          * takes instead of the pointer (nvptx/nvptx_abi.h). */
+         size = align = amdgcn || nvptx ? 4 : 8;
          break;
       default: {
          a->kind = KILN_ARG_VALUE;
@@ -320,7 +323,8 @@ int kiln_metadata_kernels(LLVMModuleRef m, struct kiln_kernel_info **out, unsign
 
 bool kiln_is_kernel(LLVMValueRef fn)
 {
-   /* spir_kernel on the CPU triple, amdgpu_kernel on amdgcn. */
+   /* spir_kernel on the CPU triple and on nvptx (clang 19 marks those
+    * with nvvm.annotations as well), amdgpu_kernel on amdgcn. */
    unsigned cc = LLVMGetFunctionCallConv(fn);
    return (cc == LLVMSPIRKERNELCallConv || cc == LLVMAMDGPUKERNELCallConv) &&
           LLVMGetFirstBasicBlock(fn);

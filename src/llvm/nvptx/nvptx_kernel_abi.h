@@ -1,0 +1,44 @@
+/* Rewrites a module's kernels onto the PTX kernel ABI of nvptx_abi.h:
+ * __local pointer arguments become offsets into dynamic shared memory,
+ * the hidden global-offset and work_dim parameters are appended, and the
+ * work-item functions that need them are defined.  src/llvm only. */
+#ifndef KILN_LLVM_NVPTX_KERNEL_ABI_H
+#define KILN_LLVM_NVPTX_KERNEL_ABI_H
+
+#include <stdbool.h>
+
+#include <llvm-c/Types.h>
+
+/* Defines get_global_id (offset included), get_global_offset and
+ * get_work_dim wherever the module declares or defines them, replacing
+ * libclc's get_global_id.  They read the hidden values from per-block
+ * shared variables that kiln_nvptx_lower_kernels has every kernel store
+ * at entry. */
+void kiln_nvptx_define_work_items(LLVMModuleRef m);
+
+/* Turns every kernel K into an internal, always-inlined function called
+ * by a new entry of K's name with the ABI's parameter list, which stores
+ * the hidden values and turns each __local offset into a pointer.  Calls
+ * of K from other kernels keep calling the original.  nvvm.annotations
+ * move to the entry; reqd_work_group_size becomes reqntid.  False when
+ * out of memory (the build then fails; the module is not to be used). */
+bool kiln_nvptx_lower_kernels(LLVMModuleRef m);
+
+/* After always-inline: in each entry, loads of the per-block copies of
+ * the hidden values become the entry's parameters themselves (nothing
+ * but the entry's own stores ever writes them, and every thread stores
+ * the same values).  A barrier between the stores and a get_global_id
+ * would otherwise keep a shared-memory load, and the copies' shared
+ * memory, alive. */
+void kiln_nvptx_forward_hidden(LLVMModuleRef m);
+
+/* "target-cpu" and "target-features" of the first defined function that
+ * has them, copied onto fn: the inliner joins only functions that agree. */
+void kiln_nvptx_copy_target_attrs(LLVMModuleRef m, LLVMValueRef fn);
+
+/* A new definition of `name` of type fnty, internal: any function of that
+ * name already there (libclc's, or a declaration) is replaced, its calls
+ * now calling the new one. */
+LLVMValueRef kiln_nvptx_redefine(LLVMModuleRef m, const char *name, LLVMTypeRef fnty);
+
+#endif

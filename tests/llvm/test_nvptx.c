@@ -1,0 +1,657 @@
+/* OpenCL C → PTX through src/llvm/nvptx: the .entry parameter lists the
+ * CUDA driver relies on (nvptx_abi.h), the kernel descriptions core lays
+ * the argument buffer out from, the refusals, and — where NVIDIA's ptxas
+ * is installed (KILN_PTXAS, else /usr/local/cuda/bin/ptxas, else PATH) —
+ * that ptxas accepts every PTX for sm_90.  CI has no ptxas: that part is
+ * then skipped, and says so once. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <CL/cl.h>
+
+#include "kiln/kernel_info.h"
+#include "llvm/nvptx/nvptx_abi.h"
+#include "llvm/nvptx/nvptx_compiler.h"
+#include "llvm/nvptx/nvptx_constant.h"
+#include "llvm/nvptx/nvptx_target.h"
+
+#define EXTENSIONS                                                                           \
+   "-all,+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"            \
+   "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"                \
+   "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,"                  \
+   "+cl_khr_byte_addressable_store"
+
+static const struct kiln_compile_target cl12 = {
+   .opencl_version = 120,
+   .cl_ext = EXTENSIONS,
+};
+
+static char ptxas[4096];
+/* `ptxas --help`, which lists the -arch values this ptxas compiles for
+ * (CUDA 13 has dropped sm_50 to sm_72; CUDA 12 lacks sm_110). */
+static char *ptxas_help;
+
+static void find_ptxas(void)
+{
+   const char *env = getenv("KILN_PTXAS");
+   if (env && *env) {
+      snprintf(ptxas, sizeof(ptxas), "%s", env);
+      return;
+   }
+   if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0) {
+      snprintf(ptxas, sizeof(ptxas), "/usr/local/cuda/bin/ptxas");
+      return;
+   }
+   const char *path = getenv("PATH");
+   while (path && *path) {
+      const char *end = strchr(path, ':');
+      size_t len = end ? (size_t)(end - path) : strlen(path);
+      snprintf(ptxas, sizeof(ptxas), "%.*s/ptxas", (int)len, path);
+      if (len && access(ptxas, X_OK) == 0)
+         return;
+      path = end ? end + 1 : NULL;
+   }
+   ptxas[0] = 0;
+}
+
+static int group_setup(void **state)
+{
+   (void)state;
+   find_ptxas();
+   if (ptxas[0]) {
+      printf("ptxas: %s\n", ptxas);
+      char cmd[4200];
+      snprintf(cmd, sizeof(cmd), "'%s' --help 2>&1", ptxas);
+      FILE *p = popen(cmd, "r");
+      size_t cap = 1 << 16, len = 0;
+      ptxas_help = calloc(1, cap);
+      if (!p || !ptxas_help)
+         return -1;
+      size_t got;
+      while (len + 1 < cap && (got = fread(ptxas_help + len, 1, cap - 1 - len, p)) > 0)
+         len += got;
+      pclose(p);
+   }
+   else
+      printf("ptxas not found (KILN_PTXAS, /usr/local/cuda/bin, PATH): "
+             "the PTX is checked by pattern only\n");
+   return 0;
+}
+
+static struct kiln_build_output build_sm(const char *src, const char *options, const char *sm,
+                                         enum kiln_build_status want)
+{
+   struct kiln_build_output out;
+   enum kiln_build_status st = kiln_llvm_build_nvptx(src, strlen(src), options, &cl12, sm, &out);
+   if (st != want || getenv("KILN_TEST_DUMP"))
+      fprintf(stderr, "status %d, log:\n%s\nPTX:\n%s\n", st, out.log ? out.log : "(none)",
+              st == KILN_BUILD_OK && out.object ? (const char *)out.object : "(none)");
+   assert_int_equal(st, want);
+   assert_non_null(out.log);
+   if (st == KILN_BUILD_OK) {
+      /* A C string, NUL counted: cuModuleLoadDataEx takes it as it is. */
+      assert_non_null(out.object);
+      assert_true(out.object_size > 1);
+      assert_int_equal(((const char *)out.object)[out.object_size - 1], 0);
+      assert_int_equal(strlen(out.object), out.object_size - 1);
+      assert_non_null(out.bitcode);
+      assert_non_null(out.target_id);
+   }
+   return out;
+}
+
+static struct kiln_build_output build(const char *src, const char *options)
+{
+   return build_sm(src, options, "sm_90", KILN_BUILD_OK);
+}
+
+static int group_teardown(void **state)
+{
+   (void)state;
+   free(ptxas_help);
+   return 0;
+}
+
+/* Whether this ptxas compiles for arch. */
+static bool ptxas_knows(const char *arch)
+{
+   char quoted[32];
+   snprintf(quoted, sizeof(quoted), "'%s'", arch);
+   return ptxas[0] && ptxas_help && strstr(ptxas_help, quoted);
+}
+
+/* Has ptxas compile the PTX for arch; fails the test when it refuses.
+ * Nothing to do without ptxas, or for an arch this one does not know. */
+static void check_ptxas(const struct kiln_build_output *out, const char *arch)
+{
+   if (!ptxas_knows(arch)) {
+      if (ptxas[0])
+         printf("ptxas does not know %s: not checked\n", arch);
+      return;
+   }
+   char dir[] = "/tmp/kiln-nvptx-XXXXXX";
+   assert_non_null(mkdtemp(dir));
+   char in[64], obj[64];
+   snprintf(in, sizeof(in), "%s/k.ptx", dir);
+   snprintf(obj, sizeof(obj), "%s/k.cubin", dir);
+   FILE *f = fopen(in, "wb");
+   assert_non_null(f);
+   assert_int_equal(fwrite(out->object, 1, out->object_size - 1, f), out->object_size - 1);
+   fclose(f);
+   char arch_flag[32];
+   snprintf(arch_flag, sizeof(arch_flag), "-arch=%s", arch);
+   pid_t pid = fork();
+   assert_true(pid >= 0);
+   if (pid == 0) {
+      execl(ptxas, ptxas, arch_flag, in, "-o", obj, (char *)NULL);
+      _exit(127);
+   }
+   int status = 0;
+   assert_int_equal(waitpid(pid, &status, 0), pid);
+   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      fprintf(stderr, "ptxas %s rejected:\n%s\n", arch_flag, (const char *)out->object);
+   unlink(in);
+   unlink(obj);
+   rmdir(dir);
+   assert_true(WIFEXITED(status));
+   assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* The text of `.entry name(` up to its `)`, one parameter a line. */
+static char *entry_params(const char *ptx, const char *name)
+{
+   char head[256];
+   snprintf(head, sizeof(head), ".entry %s(", name);
+   const char *p = strstr(ptx, head);
+   if (!p)
+      fprintf(stderr, "no '%s' in:\n%s\n", head, ptx);
+   assert_non_null(p);
+   p += strlen(head);
+   const char *end = strchr(p, ')');
+   assert_non_null(end);
+   return strndup(p, (size_t)(end - p));
+}
+
+/* Checks that the entry's parameters are exactly `types` (".u64",
+ * ".f32", ".b8 [12]" for a 12-byte aggregate ...), in order, named
+ * <kernel>_param_<i>. */
+static void expect_params(const char *ptx, const char *kernel, const char *const *types,
+                          unsigned n)
+{
+   char *params = entry_params(ptx, kernel);
+   const char *p = params;
+   for (unsigned i = 0; i < n; i++) {
+      char name[256];
+      snprintf(name, sizeof(name), "%s_param_%u", kernel, i);
+      const char *decl = strstr(p, ".param");
+      if (!decl)
+         fprintf(stderr, "%s: parameter %u missing in (%s)\n", kernel, i, params);
+      assert_non_null(decl);
+      const char *nl = strchr(decl, '\n');
+      char *line = strndup(decl, nl ? (size_t)(nl - decl) : strlen(decl));
+      char *named = strstr(line, name);
+      bool ok = named && named[strlen(name)] != '_' &&
+                (named[strlen(name)] < '0' || named[strlen(name)] > '9');
+      /* The type is the first word after .param; an aggregate is
+       * ".align A .b8 name[size]". */
+      const char *type = types[i];
+      if (!strncmp(type, ".b8 [", 5)) {
+         char want[300];
+         snprintf(want, sizeof(want), "%s%s", name, type + 4);
+         ok = ok && strstr(line, ".b8") && strstr(line, want);
+      } else {
+         char want[64];
+         snprintf(want, sizeof(want), ".param %s ", type);
+         ok = ok && !strncmp(line, want, strlen(want));
+      }
+      if (!ok)
+         fprintf(stderr, "%s: parameter %u is '%s', expected %s\n", kernel, i, line, type);
+      free(line);
+      assert_true(ok);
+      p = nl ? nl : decl + 6;
+   }
+   if (strstr(p, ".param"))
+      fprintf(stderr, "%s: more parameters than %u in (%s)\n", kernel, n, params);
+   assert_null(strstr(p, ".param"));
+   free(params);
+}
+
+static const struct kiln_kernel_info *kernel(const struct kiln_build_output *out,
+                                             const char *name)
+{
+   for (unsigned i = 0; i < out->num_kernels; i++)
+      if (!strcmp(out->kernels[i].name, name))
+         return &out->kernels[i];
+   fail_msg("no kernel %s", name);
+   return NULL;
+}
+
+static void expect_arg(const struct kiln_kernel_info *k, unsigned i, enum kiln_arg_kind kind,
+                       uint32_t size, uint32_t offset)
+{
+   assert_true(i < k->num_args);
+   assert_int_equal(k->args[i].kind, kind);
+   assert_int_equal(k->args[i].size, size);
+   assert_int_equal(k->args[i].offset, offset);
+}
+
+/* The body of the PTX function `name` (.entry or .func), for searching. */
+static char *function_text(const char *ptx, const char *name)
+{
+   char *params = entry_params(ptx, name);
+   free(params);
+   char head[256];
+   snprintf(head, sizeof(head), ".entry %s(", name);
+   const char *p = strstr(ptx, head);
+   const char *next = strstr(p + 1, ".entry ");
+   return strndup(p, next ? (size_t)(next - p) : strlen(p));
+}
+
+static void test_saxpy(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("kernel void saxpy(global float *y, global const float *x, float a, uint n)\n"
+            "{\n"
+            "   size_t i = get_global_id(0);\n"
+            "   if (i < n)\n"
+            "      y[i] = a * x[i] + y[i];\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   assert_non_null(strstr(ptx, ".version 7.8"));
+   assert_non_null(strstr(ptx, ".target sm_90"));
+   assert_non_null(strstr(ptx, ".address_size 64"));
+   static const char *const params[] = {".u64", ".u64", ".f32", ".u32",
+                                        ".u64", ".u64", ".u64", ".u32"};
+   expect_params(ptx, "saxpy", params, 8);
+   /* Nothing of __local: no dynamic shared memory; and the hidden values
+    * the kernel reads only through get_global_id leave no shared copy. */
+   assert_null(strstr(ptx, ".shared"));
+   assert_null(strstr(ptx, ".func")); /* everything inlined */
+   assert_non_null(strstr(ptx, "fma.rn.f32"));
+   /* get_global_id(0) includes the offset: the hidden parameter is read. */
+   assert_non_null(strstr(ptx, "[saxpy_param_4]"));
+
+   assert_int_equal(out.num_kernels, 1);
+   const struct kiln_kernel_info *k = kernel(&out, "saxpy");
+   assert_int_equal(k->num_args, 4);
+   expect_arg(k, 0, KILN_ARG_GLOBAL, 8, 0);
+   expect_arg(k, 1, KILN_ARG_GLOBAL, 8, 8);
+   expect_arg(k, 2, KILN_ARG_VALUE, 4, 16);
+   expect_arg(k, 3, KILN_ARG_VALUE, 4, 20);
+   assert_int_equal(k->args_size, 24);
+   assert_string_equal(out.target_id, "nvptx:" KILN_NVPTX_TRIPLE ":sm_90");
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+static const char local_src[] =
+   "kernel void reduce(global float *out, local float *scratch, global const float *in,\n"
+   "                   local int *count)\n"
+   "{\n"
+   "   local float tile[64];\n"
+   "   size_t l = get_local_id(0);\n"
+   "   scratch[l] = in[get_global_id(0)];\n"
+   "   tile[l & 63] = scratch[l];\n"
+   "   if (l == 0)\n"
+   "      *count = 0;\n"
+   "   barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "   atomic_inc(count);\n"
+   "   for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+   "      if (l < s)\n"
+   "         scratch[l] += scratch[l + s];\n"
+   "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "   }\n"
+   "   if (l == 0)\n"
+   "      out[get_group_id(0)] = scratch[0] + tile[3] + (float)*count;\n"
+   "}\n";
+
+static void check_local(const struct kiln_build_output *out)
+{
+   const char *ptx = out->object;
+   static const char *const params[] = {".u64", ".u32", ".u64", ".u32",
+                                        ".u64", ".u64", ".u64", ".u32"};
+   expect_params(ptx, "reduce", params, 8);
+   assert_non_null(strstr(ptx, ".extern .shared .align 16 .b8 " KILN_NVPTX_DYNAMIC_SMEM "[]"));
+   assert_non_null(strstr(ptx, "bar.sync"));
+   assert_non_null(strstr(ptx, "atom.shared.add.u32"));
+   /* The static __local array: an ordinary .shared variable. */
+   assert_non_null(strstr(ptx, ".shared .align 4 .b8"));
+
+   const struct kiln_kernel_info *k = kernel(out, "reduce");
+   assert_int_equal(k->num_args, 4);
+   expect_arg(k, 0, KILN_ARG_GLOBAL, 8, 0);
+   expect_arg(k, 1, KILN_ARG_LOCAL, 4, 8);
+   expect_arg(k, 2, KILN_ARG_GLOBAL, 8, 16);
+   expect_arg(k, 3, KILN_ARG_LOCAL, 4, 24);
+   assert_int_equal(k->args[1].address_qualifier, CL_KERNEL_ARG_ADDRESS_LOCAL);
+   assert_int_equal(k->args_size, 28);
+   assert_int_equal(k->local_mem_size, 64 * sizeof(float));
+   check_ptxas(out, "sm_90");
+}
+
+static void test_local_args(void **state)
+{
+   (void)state;
+   struct kiln_build_output out = build(local_src, "");
+   check_local(&out);
+   kiln_build_output_fini(&out);
+}
+
+/* Without optimisation the kernel body stays a function the entry calls:
+ * the ABI must not depend on inlining. */
+static void test_local_args_unoptimized(void **state)
+{
+   (void)state;
+   struct kiln_build_output out = build(local_src, "-cl-opt-disable");
+   check_local(&out);
+   kiln_build_output_fini(&out);
+}
+
+static const char ids_src[] =
+   "static ulong helper(uint d) { return get_global_id(d) * 1000 + get_global_offset(d); }\n"
+   "kernel void ids(global ulong *o)\n"
+   "{\n"
+   "   size_t i = (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n"
+   "              + get_global_id(0) - get_global_offset(0);\n"
+   "   o[i * 6 + 0] = get_global_offset(0);\n"
+   "   o[i * 6 + 1] = get_global_offset(1);\n"
+   "   o[i * 6 + 2] = get_global_offset(2);\n"
+   "   o[i * 6 + 3] = get_work_dim();\n"
+   "   o[i * 6 + 4] = helper(0);\n"
+   "   o[i * 6 + 5] = get_global_offset(3) + get_global_id(7);\n"
+   "}\n";
+
+static void check_ids(const struct kiln_build_output *out)
+{
+   const char *ptx = out->object;
+   static const char *const params[] = {".u64", ".u64", ".u64", ".u64", ".u32"};
+   expect_params(ptx, "ids", params, 5);
+   /* Every hidden parameter is read (offsets x, y, z, then work_dim). */
+   char *body = function_text(ptx, "ids");
+   for (int i = 1; i <= 4; i++) {
+      char ref[64];
+      snprintf(ref, sizeof(ref), "[ids_param_%d]", i);
+      if (!strstr(body, ref))
+         fprintf(stderr, "%s not read in:\n%s\n", ref, body);
+      assert_non_null(strstr(body, ref));
+   }
+   assert_non_null(strstr(body, "ld.param.u32"));
+   free(body);
+   assert_null(strstr(ptx, ".extern .shared"));
+   check_ptxas(out, "sm_90");
+}
+
+static void test_offset_and_work_dim(void **state)
+{
+   (void)state;
+   struct kiln_build_output out = build(ids_src, "");
+   check_ids(&out);
+   /* Once inlined, the hidden values come straight from the parameters. */
+   assert_null(strstr(out.object, ".shared"));
+   kiln_build_output_fini(&out);
+
+   /* Not inlined: helper() reads the per-block copies the entry stores. */
+   out = build(ids_src, "-cl-opt-disable");
+   check_ids(&out);
+   assert_non_null(strstr(out.object, "__kiln_nvptx_global_offset"));
+   assert_non_null(strstr(out.object, "st.shared"));
+   kiln_build_output_fini(&out);
+}
+
+static void test_double_and_atomics64(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+            "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+            "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
+            "kernel void dbl(global double *d, global long *c, global ulong *u,\n"
+            "                local long *l, double scale)\n"
+            "{\n"
+            "   size_t i = get_global_id(0);\n"
+            "   d[i] = sqrt(d[i]) * scale + exp(d[i + 1]);\n"
+            "   atom_add(c, (long)i);\n"
+            "   atom_min(c + 1, -(long)i);\n"
+            "   atom_max(u, (ulong)i);\n"
+            "   atom_cmpxchg(c + 2, 0L, 5L);\n"
+            "   atom_xchg(u + 1, 7UL);\n"
+            "   atom_inc(l);\n"
+            "   barrier(CLK_LOCAL_MEM_FENCE);\n"
+            "   u[2 + i] = atom_dec(l);\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   static const char *const params[] = {".u64", ".u64", ".u64", ".u32", ".f64",
+                                        ".u64", ".u64", ".u64", ".u32"};
+   expect_params(ptx, "dbl", params, 9);
+   assert_non_null(strstr(ptx, "sqrt.rn.f64"));
+   assert_non_null(strstr(ptx, "atom.global.add.u64"));
+   assert_non_null(strstr(ptx, "atom.global.min.s64"));
+   assert_non_null(strstr(ptx, "atom.global.max.u64"));
+   assert_non_null(strstr(ptx, "atom.global.cas.b64"));
+   assert_non_null(strstr(ptx, "atom.global.exch.b64"));
+   assert_non_null(strstr(ptx, "atom.shared.add.u64"));
+   assert_non_null(strstr(ptx, ".extern .shared"));
+
+   const struct kiln_kernel_info *k = kernel(&out, "dbl");
+   expect_arg(k, 3, KILN_ARG_LOCAL, 4, 24);
+   expect_arg(k, 4, KILN_ARG_VALUE, 8, 32);
+   assert_int_equal(k->args_size, 40);
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* __constant arguments are cl_mem buffers: global memory, which ld.const
+ * cannot read.  Program-scope constants move to .global with them. */
+static void test_constant(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("constant float table[4] = {1.0f, 2.0f, 3.0f, 4.0f};\n"
+            "static float pick(constant float *p, uint i) { return p[i & 3]; }\n"
+            "kernel void cst(global float *o, constant float *c, constant int *idx)\n"
+            "{\n"
+            "   size_t i = get_global_id(0);\n"
+            "   constant float *p = idx[1] ? c : table;\n"
+            "   o[i] = c[i] + pick(table, idx[0]) + p[2] + vload4(0, c).w;\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   static const char *const params[] = {".u64", ".u64", ".u64", ".u64", ".u64", ".u64", ".u32"};
+   expect_params(ptx, "cst", params, 7);
+   assert_null(strstr(ptx, ".const"));
+   assert_null(strstr(ptx, "ld.const"));
+   assert_non_null(strstr(ptx, ".global .align 4 .b8 table[16]"));
+   /* Loads through __constant pointers may use the read-only cache. */
+   assert_non_null(strstr(ptx, "ld.global.nc.f32"));
+   assert_non_null(strstr(ptx, "ld.global.nc.u32"));
+   const struct kiln_kernel_info *k = kernel(&out, "cst");
+   expect_arg(k, 1, KILN_ARG_CONSTANT, 8, 8);
+   expect_arg(k, 2, KILN_ARG_CONSTANT, 8, 16);
+   assert_int_equal(k->args[1].address_qualifier, CL_KERNEL_ARG_ADDRESS_CONSTANT);
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* The substitution skips quoted strings and comments. */
+static void test_constant_text(void **state)
+{
+   (void)state;
+   char text[] = "@t = addrspace(4) constant [13 x i8] c\"addrspace(4)\"\n"
+                 "; addrspace(4)\n"
+                 "define void @f(ptr addrspace(4) %p, ptr addrspace(42) %q) {\n";
+   assert_int_equal(kiln_nvptx_constant_rewrite_text(text), 2);
+   assert_string_equal(text, "@t = addrspace(1) constant [13 x i8] c\"addrspace(4)\"\n"
+                             "; addrspace(4)\n"
+                             "define void @f(ptr addrspace(1) %p, ptr addrspace(42) %q) {\n");
+}
+
+/* By-value aggregates and vectors are PTX byte arrays of their size;
+ * reqd_work_group_size becomes .reqntid; a kernel called from another
+ * keeps its own entry. */
+static void test_values_and_attributes(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("typedef struct { float a; int b; char c; } S;\n"
+            "kernel __attribute__((reqd_work_group_size(64, 2, 1)))\n"
+            "void inner(global float *o, S s, float4 v, char c, local float *t)\n"
+            "{\n"
+            "   t[get_local_id(0)] = s.a + v.w;\n"
+            "   barrier(CLK_LOCAL_MEM_FENCE);\n"
+            "   o[get_global_id(0)] = t[0] + s.b + s.c + c;\n"
+            "}\n"
+            "kernel void outer(global float *o, local float *t)\n"
+            "{\n"
+            "   S s = {1.0f, 2, 3};\n"
+            "   inner(o, s, (float4)(1.0f), 4, t);\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   static const char *const inner[] = {".u64", ".b8 [12]", ".b8 [16]", ".u8", ".u32",
+                                       ".u64", ".u64", ".u64", ".u32"};
+   expect_params(ptx, "inner", inner, 9);
+   static const char *const outer[] = {".u64", ".u32", ".u64", ".u64", ".u64", ".u32"};
+   expect_params(ptx, "outer", outer, 6);
+   char *text = function_text(ptx, "inner");
+   assert_non_null(strstr(text, ".reqntid 64, 2, 1"));
+   free(text);
+   /* get_global_id after a barrier still reads the parameter, not a
+    * shared copy of it. */
+   assert_null(strstr(ptx, "__kiln_nvptx_global_offset"));
+   assert_null(strstr(ptx, "__kiln_nvptx_work_dim"));
+
+   const struct kiln_kernel_info *k = kernel(&out, "inner");
+   expect_arg(k, 0, KILN_ARG_GLOBAL, 8, 0);
+   expect_arg(k, 1, KILN_ARG_VALUE, 12, 8);
+   expect_arg(k, 2, KILN_ARG_VALUE, 16, 32);
+   expect_arg(k, 3, KILN_ARG_VALUE, 1, 48);
+   expect_arg(k, 4, KILN_ARG_LOCAL, 4, 52);
+   assert_int_equal(k->reqd_work_group_size[0], 64);
+   assert_int_equal(k->reqd_work_group_size[1], 2);
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+static void expect_refused(const char *src, const char *message)
+{
+   struct kiln_build_output out = build_sm(src, "", "sm_90", KILN_BUILD_FAILED);
+   if (!strstr(out.log, message))
+      fprintf(stderr, "log lacks '%s':\n%s\n", message, out.log);
+   assert_non_null(strstr(out.log, message));
+   assert_null(out.object);
+   assert_null(out.kernels);
+   kiln_build_output_fini(&out);
+}
+
+static void test_refusals(void **state)
+{
+   (void)state;
+   expect_refused("kernel void img(read_only image2d_t im, global float4 *o)\n"
+                  "{\n"
+                  "   o[0] = read_imagef(im, (int2)(0, 0));\n"
+                  "}\n",
+                  "error: kernel 'img', argument 'im': images are not supported on NVIDIA "
+                  "GPUs yet");
+   expect_refused("kernel void smp(sampler_t s, global int *o) { o[0] = 1; }\n",
+                  "argument 's': samplers are not supported");
+   expect_refused("kernel void p(global int *o) { printf(\"%d\\n\", o[0]); }\n",
+                  "error: printf is not supported on NVIDIA GPUs yet");
+   expect_refused("void missing(void);\n"
+                  "kernel void u(global int *o) { missing(); }\n",
+                  "error: undefined function 'missing'");
+   expect_refused("kernel void s(global int *o) { o[0] = ; }\n", "input.cl:1:39: error: expected expression");
+
+   struct kiln_build_output out = build_sm("kernel void k(void) {}\n", "", "sm_10",
+                                           KILN_BUILD_FAILED);
+   assert_non_null(strstr(out.log, "Kiln does not compile for NVIDIA GPU 'sm_10'"));
+   kiln_build_output_fini(&out);
+   out = build_sm("kernel void k(void) {}\n", "-cl-no-such-option", "sm_90",
+                  KILN_BUILD_INVALID_OPTIONS);
+   assert_non_null(strstr(out.log, "invalid build options"));
+   kiln_build_output_fini(&out);
+   struct kiln_compile_target checked = cl12;
+   checked.bounds_check = true;
+   assert_int_equal(kiln_llvm_build_nvptx("kernel void k(void) {}", 22, "", &checked, "sm_90",
+                                          &out),
+                    KILN_BUILD_FAILED);
+   assert_non_null(strstr(out.log, "KILN_CHECK=bounds"));
+   kiln_build_output_fini(&out);
+}
+
+/* Build options reach the front end as for amdgcn; -Werror does not turn
+ * the libclc triple difference into an error. */
+static void test_options(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("kernel void k(global float *o, float a)\n"
+            "{\n"
+            "#ifndef SCALE\n"
+            "#error SCALE undefined\n"
+            "#endif\n"
+            "   o[get_global_id(0)] = a * SCALE / o[1];\n"
+            "}\n",
+            "-Werror -DSCALE=3.0f -cl-fast-relaxed-math -cl-denorms-are-zero");
+   assert_string_equal(out.log, "");
+   assert_non_null(strstr(out.object, ".ftz.f32"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* Every sm the table lists compiles; newer-than-LLVM ones get sm_90 PTX. */
+static void test_targets(void **state)
+{
+   (void)state;
+   const char *src = "kernel void k(global int *o) { o[get_global_id(0)] = 1; }\n";
+   for (unsigned i = 0; kiln_nvptx_target_at(i); i++) {
+      const struct kiln_nvptx_target *t = kiln_nvptx_target_at(i);
+      assert_ptr_equal(kiln_nvptx_target_find(t->sm), t);
+      struct kiln_build_output out = build_sm(src, "", t->sm, KILN_BUILD_OK);
+      char want[64];
+      snprintf(want, sizeof(want), ".target %s\n", t->llvm_cpu);
+      assert_non_null(strstr(out.object, want));
+      snprintf(want, sizeof(want), ".version %u.%u\n", t->ptx / 10, t->ptx % 10);
+      assert_non_null(strstr(out.object, want));
+      /* For the device's own sm: an sm_90 PTX must compile for sm_120. */
+      check_ptxas(&out, t->sm);
+      kiln_build_output_fini(&out);
+   }
+   const struct kiln_nvptx_target *b = kiln_nvptx_target_find("sm_120");
+   assert_non_null(b);
+   assert_string_equal(b->llvm_cpu, "sm_90");
+   char name[16];
+   kiln_nvptx_sm_name(9, 0, name, sizeof(name));
+   assert_string_equal(name, "sm_90");
+   assert_null(kiln_nvptx_target_find("sm_91"));
+}
+
+int main(void)
+{
+   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_saxpy),
+      cmocka_unit_test(test_local_args),
+      cmocka_unit_test(test_local_args_unoptimized),
+      cmocka_unit_test(test_offset_and_work_dim),
+      cmocka_unit_test(test_double_and_atomics64),
+      cmocka_unit_test(test_constant),
+      cmocka_unit_test(test_constant_text),
+      cmocka_unit_test(test_values_and_attributes),
+      cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_options),
+      cmocka_unit_test(test_targets),
+   };
+   return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
