@@ -19,12 +19,11 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
    const struct cuda_ws_info *info = cuda_winsys_info(ws);
 #define ATTR(name, fallback) cuda_ws_attribute(ws, CU_DEVICE_ATTRIBUTE_##name, fallback)
 
-   /* The nvptx compiler target is hooked by src/llvm's target table (its
-    * key is ir_target, "sm_90"); until then the device has no compiler
-    * and reports so.  (enum pipe_ir is being replaced by a string key.) */
-   c->ir = PIPE_IR_NONE;
+   /* The nvptx compiler target is not in src/llvm's target table yet:
+    * until it is, the device has no compiler and reports so. */
+   c->ir[0] = 0;
    snprintf(c->ir_target, sizeof(c->ir_target), "sm_%d%d", info->cc_major, info->cc_minor);
-   c->compiler_available = c->ir != PIPE_IR_NONE;
+   c->compiler_available = c->ir[0] != 0;
 
    c->type = CL_DEVICE_TYPE_GPU;
    c->vendor_id = 0x10de;
