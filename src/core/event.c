@@ -229,9 +229,10 @@ bool kiln_event_complete(cl_event ev, cl_int status)
       return false;
    }
    /* Timestamps of commands that never ran collapse onto the end time, so
-    * QUEUED <= SUBMIT <= START <= END still holds. */
+    * QUEUED <= SUBMIT <= START <= END still holds.  END is now unless the
+    * executor took it from the device. */
    for (int i = KILN_PROF_SUBMIT; i <= KILN_PROF_END; i++)
-      if (!ev->times[i] || i == KILN_PROF_END)
+      if (!ev->times[i])
          ev->times[i] = t;
    atomic_store(&ev->status, status);
    bool traced = kiln_trace_enabled() && ev->queue;

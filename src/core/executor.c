@@ -61,10 +61,19 @@ static void finish_flight(struct kiln_executor *ex, struct in_flight *f)
    struct pipe_screen *screen = ex->device->screen;
    cl_event ev = f->ev;
    uint64_t start, end;
-   if (ev->profiling && screen->fence_times && screen->fence_times(screen, f->fence, &start, &end)) {
+   if (screen->fence_times && screen->fence_times(screen, f->fence, &start, &end)) {
       ev->times[KILN_PROF_START] = start;
       ev->times[KILN_PROF_END] = end;
+   } else {
+      /* Host times: recorded at START, ended now.  The device ran the
+       * queue's work in order, so the command cannot have started before
+       * the previous one ended. */
+      cl_command_queue q = ev->queue;
+      if (ev->times[KILN_PROF_START] < q->last_end)
+         ev->times[KILN_PROF_START] = q->last_end;
+      ev->times[KILN_PROF_END] = kiln_device_timestamp(ex->device);
    }
+   ev->queue->last_end = ev->times[KILN_PROF_END];
    screen->fence_destroy(screen, f->fence);
    kiln_free(f);
    kiln_event_complete(ev, final_status(ev, r < 0 ? r : CL_SUCCESS));

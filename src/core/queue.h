@@ -16,6 +16,9 @@ struct _cl_command_queue {
    /* Where the queue's commands record their work (a stream, a ring),
     * used by its device's executor only. */
    struct pipe_context *pipe;
+   /* END of its last command that completed through a fence (the device's
+    * completer thread only): profiling of devices without clocks. */
+   uint64_t last_end;
    _Atomic cl_command_queue_properties properties;
 
    pthread_mutex_t lock;

@@ -67,7 +67,9 @@ printf '%s\n' "$kiln" | grep -Eq '^  Device Type +.*CPU' ||
 
 device=$(printf '%s\n' "$kiln" | sed -n 's/^  Device Name  *//p' | head -n 1)
 [ -n "$device" ] || fail "no Device Name line under platform Kiln"
-# The CPU driver names its device after /proc/cpuinfo's model name.
+# The CPU driver names its device after /proc/cpuinfo's model name (plus a
+# suffix in its discrete test mode, KILN_DEVICES=cpu-discrete).
+device=${device% (discrete test mode)}
 model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1 |
         sed 's/[[:space:]]*$//')
 if [ -n "$model" ]; then

@@ -456,8 +456,16 @@ static void copies(const struct kt_env *env)
    size_t o3[3] = {0, 3, 0}, r1[3] = {w, 1, 1};
    CHECK_OK(clEnqueueCopyBufferToImage(env->queue, buf, a1, 8, o3, r1, 0, NULL, NULL));
    CHECK_OK(clFinish(env->queue));
-   /* USE_HOST_PTR: the host memory is the image. */
+   /* USE_HOST_PTR: the host memory shows the image once mapped (it is
+    * the image itself on a device that shares host memory). */
+   size_t o0[3] = {0, 0, 0}, rall[3] = {w, 4, 1}, rp;
+   void *mp = clEnqueueMapImage(env->queue, a1, CL_TRUE, CL_MAP_READ, o0, rall, &rp, NULL, 0,
+                                NULL, NULL, &err);
+   CHECK_OK(err);
+   CHECK(mp == (void *)host1a, "a USE_HOST_PTR image maps to its host memory");
    CHECK(kt_same(host1a + 30, host1a + 10, w * 4, "layer 3 from the buffer"), "");
+   CHECK_OK(clEnqueueUnmapMemObject(env->queue, a1, mp, 0, NULL, NULL));
+   CHECK_OK(clFinish(env->queue));
    clReleaseMemObject(buf);
    clReleaseMemObject(a1);
    clReleaseMemObject(img2);
