@@ -458,8 +458,8 @@ static void copies(const struct kt_env *env)
    CHECK_OK(clFinish(env->queue));
    /* USE_HOST_PTR: the host memory shows the image once mapped (it is
     * the image itself on a device that shares host memory). */
-   size_t o0[3] = {0, 0, 0}, rall[3] = {w, 4, 1}, rp;
-   void *mp = clEnqueueMapImage(env->queue, a1, CL_TRUE, CL_MAP_READ, o0, rall, &rp, NULL, 0,
+   size_t o0[3] = {0, 0, 0}, rall[3] = {w, 4, 1}, rp, sp;
+   void *mp = clEnqueueMapImage(env->queue, a1, CL_TRUE, CL_MAP_READ, o0, rall, &rp, &sp, 0,
                                 NULL, NULL, &err);
    CHECK_OK(err);
    CHECK(mp == (void *)host1a, "a USE_HOST_PTR image maps to its host memory");
