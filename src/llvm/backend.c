@@ -176,15 +176,15 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
    enum kiln_build_status st = t->lower(&job);
    if (st)
       goto done;
-   kiln_llvm_dump_module(id, "ll", m);
+   kiln_llvm_dump_module(id, "ll", job.m);
    st = KILN_BUILD_FAILED;
    if (!kiln_llvm_run_passes(&job, t->passes[optimize]))
       goto done;
-   kiln_llvm_dump_module(id, "opt.ll", m);
+   kiln_llvm_dump_module(id, "opt.ll", job.m);
 
    char *msg = NULL;
    LLVMMemoryBufferRef code;
-   if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, t->emit, &msg, &code)) {
+   if (LLVMTargetMachineEmitToMemoryBuffer(tm, job.m, t->emit, &msg, &code)) {
       kiln_build_log_append(log, "error: internal: code generation for %s failed: %s\n",
                             machine->cpu, msg);
       LLVMDisposeMessage(msg);
@@ -197,6 +197,9 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
    kiln_llvm_dump_bytes(id, t->emit_ext, out->object, out->object_size);
    st = KILN_BUILD_OK;
 done:
+   /* A module the lower step made in m's place (target_table.h). */
+   if (job.m != m)
+      LLVMDisposeModule(job.m);
    LLVMDisposeTargetMachine(tm);
    return st;
 }

@@ -150,6 +150,7 @@ static enum kiln_build_status frontend(struct job *j, const char *source, size_t
    struct kiln_clc_target ct = {
       .triple = t->triple,
       .cpu = t->frontend_cpu ? j->machine.cpu : NULL,
+      .features = t->frontend_cpu && *j->machine.features ? j->machine.features : NULL,
       .link_bitcode = lib,
       .link_bitcode_size = lib_size,
       .cl_ext = j->target->cl_ext,

@@ -15,11 +15,11 @@
 #define KILN_LIBCLC_DIR "/usr/lib/clc"
 #endif
 
-/* One line per folder of src/llvm.  nvptx (src/llvm/nvptx/, PTX text for
- * the CUDA driver) joins here. */
+/* One line per folder of src/llvm. */
 static const struct kiln_llvm_target *const table[] = {
    &kiln_llvm_target_cpu,
    &kiln_llvm_target_amdgcn,
+   &kiln_llvm_target_nvptx,
 };
 
 const struct kiln_llvm_target *kiln_llvm_target_find(const char *ir)

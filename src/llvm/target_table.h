@@ -54,13 +54,16 @@ struct kiln_llvm_target {
    enum kiln_build_status (*resolve)(const char *processor, struct kiln_llvm_machine *m,
                                      struct kiln_build_log *log);
    enum kiln_llvm_builtins builtins;
-   /* Whether the front end gets -target-cpu (GPU builtins are compiled
-    * per processor; the CPU's are a baseline, see triple). */
+   /* Whether the front end gets -target-cpu and the machine's features
+    * (GPU builtins are compiled per processor, nvptx's for a PTX ISA
+    * version; the CPU's are a baseline, see triple). */
    bool frontend_cpu;
    /* KILN_CHECK=bounds can instrument this target's code. */
    bool bounds_check;
    /* The target's own work between the kernel descriptions and the
     * optimiser (CPU: work-group functions; GPUs: what their ABI needs).
+    * It may replace job->m with a module it made in the same context
+    * (nvptx rewrites its IR text); backend.c then disposes of that one.
     * KILN_BUILD_FAILED with the log saying why. */
    enum kiln_build_status (*lower)(struct kiln_llvm_job *job);
    /* The optimiser: [0] under -cl-opt-disable, [1] otherwise. */
@@ -99,5 +102,6 @@ enum kiln_build_status kiln_llvm_machine_builtins(const struct kiln_llvm_machine
 /* The entries, one per folder of src/llvm. */
 extern const struct kiln_llvm_target kiln_llvm_target_cpu;    /* cpu/cpu_target.c */
 extern const struct kiln_llvm_target kiln_llvm_target_amdgcn; /* amdgpu/compiler_amdgpu.c */
+extern const struct kiln_llvm_target kiln_llvm_target_nvptx;  /* nvptx/compiler_nvptx.c */
 
 #endif

@@ -1,4 +1,6 @@
-/* OpenCL C → PTX through src/llvm/nvptx: the .entry parameter lists the
+/* OpenCL C → PTX through the compiler's one pipeline (kiln_llvm_build,
+ * kiln_llvm_compile + kiln_llvm_link) for ir "nvptx", whose target entry
+ * is src/llvm/nvptx: the .entry parameter lists the
  * CUDA driver relies on (nvptx_abi.h), the kernel descriptions core lays
  * the argument buffer out from, the refusals, and — where NVIDIA's ptxas
  * is installed (KILN_PTXAS, else /usr/local/cuda/bin/ptxas, else PATH) —
@@ -11,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +24,7 @@
 
 #include "kiln/kernel_info.h"
 #include "llvm/nvptx/nvptx_abi.h"
-#include "llvm/nvptx/nvptx_compiler.h"
+#include "llvm/compiler.h"
 #include "llvm/nvptx/nvptx_constant.h"
 #include "llvm/nvptx/nvptx_target.h"
 
@@ -32,6 +35,8 @@
    "+cl_khr_byte_addressable_store"
 
 static const struct kiln_compile_target cl12 = {
+   .ir = "nvptx",
+   .processor = "sm_90",
    .opencl_version = 120,
    .cl_ext = EXTENSIONS,
 };
@@ -92,18 +97,21 @@ static struct kiln_build_output build_sm(const char *src, const char *options, c
                                          enum kiln_build_status want)
 {
    struct kiln_build_output out;
-   enum kiln_build_status st = kiln_llvm_build_nvptx(src, strlen(src), options, &cl12, sm, &out);
+   struct kiln_compile_target target = cl12;
+   target.processor = sm;
+   enum kiln_build_status st = kiln_llvm_build(src, strlen(src), options, &target, &out);
    if (st != want || getenv("KILN_TEST_DUMP"))
       fprintf(stderr, "status %d, log:\n%s\nPTX:\n%s\n", st, out.log ? out.log : "(none)",
               st == KILN_BUILD_OK && out.object ? (const char *)out.object : "(none)");
    assert_int_equal(st, want);
    assert_non_null(out.log);
    if (st == KILN_BUILD_OK) {
-      /* A C string, NUL counted: cuModuleLoadDataEx takes it as it is. */
+      /* PTX text, NUL-terminated one byte past object_size: a C string
+       * cuModuleLoadDataEx takes as it is. */
       assert_non_null(out.object);
-      assert_true(out.object_size > 1);
-      assert_int_equal(((const char *)out.object)[out.object_size - 1], 0);
-      assert_int_equal(strlen(out.object), out.object_size - 1);
+      assert_true(out.object_size > 0);
+      assert_int_equal(((const char *)out.object)[out.object_size], 0);
+      assert_int_equal(strlen(out.object), out.object_size);
       assert_non_null(out.bitcode);
       assert_non_null(out.target_id);
    }
@@ -146,7 +154,7 @@ static void check_ptxas(const struct kiln_build_output *out, const char *arch)
    snprintf(obj, sizeof(obj), "%s/k.cubin", dir);
    FILE *f = fopen(in, "wb");
    assert_non_null(f);
-   assert_int_equal(fwrite(out->object, 1, out->object_size - 1, f), out->object_size - 1);
+   assert_int_equal(fwrite(out->object, 1, out->object_size, f), out->object_size);
    fclose(f);
    char arch_flag[32];
    snprintf(arch_flag, sizeof(arch_flag), "-arch=%s", arch);
@@ -291,7 +299,7 @@ static void test_saxpy(void **state)
    expect_arg(k, 2, KILN_ARG_VALUE, 4, 16);
    expect_arg(k, 3, KILN_ARG_VALUE, 4, 20);
    assert_int_equal(k->args_size, 24);
-   assert_string_equal(out.target_id, "nvptx:" KILN_NVPTX_TRIPLE ":sm_90");
+   assert_string_equal(out.target_id, "nvptx:" KILN_NVPTX_TRIPLE ":sm_90:+ptx78");
    check_ptxas(&out, "sm_90");
    kiln_build_output_fini(&out);
 }
@@ -584,8 +592,7 @@ static void test_refusals(void **state)
    kiln_build_output_fini(&out);
    struct kiln_compile_target checked = cl12;
    checked.bounds_check = true;
-   assert_int_equal(kiln_llvm_build_nvptx("kernel void k(void) {}", 22, "", &checked, "sm_90",
-                                          &out),
+   assert_int_equal(kiln_llvm_build("kernel void k(void) {}", 22, "", &checked, &out),
                     KILN_BUILD_FAILED);
    assert_non_null(strstr(out.log, "KILN_CHECK=bounds"));
    kiln_build_output_fini(&out);
@@ -638,6 +645,129 @@ static void test_targets(void **state)
    assert_null(kiln_nvptx_target_find("sm_91"));
 }
 
+/* clCompileProgram + clLinkProgram: two objects, one calling the other's
+ * function, give the PTX one build would, with the same target id; a
+ * symbol no input defines is a link error. */
+static void test_compile_link(void **state)
+{
+   (void)state;
+   static const char lib_src[] = "float twice(float x) { return x * x + 0.5f; }\n";
+   static const char main_src[] =
+      "float twice(float x);\n"
+      "kernel void use(global float *o) { o[get_global_id(0)] = twice(o[0]); }\n";
+   struct kiln_build_output lib, main_obj, linked;
+   assert_int_equal(kiln_llvm_compile(lib_src, strlen(lib_src), "", NULL, 0, &cl12, &lib),
+                    KILN_BUILD_OK);
+   assert_int_equal(
+      kiln_llvm_compile(main_src, strlen(main_src), "", NULL, 0, &cl12, &main_obj),
+      KILN_BUILD_OK);
+   assert_string_equal(lib.target_id, "nvptx:" KILN_NVPTX_TRIPLE ":sm_90:+ptx78");
+   assert_null(lib.object);
+   struct kiln_bitcode in[2] = {{lib.bitcode, lib.bitcode_size},
+                                {main_obj.bitcode, main_obj.bitcode_size}};
+   enum kiln_build_status st = kiln_llvm_link(in, 2, "", &cl12, &linked);
+   if (st)
+      fprintf(stderr, "%s\n", linked.log);
+   assert_int_equal(st, KILN_BUILD_OK);
+   assert_string_equal(linked.target_id, lib.target_id);
+   static const char *const params[] = {".u64", ".u64", ".u64", ".u64", ".u32"};
+   expect_params(linked.object, "use", params, 5);
+   assert_int_equal(strlen(linked.object), linked.object_size);
+   /* The library's function is inlined into the entry. */
+   assert_non_null(strstr(linked.object, "fma.rn.f32"));
+   assert_null(strstr(linked.object, ".func"));
+   assert_int_equal(linked.num_kernels, 1);
+   check_ptxas(&linked, "sm_90");
+   kiln_build_output_fini(&linked);
+
+   /* Without the library, twice() is unresolved. */
+   assert_int_equal(kiln_llvm_link(in + 1, 1, "", &cl12, &linked), KILN_BUILD_FAILED);
+   if (!strstr(linked.log, "unresolved symbol 'twice'"))
+      fprintf(stderr, "%s\n", linked.log);
+   assert_non_null(strstr(linked.log, "unresolved symbol 'twice'"));
+   assert_null(linked.object);
+   kiln_build_output_fini(&linked);
+   kiln_build_output_fini(&lib);
+   kiln_build_output_fini(&main_obj);
+}
+
+/* The target id names the PTX, not the device: a Blackwell (sm_120) gets
+ * sm_90's PTX, so the two share binaries and cache entries; sm_90a's
+ * arch-specific PTX is its own. */
+static void test_target_ids(void **state)
+{
+   (void)state;
+   struct kiln_compile_target t = cl12;
+   char *id = NULL;
+   t.processor = "sm_120";
+   assert_int_equal(kiln_llvm_target_id(&t, &id), KILN_BUILD_OK);
+   assert_string_equal(id, "nvptx:" KILN_NVPTX_TRIPLE ":sm_90:+ptx78");
+   free(id);
+   t.processor = "sm_90a";
+   assert_int_equal(kiln_llvm_target_id(&t, &id), KILN_BUILD_OK);
+   assert_string_equal(id, "nvptx:" KILN_NVPTX_TRIPLE ":sm_90a:+ptx80");
+   free(id);
+   t.processor = "sm_86";
+   assert_int_equal(kiln_llvm_target_id(&t, &id), KILN_BUILD_OK);
+   assert_string_equal(id, "nvptx:" KILN_NVPTX_TRIPLE ":sm_86:+ptx78");
+   free(id);
+   t.processor = "sm_91";
+   assert_int_equal(kiln_llvm_target_id(&t, &id), KILN_BUILD_FAILED);
+   assert_null(id);
+   /* The builtins id names libclc's nvptx64 file. */
+   t.processor = "sm_90";
+   char *b = kiln_llvm_builtins_id(&t);
+   assert_non_null(b);
+   assert_non_null(strstr(b, "nvptx64--nvidiacl.bc"));
+   free(b);
+}
+
+/* KILN_DUMP keeps an nvptx build's files, the PTX as .ptx. */
+static void test_dump(void **state)
+{
+   (void)state;
+   char dir[] = "/tmp/kiln-nvptx-dump-XXXXXX";
+   assert_non_null(mkdtemp(dir));
+   setenv("KILN_DUMP", dir, 1);
+   struct kiln_build_output out =
+      build("kernel void d(global int *o) { o[get_global_id(0)] = 3; }\n", "");
+   unsetenv("KILN_DUMP");
+   const char *want[] = {".cl", ".ll", ".opt.ll", ".ptx", ".log"};
+   bool seen[5] = {false};
+   char ptx[4096] = "";
+   DIR *d = opendir(dir);
+   assert_non_null(d);
+   for (struct dirent *e; (e = readdir(d));) {
+      const char *dot = strchr(e->d_name, '.');
+      for (int i = 0; dot && i < 5; i++)
+         if (!strcmp(dot, want[i])) {
+            seen[i] = true;
+            if (i == 3)
+               snprintf(ptx, sizeof(ptx), "%s/%s", dir, e->d_name);
+         }
+   }
+   closedir(d);
+   for (int i = 0; i < 5; i++) {
+      if (!seen[i])
+         fprintf(stderr, "no kiln-*%s in %s\n", want[i], dir);
+      assert_true(seen[i]);
+   }
+   /* The .ptx file is the object, byte for byte. */
+   FILE *f = fopen(ptx, "rb");
+   assert_non_null(f);
+   char *text = calloc(1, out.object_size + 2);
+   assert_non_null(text);
+   assert_int_equal(fread(text, 1, out.object_size + 1, f), out.object_size);
+   fclose(f);
+   assert_string_equal(text, out.object);
+   assert_non_null(strstr(text, ".entry d("));
+   free(text);
+   kiln_build_output_fini(&out);
+   char cmd[128];
+   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+   assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
    const struct CMUnitTest tests[] = {
@@ -652,6 +782,9 @@ int main(void)
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_options),
       cmocka_unit_test(test_targets),
+      cmocka_unit_test(test_compile_link),
+      cmocka_unit_test(test_target_ids),
+      cmocka_unit_test(test_dump),
    };
    return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -903,6 +903,15 @@ static CUresult f_cuModuleLoadDataEx(CUmodule *module, const void *image, unsign
          modules[i].text = strdup(image);
          if (!modules[i].text)
             RETURN(CUDA_ERROR_OUT_OF_MEMORY);
+         char *copy = strdup(image);
+         if (!copy) {
+            free(modules[i].text);
+            modules[i].text = NULL;
+            RETURN(CUDA_ERROR_OUT_OF_MEMORY);
+         }
+         free(fake_cuda.last_module);
+         fake_cuda.last_module = copy;
+         fake_cuda.modules_loaded++;
          modules[i].live = true;
          modules[i].device = dev;
          *module = (CUmodule)&modules[i];
@@ -1137,6 +1146,7 @@ void fake_cuda_reset(void)
    }
    for (unsigned i = 0; i < MAX_MODULES; i++)
       free(modules[i].text);
+   free(fake_cuda.last_module);
    memset(mems, 0, sizeof(mems));
    memset(streams, 0, sizeof(streams));
    memset(events, 0, sizeof(events));

@@ -90,6 +90,11 @@ struct fake_cuda_state {
    /* Simulated device duration of every launch, in ns. */
    uint64_t launch_ns;
 
+   /* The image of the latest successful cuModuleLoadDataEx (a copy, kept
+    * after the module is unloaded), and how many loads succeeded. */
+   char *last_module;
+   unsigned modules_loaded;
+
    /* Counters. */
    unsigned use_after_free; /* queued work touched freed pinned memory */
    unsigned elapsed_calls;

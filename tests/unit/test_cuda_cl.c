@@ -1,9 +1,9 @@
 /* The CUDA device end to end through the cl* entry points and core, over
  * the fake libcuda (cuda_api_load is wrapped at link time): what an
- * application sees of an NVIDIA GPU before its compiler target exists
- * (device queries, buffers of every kind, copies, fills, rectangles,
- * maps, profiling), and that releasing a context gives back everything
- * it took from CUDA.  KILN_DEVICES=cuda. */
+ * application sees of an NVIDIA GPU (device queries, buffers of every
+ * kind, copies, fills, rectangles, maps, profiling), and that releasing a
+ * context gives back everything it took from CUDA.  Building programs:
+ * test_cuda_build.c.  KILN_DEVICES=cuda. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,7 +69,7 @@ static void test_device_info(void **state)
    assert_true(mem == 80ull << 30);
    assert_int_equal(
       clGetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE, sizeof(compiler), &compiler, NULL), 0);
-   assert_int_equal(compiler, CL_FALSE); /* until the NVPTX target is hooked */
+   assert_int_equal(compiler, CL_TRUE); /* src/llvm/nvptx, sm_90 */
    assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof(images), &images, NULL),
                     0);
    assert_int_equal(images, CL_FALSE);

@@ -43,9 +43,10 @@
  * (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES counts them, and the
  * KILN_NVPTX_HIDDEN_SMEM bytes Kiln keeps for the hidden values).
  *
- * The object.  struct kiln_build_output.object holds the PTX text with
- * its terminating NUL, and object_size counts that NUL: the bytes can be
- * handed to cuModuleLoadDataEx as they are.  The PTX targets the sm that
+ * The object.  struct kiln_build_output.object holds the PTX text,
+ * NUL-terminated one byte past object_size (which does not count it), as
+ * every target's assembly (src/llvm/backend.c): the bytes can be handed to
+ * cuModuleLoadDataEx as they are.  The PTX targets the sm that
  * kiln_nvptx_target_find() maps the device's to (an sm newer than LLVM 19
  * knows gets sm_90 PTX, which the driver JIT-compiles forward), with PTX
  * ISA KILN_NVPTX_PTX_VERSION (ISA 7.8: CUDA 11.8 and every CUDA 12 or 13

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "llvm/nvptx/nvptx_target.h"
 #include "pipe/cuda/cuda_abi.h"
 #include "pipe/cuda/cuda_caps.h"
 #include "pipe/cuda/cuda_priv.h"
@@ -19,11 +20,12 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
    const struct cuda_ws_info *info = cuda_winsys_info(ws);
 #define ATTR(name, fallback) cuda_ws_attribute(ws, CU_DEVICE_ATTRIBUTE_##name, fallback)
 
-   /* The nvptx compiler target is not in src/llvm's target table yet:
-    * until it is, the device has no compiler and reports so. */
-   c->ir[0] = 0;
+   /* PTX from src/llvm's nvptx target for this compute capability
+    * ("sm_90"); an sm Kiln does not compile for has no compiler, and
+    * reports so rather than failing every build. */
    snprintf(c->ir_target, sizeof(c->ir_target), "sm_%d%d", info->cc_major, info->cc_minor);
-   c->compiler_available = c->ir[0] != 0;
+   c->compiler_available = kiln_nvptx_target_find(c->ir_target) != NULL;
+   snprintf(c->ir, sizeof(c->ir), "%s", c->compiler_available ? "nvptx" : "");
 
    c->type = CL_DEVICE_TYPE_GPU;
    c->vendor_id = 0x10de;
