@@ -48,7 +48,7 @@ $PY "$HERE/pack_manifest.py" kiln "$B" "$SRC" "$T/tests.json" "$C/kiln"
 
 # --- piglit's profile cl -------------------------------------------------
 cp "$PIGLIT"/bin/cl-* "$C/piglit/bin/"
-(cd "$PIGLIT" && find tests/cl generated_tests/cl -type f | cpio -pdm --quiet "$C/piglit")
+(cd "$PIGLIT" && cp -r --parents tests/cl generated_tests/cl "$C/piglit/")
 $PY "$HERE/pack_manifest.py" piglit "$PIGLIT" "$C/piglit"
 
 # --- helpers -------------------------------------------------------------
