@@ -1344,7 +1344,7 @@ static void print_report(const struct options *o, const struct host *h, struct p
       for (int i = 0; i < np; i++) {
          const struct result *r = &ps[i].r[b], *rb = &ps[i].r[B_BOUND];
          if (r->status == ST_OK && rb->status == ST_OK)
-            printf(" %.2f |", (r->work / r->median_ms) / (rb->work / rb->median_ms));
+            printf(" %.3f |", (r->work / r->median_ms) / (rb->work / rb->median_ms));
          else
             printf(" - |");
       }

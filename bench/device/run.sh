@@ -65,7 +65,7 @@ if [ $MODE = cpu ]; then
    fi
    DEVICE=cpu
 else
-   nvidia-smi -L 2>&1 | head -8
+   if command -v nvidia-smi >/dev/null; then nvidia-smi -L 2>&1 | head -8; else echo "== no nvidia-smi"; fi
    ldconfig -p | grep -E "libcuda\.so|libnvidia-opencl" | cut -c1-160
    # Kiln's CUDA device compiles with libclc's nvptx64 library, which it
    # reads from /usr/lib/clc (the build's libclc_dir); this machine has no
