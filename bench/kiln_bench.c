@@ -1,14 +1,26 @@
 /* kiln_bench: the same OpenCL kernels on Kiln and on every other OpenCL
- * platform in the process (PoCL, ...), on each platform's CPU device, side
+ * platform in the process (PoCL, NVIDIA, ...), on each platform's first
+ * CPU device (--device cpu, the default) or first GPU (--device gpu), side
  * by side.  See docs/performance.md for how to run it and what it found.
  *
  * Benchmarks (bench/kernels.cl, one source for every platform):
  *   saxpy        y = a*x + y on 64M floats, local size 256 (and NULL)
  *   sgemm        1024x1024 tiled SGEMM, 16x16 __local tiles, 2 barriers/step
- *   reduce       sum of 64M floats, grid-stride loads then a __local tree
- *                (4096 groups of 256), group sums added on the host
- *   reduce-1pw   the same kernel with one element per work-item
+ *   reduce       sum of 64M floats, GPU-style grid-stride loads then a
+ *                __local tree (4096 groups of 256), group sums added on
+ *                the host
+ *   reduce-chunk the same sum and grid, each work-item adding one
+ *                contiguous chunk (the CPU-friendly access pattern)
+ *   reduce-1pw   the grid-stride kernel with one element per work-item
  *                (n/256 groups): work-group and barrier overhead dominate
+ *   launch       an empty kernel: 1000 launches of 1 work-item back to back
+ *                then one clFinish; enqueue + clFinish round trips (median
+ *                of 200); 1000 launches of 4096 work-items in groups of 64
+ *   bound        the memory bound of the same run: on a GPU
+ *                clEnqueueCopyBuffer between the saxpy buffers, on a CPU a
+ *                STREAM-style triad in plain C on as many threads as the
+ *                device has compute units; saxpy and the reductions are
+ *                also reported as a fraction of it
  *   build        cold (first in the process) and warm clBuildProgram, and
  *                the first launches (PoCL compiles work-group functions
  *                at the first launch, not at clBuildProgram)
@@ -21,16 +33,21 @@
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <CL/cl.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "bench_version.h"
 #include "kernels_cl.h"
@@ -41,6 +58,10 @@
 #define TS 16  /* as in kernels.cl */
 #define RL 256 /* as in kernels.cl */
 #define REDUCE_GROUPS 4096
+#define LAUNCH_BATCH 1000   /* launches per back-to-back sample */
+#define ROUND_TRIPS 200     /* enqueue + clFinish samples */
+#define LAUNCH_WIDE 4096    /* work-items of the wide empty launch */
+#define LAUNCH_WIDE_LOCAL 64
 
 /* ---- options ------------------------------------------------------ */
 
@@ -48,6 +69,8 @@ struct options {
    const char *filters[MAX_FILTERS];
    int num_filters;
    int platform_index; /* --platform-index (child runs), -1 = all */
+   cl_device_type device_type; /* --device */
+   const char *device_name;    /* "cpu" or "gpu", as given */
    int runs;
    double scale;
    bool no_child;
@@ -58,14 +81,18 @@ struct options {
 static void usage(FILE *f, const char *argv0)
 {
    fprintf(f,
-           "usage: %s [--platform SUBSTR]... [--runs N] [--size SCALE] [--no-child]\n"
+           "usage: %s [--device cpu|gpu] [--platform SUBSTR]... [--runs N] [--size SCALE]\n"
+           "       [--no-child]\n"
            "\n"
-           "Runs saxpy, tiled SGEMM, a __local tree reduction and a kernel of\n"
-           "transcendental functions (sin, cos, exp, log, pow) on the CPU device of\n"
-           "every OpenCL platform (or those whose name or vendor contains SUBSTR,\n"
-           "case-insensitive; repeatable), checks each result against the host and\n"
-           "prints a table with Kiln's throughput relative to each other platform.\n"
+           "Runs saxpy, tiled SGEMM, two __local tree reductions (grid-stride and\n"
+           "chunked), a kernel of transcendental functions (sin, cos, exp, log, pow),\n"
+           "empty-kernel launches and a memory-bandwidth bound on the first device of\n"
+           "the chosen type of every OpenCL platform (or those whose name or vendor\n"
+           "contains SUBSTR, case-insensitive; repeatable), checks each result against\n"
+           "the host and prints a table with Kiln's speed relative to each other\n"
+           "platform.  Platforms without such a device are listed and skipped.\n"
            "\n"
+           "  --device T     cpu (default) or gpu: CL_DEVICE_TYPE_CPU or _GPU\n"
            "  --runs N       timed runs per benchmark, after one warm-up (default 5);\n"
            "                 the median is reported\n"
            "  --size SCALE   problem size factor (default 1): saxpy and reduce use\n"
@@ -83,6 +110,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
    o->runs = 5;
    o->scale = 1.0;
    o->platform_index = -1;
+   o->device_type = CL_DEVICE_TYPE_CPU;
+   o->device_name = "cpu";
    o->argv0 = argv[0];
    for (int i = 1; i < argc; i++) {
       const char *a = argv[i];
@@ -90,6 +119,17 @@ static bool parse_options(int argc, char **argv, struct options *o)
       if (!strcmp(a, "--platform") && v) {
          if (o->num_filters < MAX_FILTERS)
             o->filters[o->num_filters++] = v;
+         i++;
+      } else if (!strcmp(a, "--device") && v) {
+         if (!strcmp(v, "cpu")) {
+            o->device_type = CL_DEVICE_TYPE_CPU;
+         } else if (!strcmp(v, "gpu")) {
+            o->device_type = CL_DEVICE_TYPE_GPU;
+         } else {
+            fprintf(stderr, "kiln_bench: --device takes cpu or gpu, not '%s'\n", v);
+            return false;
+         }
+         o->device_name = v;
          i++;
       } else if (!strcmp(a, "--runs") && v) {
          o->runs = atoi(v);
@@ -158,18 +198,32 @@ static bool contains_ci(const char *hay, const char *needle)
 
 enum status { ST_NOT_RUN, ST_OK, ST_INVALID, ST_ERROR };
 
-enum bench_id { B_SAXPY, B_SAXPY_NULL, B_SGEMM, B_REDUCE, B_REDUCE_1PW, B_MATH, B_COUNT };
+enum bench_id {
+   B_SAXPY,
+   B_SAXPY_NULL,
+   B_SGEMM,
+   B_REDUCE,
+   B_REDUCE_CHUNKED,
+   B_REDUCE_1PW,
+   B_MATH,
+   B_LAUNCH,      /* empty kernel, 1 work-item, back to back */
+   B_ROUND_TRIP,  /* empty kernel, enqueue + clFinish */
+   B_LAUNCH_WIDE, /* empty kernel, 4096 work-items in groups of 64 */
+   B_BOUND,       /* copy (GPU) or triad (CPU) bandwidth */
+   B_COUNT
+};
 
 struct result {
    enum status status;
    char note[160];
    double first_ms, median_ms, min_ms;
-   double work; /* bytes moved or flops per run */
+   double work;     /* bytes moved or flops per run */
+   double launches; /* latency rows: launches per timed sample, else 0 */
 };
 
-enum kernel_id { K_SAXPY, K_SGEMM, K_REDUCE, K_MATH, K_COUNT };
-static const char *const kernel_names[K_COUNT] = {"saxpy", "sgemm_tiled", "reduce_sum",
-                                                  "math_mix"};
+enum kernel_id { K_SAXPY, K_SGEMM, K_REDUCE, K_REDUCE_CHUNKED, K_MATH, K_EMPTY, K_COUNT };
+static const char *const kernel_names[K_COUNT] = {"saxpy",    "sgemm_tiled", "reduce_sum",
+                                                  "reduce_chunked", "math_mix", "empty"};
 
 struct build_times {
    enum status status;
@@ -189,6 +243,7 @@ struct platform {
    char name[128], vendor[128], version[128], short_name[24];
    char dev_name[128], driver[64];
    cl_uint compute_units;
+   cl_ulong global_mem;
    bool is_kiln, is_pocl;
    cl_device_id dev;
    cl_context ctx;
@@ -305,15 +360,27 @@ static void get_platform_info(struct platform *p)
       snprintf(p->short_name, sizeof(p->short_name), "%.12s", p->name);
 }
 
-static cl_int platform_open(struct platform *p)
+/* The platform's first device of the chosen type and what the report
+ * prints about it.  CL_DEVICE_NOT_FOUND when the platform has none. */
+static cl_int platform_device(struct platform *p, cl_device_type type)
 {
-   cl_int err = clGetDeviceIDs(p->id, CL_DEVICE_TYPE_CPU, 1, &p->dev, NULL);
+   cl_int err = clGetDeviceIDs(p->id, type, 1, &p->dev, NULL);
    if (err)
       return err;
    clGetDeviceInfo(p->dev, CL_DEVICE_NAME, sizeof(p->dev_name), p->dev_name, NULL);
    clGetDeviceInfo(p->dev, CL_DRIVER_VERSION, sizeof(p->driver), p->driver, NULL);
    clGetDeviceInfo(p->dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(p->compute_units),
                    &p->compute_units, NULL);
+   clGetDeviceInfo(p->dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(p->global_mem), &p->global_mem,
+                   NULL);
+   return CL_SUCCESS;
+}
+
+static cl_int platform_open(struct platform *p, cl_device_type type)
+{
+   cl_int err = platform_device(p, type);
+   if (err)
+      return err;
    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p->id, 0};
    p->ctx = clCreateContext(props, 1, &p->dev, NULL, NULL, &err);
    if (err)
@@ -585,8 +652,8 @@ static cl_int reduce_once(struct platform *p, cl_kernel k, cl_mem partial, size_
    return err;
 }
 
-static void bench_reduce(struct platform *p, const struct host *h, int runs, bool one_per_item,
-                         struct result *r)
+static void bench_reduce(struct platform *p, const struct host *h, int runs,
+                         enum kernel_id kid, bool one_per_item, struct result *r)
 {
    cl_int err;
    size_t bytes = h->n * sizeof(float);
@@ -601,7 +668,7 @@ static void bench_reduce(struct platform *p, const struct host *h, int runs, boo
                                       &err);
    CHECK_R(r, err, "clCreateBuffer");
    CHECK_R(r, clEnqueueWriteBuffer(p->q, in, CL_TRUE, 0, bytes, h->x, 0, NULL, NULL), "write");
-   cl_kernel k = p->k[K_REDUCE];
+   cl_kernel k = p->k[kid];
    cl_uint n = (cl_uint)h->n;
    CHECK_R(r, clSetKernelArg(k, 0, sizeof(in), &in), "clSetKernelArg");
    CHECK_R(r, clSetKernelArg(k, 1, sizeof(part), &part), "clSetKernelArg");
@@ -689,18 +756,336 @@ out:
    free(t);
 }
 
-static void run_benchmarks(struct platform *p, const struct host *h, int runs)
+
+/* ---- launch latency ---------------------------------------------------- */
+
+static void set_min_median(struct result *r, double *t, int runs)
+{
+   r->min_ms = t[0];
+   for (int i = 1; i < runs; i++)
+      r->min_ms = t[i] < r->min_ms ? t[i] : r->min_ms;
+   r->median_ms = median(t, runs);
+}
+
+/* B_LAUNCH and B_LAUNCH_WIDE: LAUNCH_BATCH launches of the empty kernel
+ * enqueued back to back and one clFinish per sample (what a program of
+ * many small kernels pays per launch); B_ROUND_TRIP: enqueue + clFinish
+ * of one launch, ROUND_TRIPS samples (what a program that waits on every
+ * launch pays).  Nothing to check but the error codes. */
+static void bench_launch(struct platform *p, int runs, enum bench_id which, struct result *r)
+{
+   cl_kernel k = p->k[K_EMPTY];
+   bool wide = which == B_LAUNCH_WIDE;
+   size_t g = wide ? LAUNCH_WIDE : 1, l = wide ? LAUNCH_WIDE_LOCAL : 1;
+   int samples = which == B_ROUND_TRIP ? ROUND_TRIPS : runs;
+   int per = which == B_ROUND_TRIP ? 1 : LAUNCH_BATCH;
+   double *t = calloc((size_t)samples, sizeof(double));
+   if (!t) {
+      r->status = ST_ERROR;
+      snprintf(r->note, sizeof(r->note), "out of host memory");
+      return;
+   }
+   size_t wg = 0;
+   clGetKernelWorkGroupInfo(k, p->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL);
+   if (wg < l) {
+      r->status = ST_ERROR;
+      snprintf(r->note, sizeof(r->note), "CL_KERNEL_WORK_GROUP_SIZE %zu < %zu", wg, l);
+      goto out;
+   }
+   for (int s = -1; s < samples; s++) {
+      double t0 = now_ms();
+      for (int i = 0; i < per; i++)
+         CHECK_R(r, clEnqueueNDRangeKernel(p->q, k, 1, NULL, &g, &l, 0, NULL, NULL),
+                 "clEnqueueNDRangeKernel");
+      CHECK_R(r, clFinish(p->q), "clFinish");
+      double ms = now_ms() - t0;
+      if (s < 0)
+         r->first_ms = ms;
+      else
+         t[s] = ms;
+   }
+   set_min_median(r, t, samples);
+   r->launches = per;
+   r->status = ST_OK;
+out:
+   free(t);
+}
+
+/* ---- the memory bound --------------------------------------------------- */
+
+/* GPU: clEnqueueCopyBuffer from x to y, the saxpy buffers (what the
+ * device's copy engine or copy kernel gets from its memory), counting the
+ * bytes read and written.  Checked: y must equal x afterwards. */
+static void bench_copy_bound(struct platform *p, const struct host *h, int runs,
+                             struct result *r)
+{
+   cl_int err;
+   size_t bytes = h->n * sizeof(float);
+   double *t = calloc((size_t)runs, sizeof(double));
+   cl_mem x = clCreateBuffer(p->ctx, CL_MEM_READ_ONLY, bytes, NULL, &err);
+   cl_mem y = err ? NULL : clCreateBuffer(p->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+   CHECK_R(r, err, "clCreateBuffer");
+   CHECK_R(r, t ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY, "calloc");
+   CHECK_R(r, clEnqueueWriteBuffer(p->q, x, CL_TRUE, 0, bytes, h->x, 0, NULL, NULL),
+           "write x");
+   CHECK_R(r, clEnqueueWriteBuffer(p->q, y, CL_TRUE, 0, bytes, h->y0, 0, NULL, NULL),
+           "write y");
+   for (int i = -1; i < runs; i++) {
+      double t0 = now_ms();
+      CHECK_R(r, clEnqueueCopyBuffer(p->q, x, y, 0, 0, bytes, 0, NULL, NULL),
+              "clEnqueueCopyBuffer");
+      CHECK_R(r, clFinish(p->q), "clFinish");
+      double ms = now_ms() - t0;
+      if (i < 0)
+         r->first_ms = ms;
+      else
+         t[i] = ms;
+   }
+   set_min_median(r, t, runs);
+   r->work = 2.0 * (double)bytes;
+   CHECK_R(r, clEnqueueReadBuffer(p->q, y, CL_TRUE, 0, bytes, h->out, 0, NULL, NULL), "read y");
+   r->status = ST_OK;
+   for (size_t i = 0; i < h->n; i++)
+      if (h->out[i] != h->x[i]) {
+         r->status = ST_INVALID;
+         snprintf(r->note, sizeof(r->note), "y[%zu] = %g, expected %g", i, h->out[i], h->x[i]);
+         break;
+      }
+out:
+   if (x)
+      clReleaseMemObject(x);
+   if (y)
+      clReleaseMemObject(y);
+   free(t);
+}
+
+/* CPU: a STREAM-style triad a[i] = b[i] + s*c[i] over three fresh arrays
+ * of the saxpy size (12 bytes per element, as saxpy), in plain C, on as
+ * many threads as the device has compute units.  Each thread owns one
+ * contiguous range and touches its pages first (the kernel allocates them
+ * on that thread's NUMA node), then every run starts all threads at one
+ * barrier and ends at another: the bandwidth the same threads get without
+ * any OpenCL runtime in between. */
+
+/* A barrier whose count can drop while threads wait at it (pthread's
+ * cannot): if a worker cannot be created, the ones already waiting are
+ * released with `stop` set and leave. */
+struct gate {
+   pthread_mutex_t lock;
+   pthread_cond_t cond;
+   unsigned count, arrived, generation;
+   bool stop;
+};
+
+static void gate_init(struct gate *g, unsigned count)
+{
+   pthread_mutex_init(&g->lock, NULL);
+   pthread_cond_init(&g->cond, NULL);
+   g->count = count;
+   g->arrived = 0;
+   g->generation = 0;
+   g->stop = false;
+}
+
+static void gate_fini(struct gate *g)
+{
+   pthread_mutex_destroy(&g->lock);
+   pthread_cond_destroy(&g->cond);
+}
+
+static void gate_open_locked(struct gate *g)
+{
+   g->arrived = 0;
+   g->generation++;
+   pthread_cond_broadcast(&g->cond);
+}
+
+/* Returns false when the run was stopped. */
+static bool gate_wait(struct gate *g)
+{
+   pthread_mutex_lock(&g->lock);
+   if (g->stop) { /* a late worker of a stopped run */
+      pthread_mutex_unlock(&g->lock);
+      return false;
+   }
+   unsigned gen = g->generation;
+   if (++g->arrived >= g->count)
+      gate_open_locked(g);
+   else
+      while (gen == g->generation)
+         pthread_cond_wait(&g->cond, &g->lock);
+   bool go = !g->stop;
+   pthread_mutex_unlock(&g->lock);
+   return go;
+}
+
+static void gate_stop(struct gate *g)
+{
+   pthread_mutex_lock(&g->lock);
+   g->stop = true;
+   gate_open_locked(g);
+   pthread_mutex_unlock(&g->lock);
+}
+
+struct triad {
+   float *a, *b, *c;
+   size_t n;
+   unsigned threads;
+   int samples; /* warm-up included */
+   struct gate start, done;
+};
+
+struct triad_worker {
+   struct triad *t;
+   unsigned index;
+   pthread_t thread;
+};
+
+static void triad_range(const struct triad *t, unsigned index, size_t *begin, size_t *end)
+{
+   *begin = t->n * index / t->threads;
+   *end = t->n * (index + 1) / t->threads;
+}
+
+static void *triad_main(void *arg)
+{
+   struct triad_worker *w = arg;
+   struct triad *t = w->t;
+   size_t begin, end;
+   triad_range(t, w->index, &begin, &end);
+   float *restrict a = t->a, *restrict b = t->b, *restrict c = t->c;
+   for (size_t i = begin; i < end; i++) {
+      a[i] = 0.0f;
+      b[i] = x_value(i);
+      c[i] = y_value(i);
+   }
+   const float s = 3.0f;
+   for (int run = 0; run < t->samples; run++) {
+      if (!gate_wait(&t->start))
+         break;
+      size_t i = begin;
+#ifdef __SSE2__
+      /* Non-temporal stores: a plain store of a line that is not in the
+       * cache reads it first (write-allocate), so a plain triad moves 16
+       * bytes per element while counting 12, and a kernel that reads
+       * what it writes (saxpy's y) would beat its "bound".  Streaming
+       * stores move the 12 counted bytes, as saxpy does. */
+      for (; i < end && ((uintptr_t)(a + i) & 15); i++)
+         a[i] = b[i] + s * c[i];
+      const __m128 sv = _mm_set1_ps(s);
+      for (; i + 4 <= end; i += 4)
+         _mm_stream_ps(a + i, _mm_add_ps(_mm_load_ps(b + i), _mm_mul_ps(sv, _mm_load_ps(c + i))));
+      _mm_sfence();
+#endif
+      for (; i < end; i++)
+         a[i] = b[i] + s * c[i];
+      gate_wait(&t->done);
+   }
+   return NULL;
+}
+
+static void *map_floats(size_t n)
+{
+   /* mmap, not malloc: fresh pages that nobody has touched yet. */
+   void *m = mmap(NULL, n * sizeof(float), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                  -1, 0);
+   if (m == MAP_FAILED)
+      return NULL;
+#ifdef MADV_HUGEPAGE
+   /* Huge pages where the kernel offers them on request, as Kiln's CPU
+    * driver asks for its large buffers: the bound should not pay TLB
+    * misses that the kernels do not.  A hint: errors are harmless. */
+   madvise(m, n * sizeof(float), MADV_HUGEPAGE);
+#endif
+   return m;
+}
+
+static void bench_triad_bound(struct platform *p, const struct host *h, int runs,
+                              struct result *r)
+{
+   struct triad t = {.n = h->n, .samples = runs + 1};
+   t.threads = p->compute_units ? p->compute_units : 1;
+   if (t.threads > 1024)
+      t.threads = 1024;
+   double *times = calloc((size_t)runs, sizeof(double));
+   struct triad_worker *w = calloc(t.threads, sizeof(*w));
+   t.a = map_floats(t.n);
+   t.b = map_floats(t.n);
+   t.c = map_floats(t.n);
+   r->status = ST_ERROR;
+   if (!times || !w || !t.a || !t.b || !t.c) {
+      snprintf(r->note, sizeof(r->note), "out of host memory");
+      goto out;
+   }
+   gate_init(&t.start, t.threads + 1);
+   gate_init(&t.done, t.threads + 1);
+   for (unsigned i = 0; i < t.threads; i++) {
+      w[i] = (struct triad_worker){.t = &t, .index = i};
+      if (pthread_create(&w[i].thread, NULL, triad_main, &w[i])) {
+         snprintf(r->note, sizeof(r->note), "pthread_create failed after %u threads", i);
+         gate_stop(&t.start);
+         for (unsigned j = 0; j < i; j++)
+            pthread_join(w[j].thread, NULL);
+         goto fini;
+      }
+   }
+   for (int run = -1; run < runs; run++) {
+      gate_wait(&t.start);
+      double t0 = now_ms();
+      gate_wait(&t.done);
+      double ms = now_ms() - t0;
+      if (run < 0)
+         r->first_ms = ms;
+      else
+         times[run] = ms;
+   }
+   for (unsigned i = 0; i < t.threads; i++)
+      pthread_join(w[i].thread, NULL);
+   set_min_median(r, times, runs);
+   r->work = 3.0 * (double)(t.n * sizeof(float));
+   r->status = ST_OK;
+   for (size_t i = 0; i < t.n; i++) {
+      float want = x_value(i) + 3.0f * y_value(i);
+      if (t.a[i] != want) {
+         r->status = ST_INVALID;
+         snprintf(r->note, sizeof(r->note), "a[%zu] = %g, expected %g", i, t.a[i], want);
+         break;
+      }
+   }
+fini:
+   gate_fini(&t.start);
+   gate_fini(&t.done);
+out:
+   if (t.a)
+      munmap(t.a, t.n * sizeof(float));
+   if (t.b)
+      munmap(t.b, t.n * sizeof(float));
+   if (t.c)
+      munmap(t.c, t.n * sizeof(float));
+   free(times);
+   free(w);
+}
+
+static void run_benchmarks(struct platform *p, const struct host *h, int runs,
+                           cl_device_type type)
 {
    if (p->build.status != ST_OK) {
       for (int b = 0; b < B_COUNT; b++) {
+         if (b == B_BOUND && p->r[b].status != ST_NOT_RUN)
+            continue; /* the triad needs no program */
          p->r[b].status = ST_ERROR;
-         snprintf(p->r[b].note, sizeof(p->r[b].note), "no program (%s)", p->build.note);
+         snprintf(p->r[b].note, sizeof(p->r[b].note), "no program (%.140s)", p->build.note);
       }
       return;
    }
    size_t wg = 0;
    clGetKernelWorkGroupInfo(p->k[K_SGEMM], p->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg,
                             NULL);
+   /* A CPU's triad bound was measured before any platform ran (main). */
+   if (type == CL_DEVICE_TYPE_GPU) {
+      fprintf(stderr, "kiln_bench: %s: copy bound...\n", p->short_name);
+      bench_copy_bound(p, h, runs, &p->r[B_BOUND]);
+   }
    fprintf(stderr, "kiln_bench: %s: saxpy...\n", p->short_name);
    bench_saxpy(p, h, runs, false, &p->r[B_SAXPY]);
    bench_saxpy(p, h, runs, true, &p->r[B_SAXPY_NULL]);
@@ -713,10 +1098,15 @@ static void run_benchmarks(struct platform *p, const struct host *h, int runs)
       bench_sgemm(p, h, runs, &p->r[B_SGEMM]);
    }
    fprintf(stderr, "kiln_bench: %s: reduce...\n", p->short_name);
-   bench_reduce(p, h, runs, false, &p->r[B_REDUCE]);
-   bench_reduce(p, h, runs, true, &p->r[B_REDUCE_1PW]);
+   bench_reduce(p, h, runs, K_REDUCE, false, &p->r[B_REDUCE]);
+   bench_reduce(p, h, runs, K_REDUCE_CHUNKED, false, &p->r[B_REDUCE_CHUNKED]);
+   bench_reduce(p, h, runs, K_REDUCE, true, &p->r[B_REDUCE_1PW]);
    fprintf(stderr, "kiln_bench: %s: math...\n", p->short_name);
    bench_math(p, h, runs, &p->r[B_MATH]);
+   fprintf(stderr, "kiln_bench: %s: launches...\n", p->short_name);
+   bench_launch(p, runs, B_LAUNCH, &p->r[B_LAUNCH]);
+   bench_launch(p, runs, B_ROUND_TRIP, &p->r[B_ROUND_TRIP]);
+   bench_launch(p, runs, B_LAUNCH_WIDE, &p->r[B_LAUNCH_WIDE]);
 }
 
 /* ---- child processes for the build measurements ------------------------ */
@@ -734,7 +1124,6 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 static void run_child(const struct options *o, const struct platform *p, const char *const *env,
                       struct build_times *b)
 {
-   (void)o;
    b->status = ST_ERROR;
    int fd[2];
    if (pipe(fd)) {
@@ -758,7 +1147,7 @@ static void run_child(const struct options *o, const struct platform *p, const c
       char idx[16];
       snprintf(idx, sizeof(idx), "%d", p->index);
       char *args[] = {(char *)"kiln_bench", (char *)"--build-only", (char *)"--platform-index",
-                      idx, NULL};
+                      idx, (char *)"--device", (char *)o->device_name, NULL};
       execv("/proc/self/exe", args);
       _exit(127);
    }
@@ -861,8 +1250,13 @@ static const char *status_text(const struct result *r)
    }
 }
 
+static bool is_latency(enum bench_id b)
+{
+   return b == B_LAUNCH || b == B_ROUND_TRIP || b == B_LAUNCH_WIDE;
+}
+
 static void print_report(const struct options *o, const struct host *h, struct platform *ps,
-                         int np)
+                         int np, char (*skipped)[512], int ns)
 {
    char cpu[128], date[64];
    cpu_model(cpu, sizeof(cpu));
@@ -871,9 +1265,13 @@ static void print_report(const struct options *o, const struct host *h, struct p
    printf("\n# kiln_bench %s, %s\n", KILN_BENCH_VCS, date);
    printf("host: %s, %ld online cores; runs=%d (median after 1 warm-up), size=%g\n", cpu,
           sysconf(_SC_NPROCESSORS_ONLN), o->runs, o->scale);
+   printf("device type: %s (the first such device of each platform)\n", o->device_name);
    for (int i = 0; i < np; i++)
-      printf("platform %d: %s | %s | device %s, %u compute units, driver %s\n", ps[i].index,
-             ps[i].name, ps[i].version, ps[i].dev_name, ps[i].compute_units, ps[i].driver);
+      printf("platform %d: %s | %s | device %s, %u compute units, %.1f GiB, driver %s\n",
+             ps[i].index, ps[i].name, ps[i].version, ps[i].dev_name, ps[i].compute_units,
+             ps[i].global_mem / (1024.0 * 1024 * 1024), ps[i].driver);
+   for (int i = 0; i < ns; i++)
+      printf("not measured: %s\n", skipped[i]);
    const char *pocl_cache = getenv("POCL_KERNEL_CACHE");
    printf("POCL_KERNEL_CACHE in this process: %s\n",
           pocl_cache ? pocl_cache : "unset (PoCL's default: on)");
@@ -883,24 +1281,30 @@ static void print_report(const struct options *o, const struct host *h, struct p
       if (ps[i].is_kiln && kiln < 0)
          kiln = i;
 
+   bool gpu = o->device_type == CL_DEVICE_TYPE_GPU;
    static const char *const names[B_COUNT] = {
-      "saxpy (local 256)", "saxpy (local NULL)", "sgemm 16x16 tiles", "reduce (4096 groups)",
-      "reduce (1 elem/item)", "math (sin cos exp log pow)"};
-   char sizes[B_COUNT][48];
-   snprintf(sizes[B_SAXPY], 48, "%zuM floats", h->n >> 20);
-   snprintf(sizes[B_SAXPY_NULL], 48, "%zuM floats", h->n >> 20);
-   snprintf(sizes[B_SGEMM], 48, "%dx%d", h->gemm_n, h->gemm_n);
-   snprintf(sizes[B_REDUCE], 48, "%zuM floats", h->n >> 20);
-   snprintf(sizes[B_REDUCE_1PW], 48, "%zuM floats, %zu groups", h->n >> 20, h->n / RL);
-   snprintf(sizes[B_MATH], 48, "%zuK floats", h->n >> 14);
-   if (h->n < (1u << 20))
-      for (int b = 0; b < B_COUNT; b++)
-         if (b != B_SGEMM && b != B_MATH) {
-            char tmp[48];
-            snprintf(tmp, sizeof(tmp), "%zuK floats%s", h->n >> 10,
-                     b == B_REDUCE_1PW ? ", n/256 groups" : "");
-            memcpy(sizes[b], tmp, sizeof(tmp));
-         }
+      "saxpy (local 256)",       "saxpy (local NULL)",        "sgemm 16x16 tiles",
+      "reduce grid-stride (4096 groups)", "reduce chunked (4096 groups)",
+      "reduce (1 elem/item)",    "math (sin cos exp log pow)", "empty kernel, back to back",
+      "empty kernel, enqueue + clFinish", "empty kernel 4096/64, back to back", NULL};
+   const char *bound_name = gpu ? "bound: clEnqueueCopyBuffer" : "bound: triad in C";
+   char sizes[B_COUNT][64];
+   char nf[32];
+   if (h->n >= (1u << 20))
+      snprintf(nf, sizeof(nf), "%zuM floats", h->n >> 20);
+   else
+      snprintf(nf, sizeof(nf), "%zuK floats", h->n >> 10);
+   snprintf(sizes[B_SAXPY], 64, "%s", nf);
+   snprintf(sizes[B_SAXPY_NULL], 64, "%s", nf);
+   snprintf(sizes[B_SGEMM], 64, "%dx%d", h->gemm_n, h->gemm_n);
+   snprintf(sizes[B_REDUCE], 64, "%s", nf);
+   snprintf(sizes[B_REDUCE_CHUNKED], 64, "%s", nf);
+   snprintf(sizes[B_REDUCE_1PW], 64, "%s, %zu groups", nf, h->n / RL);
+   snprintf(sizes[B_MATH], 64, "%zuK floats", h->n >> 14);
+   snprintf(sizes[B_LAUNCH], 64, "1 item, %d launches", LAUNCH_BATCH);
+   snprintf(sizes[B_ROUND_TRIP], 64, "1 item, median of %d", ROUND_TRIPS);
+   snprintf(sizes[B_LAUNCH_WIDE], 64, "%d items, %d launches", LAUNCH_WIDE, LAUNCH_BATCH);
+   snprintf(sizes[B_BOUND], 64, gpu ? "%s, x to y" : "3x %s, 1 thread/CU", nf);
 
    printf("\n| benchmark | size | unit |");
    for (int i = 0; i < np; i++)
@@ -917,13 +1321,15 @@ static void print_report(const struct options *o, const struct host *h, struct p
    printf("\n");
    for (int b = 0; b < B_COUNT; b++) {
       bool gflops = b == B_SGEMM;
-      printf("| %s | %s | %s |", names[b], sizes[b],
-             gflops ? "GFLOP/s" : b == B_MATH ? "Melem/s" : "GB/s");
+      printf("| %s | %s | %s |", b == B_BOUND ? bound_name : names[b], sizes[b],
+             is_latency(b) ? "µs/launch" : gflops ? "GFLOP/s" : b == B_MATH ? "Melem/s" : "GB/s");
       for (int i = 0; i < np; i++) {
          const struct result *r = &ps[i].r[b];
          if (r->status == ST_OK || r->status == ST_INVALID)
             printf(" %.2f (%.1f) | %.2f%s |", r->median_ms, r->first_ms,
-                   r->work / (r->median_ms * 1e6), r->status == ST_INVALID ? " INVALID" : "");
+                   is_latency(b) ? r->median_ms * 1e3 / r->launches
+                                 : r->work / (r->median_ms * 1e6),
+                   r->status == ST_INVALID ? " INVALID" : "");
          else
             printf(" %s | - |", status_text(r));
       }
@@ -939,9 +1345,40 @@ static void print_report(const struct options *o, const struct host *h, struct p
       printf("\n");
    }
    printf("\nThroughput: saxpy counts 12 bytes/element (read x, y; write y), reduce 4;\n"
-          "sgemm 2n^3 flops, math elements. Kiln/X > 1: Kiln is faster. \"first\" is the warm-up run.\n");
+          "sgemm 2n^3 flops, math elements; %s. Launch rows: µs per launch, \"ms\" per\n"
+          "sample (%d launches and one clFinish; one launch for the round trip).\n"
+          "Kiln/X > 1: Kiln is faster. \"first\" is the warm-up run.\n",
+          gpu ? "the copy bound 8 bytes/element (read x, write y)"
+              : "the triad bound 12 bytes/element (read b, c; write a) in plain C, each\n"
+                "thread on one contiguous range whose pages it touched first",
+          LAUNCH_BATCH);
 
-   printf("\n| build (same source, 4 kernels) |");
+   /* Each memory-bound row against the bound of the same platform and run. */
+   static const enum bench_id bounded[] = {B_SAXPY, B_SAXPY_NULL, B_REDUCE, B_REDUCE_CHUNKED,
+                                           B_REDUCE_1PW};
+   printf("\n| fraction of the bound (same platform, same run) |");
+   for (int i = 0; i < np; i++)
+      printf(" %s |", ps[i].short_name);
+   printf("\n|---|");
+   for (int i = 0; i < np; i++)
+      printf("---:|");
+   printf("\n");
+   for (size_t j = 0; j < sizeof(bounded) / sizeof(bounded[0]); j++) {
+      enum bench_id b = bounded[j];
+      printf("| %s |", names[b]);
+      for (int i = 0; i < np; i++) {
+         const struct result *r = &ps[i].r[b], *rb = &ps[i].r[B_BOUND];
+         if (r->status == ST_OK && rb->status == ST_OK)
+            printf(" %.3f |", (r->work / r->median_ms) / (rb->work / rb->median_ms));
+         else
+            printf(" - |");
+      }
+      printf("\n");
+   }
+   printf("A reduction only reads (4 bytes/element), so it can pass a bound that also "
+          "writes.\n");
+
+   printf("\n| build (same source, 6 kernels) |");
    for (int i = 0; i < np; i++)
       printf(" %s ms |", ps[i].short_name);
    printf("\n|---|");
@@ -988,7 +1425,8 @@ static void print_report(const struct options *o, const struct host *h, struct p
       }
       for (int b = 0; b < B_COUNT; b++)
          if (ps[i].r[b].status == ST_INVALID || ps[i].r[b].status == ST_ERROR) {
-            printf("%s%s %s: %s: %s\n", notes ? "" : "\nnotes:\n", ps[i].short_name, names[b],
+            printf("%s%s %s: %s: %s\n", notes ? "" : "\nnotes:\n", ps[i].short_name,
+                   b == B_BOUND ? bound_name : names[b],
                    status_text(&ps[i].r[b]), ps[i].r[b].note);
             notes = true;
          }
@@ -1016,7 +1454,8 @@ int main(int argc, char **argv)
       n_ids = MAX_PLATFORMS;
 
    struct platform *ps = calloc(n_ids, sizeof(*ps));
-   int np = 0;
+   char skipped[MAX_PLATFORMS][512];
+   int np = 0, ns = 0;
    for (cl_uint i = 0; i < n_ids; i++) {
       struct platform p = {.index = (int)i, .id = ids[i]};
       get_platform_info(&p);
@@ -1025,11 +1464,34 @@ int main(int argc, char **argv)
       bool want = o.num_filters == 0;
       for (int f = 0; f < o.num_filters; f++)
          want |= contains_ci(p.name, o.filters[f]) || contains_ci(p.vendor, o.filters[f]);
-      if (want)
-         ps[np++] = p;
+      if (!want)
+         continue;
+      err = platform_device(&p, o.device_type);
+      if (err) {
+         snprintf(skipped[ns++], sizeof(skipped[0]), "%s | %s | no %s device (%s), skipped",
+                  p.name, p.version, o.device_name,
+                  err == CL_DEVICE_NOT_FOUND ? "CL_DEVICE_NOT_FOUND" : "clGetDeviceIDs failed");
+         continue;
+      }
+      /* A loader that reads both a vendors folder and OCL_ICD_FILENAMES
+       * (the Khronos one) lists a driver named in both twice. */
+      bool twice = false;
+      for (int j = 0; j < np; j++)
+         twice |= !strcmp(ps[j].name, p.name) && !strcmp(ps[j].version, p.version) &&
+                  !strcmp(ps[j].dev_name, p.dev_name);
+      if (twice) {
+         snprintf(skipped[ns++], sizeof(skipped[0]),
+                  "%s | %s | device %s listed twice by the ICD loader, skipped", p.name,
+                  p.version, p.dev_name);
+         continue;
+      }
+      ps[np++] = p;
    }
+   for (int i = 0; i < ns; i++)
+      fprintf(stderr, "kiln_bench: %s\n", skipped[i]);
    if (!np) {
-      fprintf(stderr, "kiln_bench: no platform matches\n");
+      fprintf(stderr, "kiln_bench: no platform%s has a %s device\n",
+              o.num_filters ? " matching --platform" : "", o.device_name);
       return 1;
    }
    /* Kiln first: its cold build is then the first compile in the process. */
@@ -1042,7 +1504,7 @@ int main(int argc, char **argv)
 
    if (o.build_only) {
       struct platform *p = &ps[0];
-      err = platform_open(p);
+      err = platform_open(p, o.device_type);
       if (!err)
          measure_build(p);
       if (err || p->build.status != ST_OK) {
@@ -1061,18 +1523,35 @@ int main(int argc, char **argv)
       fprintf(stderr, "kiln_bench: out of host memory\n");
       return 1;
    }
+   /* The CPU bound before any platform has run: a driver's worker threads
+    * (which may spin for a while after their last work, and stay for the
+    * life of the process) would otherwise take cycles from the triad's.
+    * One triad per distinct thread count. */
+   if (o.device_type != CL_DEVICE_TYPE_GPU)
+      for (int i = 0; i < np; i++) {
+         int same = -1;
+         for (int j = 0; j < i && same < 0; j++)
+            if (ps[j].compute_units == ps[i].compute_units)
+               same = j;
+         if (same >= 0) {
+            ps[i].r[B_BOUND] = ps[same].r[B_BOUND];
+            continue;
+         }
+         fprintf(stderr, "kiln_bench: triad bound on %u threads...\n", ps[i].compute_units);
+         bench_triad_bound(&ps[i], &h, o.runs, &ps[i].r[B_BOUND]);
+      }
    int failures = 0;
    for (int i = 0; i < np; i++) {
       struct platform *p = &ps[i];
       fprintf(stderr, "kiln_bench: %s (%s)\n", p->short_name, p->name);
-      err = platform_open(p);
+      err = platform_open(p, o.device_type);
       if (err) {
          set_error(&p->build.status, p->build.note, sizeof(p->build.note),
-                   "CPU device/context/queue", err);
+                   "device/context/queue", err);
       } else {
          measure_build(p);
       }
-      run_benchmarks(p, &h, o.runs);
+      run_benchmarks(p, &h, o.runs, o.device_type);
       platform_close(p);
       for (int b = 0; b < B_COUNT; b++)
          failures += p->r[b].status != ST_OK;
@@ -1082,7 +1561,7 @@ int main(int argc, char **argv)
          fprintf(stderr, "kiln_bench: %s: build in fresh processes...\n", ps[i].short_name);
          measure_children(&o, &ps[i]);
       }
-   print_report(&o, &h, ps, np);
+   print_report(&o, &h, ps, np, skipped, ns);
    host_fini(&h);
    free(ps);
    return failures ? 3 : 0;

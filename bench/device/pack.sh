@@ -3,13 +3,17 @@
 # packages (the workplace's device machine: Ubuntu 24.04, no network) into
 # <repo>/build-carry/ (ignored by git through /build*/), under the 64 MiB a
 # `run` call may carry:
-#   build-carry/k/k.tar.xz     libKilnOpenCL.so.1 (stripped)
+#   build-carry/k/k.tar.xz     libKilnOpenCL.so.1 (stripped; the full build:
+#                              CPU, AMD and CUDA drivers, LLVM linked in) and
+#                              libclc's nvptx64--nvidiacl.bc, which the CUDA
+#                              driver's compiler reads from /usr/lib/clc
 #   build-carry/p/p.tar.xz     Debian 12's PoCL 3.1 with libLLVM-15 and
 #                              libclang-cpp15; libxml2/libz3 replaced by stubs
 #   build-carry/common/        kiln_bench, ocl-icd's libOpenCL.so.1, run.sh
 # usage: bench/device/pack.sh BUILDDIR
 # then, on the device machine (run tool, carry ["build-carry"]):
-#   bash build-carry/common/run.sh --runs 9
+#   bash build-carry/common/run.sh --runs 9             Kiln and PoCL, CPUs
+#   bash build-carry/common/run.sh --nvidia --runs 5    Kiln and NVIDIA, GPUs
 set -eu
 B=$(cd "${1:?usage: pack.sh BUILDDIR}" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -20,9 +24,29 @@ trap 'rm -rf "$T"' EXIT
 L=/usr/lib/x86_64-linux-gnu
 rm -rf "$OUT" && mkdir -p "$OUT/common" "$OUT/k" "$OUT/p"
 
-mkdir -p "$T/kcarry/lib"
-cp "$B/src/libKilnOpenCL.so.1" "$T/kcarry/lib/libKilnOpenCL.so.1"
+# The GPU runs need the CUDA driver in the carried Kiln: refuse a build
+# configured without it (-Ddrivers=...) rather than carry one that shows
+# no GPU there.
+K=$B/src/libKilnOpenCL.so.1
+[ -f "$K" ] || { echo "pack.sh: $K is missing: ninja -C $1 first" >&2; exit 1; }
+python3 - "$B/meson-info/intro-buildoptions.json" <<'PY' || exit 1
+import json, sys
+opts = {o["name"]: o["value"] for o in json.load(open(sys.argv[1]))}
+drivers = opts.get("drivers", [])
+if "cuda" not in drivers:
+    sys.exit("pack.sh: the build's drivers are %s: the CUDA driver is missing "
+             "(meson configure -Ddrivers=cpu,amdgpu,cuda)" % ",".join(drivers))
+PY
+grep -aq 'libcuda\.so\.1' "$K" || { echo "pack.sh: $K does not name libcuda.so.1" >&2; exit 1; }
+mkdir -p "$T/kcarry/lib" "$T/kcarry/clc"
+cp "$K" "$T/kcarry/lib/libKilnOpenCL.so.1"
 strip --strip-unneeded "$T/kcarry/lib/libKilnOpenCL.so.1"
+CLC=$(python3 -c 'import json,sys; print({o["name"]: o["value"] for o in json.load(open(sys.argv[1]))}.get("libclc_dir", "/usr/lib/clc"))' "$B/meson-info/intro-buildoptions.json")
+if [ -f "$CLC/nvptx64--nvidiacl.bc" ]; then
+   cp "$CLC/nvptx64--nvidiacl.bc" "$T/kcarry/clc/"
+else
+   echo "pack.sh: warning: no $CLC/nvptx64--nvidiacl.bc: Kiln's CUDA device will not compile there" >&2
+fi
 tar cf - -C "$T" kcarry | xz -9 -T0 > "$OUT/k/k.tar.xz"
 
 P=$T/pcarry/lib/x86_64-linux-gnu
@@ -49,3 +73,6 @@ cp "$B/bench/kiln_bench" "$OUT/common/" && strip "$OUT/common/kiln_bench"
 cp -L "$L/libOpenCL.so.1" "$OUT/common/"
 cp "$HERE/run.sh" "$OUT/common/"
 du -sh "$OUT"/*
+TOTAL=$(du -sb "$OUT" | cut -f1)
+echo "build-carry: $((TOTAL / 1024 / 1024)) MiB (a run call carries 64 MiB with the working tree)"
+[ "$TOTAL" -lt $((60 * 1024 * 1024)) ] || echo "pack.sh: warning: build-carry is near or over the limit" >&2
