@@ -8,6 +8,12 @@ source "$(dirname "$0")/setup.sh" valgrind piglit
 echo "== unit and end-to-end tests"
 meson test -C "$KILN_BUILD" --print-errorlogs
 
+# The same end-to-end suite on the discrete test device (docs/testing.md):
+# memory the host cannot see and work that completes later, so staging,
+# migration and fences run on every CI run without a GPU.
+echo "== cl suite on the discrete test device (KILN_DEVICES=cpu-discrete)"
+KILN_DEVICES=cpu-discrete meson test -C "$KILN_BUILD" --no-rebuild --print-errorlogs --suite cl
+
 # The peer suite: piglit's whole OpenCL profile against this build, compared
 # with tests/piglit/expected.txt; any test doing worse than expected fails.
 echo "== piglit OpenCL profile"
