@@ -61,9 +61,15 @@ static void finish_flight(struct kiln_executor *ex, struct in_flight *f)
    struct pipe_screen *screen = ex->device->screen;
    cl_event ev = f->ev;
    uint64_t start, end;
-   if (screen->fence_times && screen->fence_times(screen, f->fence, &start, &end)) {
+   /* Device times cost the driver queries: only for profiling queues. */
+   if (ev->profiling && screen->fence_times &&
+       screen->fence_times(screen, f->fence, &start, &end)) {
+      /* The device clock is mapped onto the host's with some error: keep
+       * QUEUED <= SUBMIT <= START <= END (the spec's order) regardless. */
+      if (start < ev->times[KILN_PROF_SUBMIT])
+         start = ev->times[KILN_PROF_SUBMIT];
       ev->times[KILN_PROF_START] = start;
-      ev->times[KILN_PROF_END] = end;
+      ev->times[KILN_PROF_END] = end < start ? start : end;
    } else {
       /* Host times: recorded at START, ended now.  The device ran the
        * queue's work in order, so the command cannot have started before
