@@ -16,10 +16,6 @@ static void mem_destroy(struct kiln_object *obj)
    cl_mem mem = (cl_mem)obj;
    kiln_log(KILN_LOG_MEM, "%s %p destroyed",
             kiln_mem_is_image(mem) ? "image" : mem->parent ? "sub-buffer" : "buffer", (void *)mem);
-   /* A device copy of USE_HOST_PTR memory goes back to the application
-    * before it may free or reuse host_ptr. */
-   if (!mem->parent && mem->store)
-      kiln_mem_write_back_host(mem);
    /* Destructor callbacks run in reverse order of registration, just
     * before the memory goes away (the application may free host_ptr in
     * them). */

@@ -161,17 +161,3 @@ cl_int kiln_mem_unmap_run(cl_mem mem, const struct kiln_mapping *m, cl_device_id
    }
    return CL_SUCCESS;
 }
-
-void kiln_mem_write_back_host(cl_mem root)
-{
-   if (!(root->flags & CL_MEM_USE_HOST_PTR) || root->host_valid)
-      return;
-   for (unsigned v = 0; v < root->context->num_devices; v++) {
-      struct kiln_mem_storage *s = &root->store[v];
-      if (s->valid && s->res && !aliases_host(s)) {
-         kiln_device_read_sync(root->context->devices[v], s->res, 0, root->size, root->host_ptr);
-         root->host_valid = true;
-         return;
-      }
-   }
-}

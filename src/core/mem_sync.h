@@ -32,8 +32,4 @@ cl_int kiln_mem_map_run(cl_mem mem, const struct kiln_mapping *m, cl_device_id d
 cl_int kiln_mem_unmap_run(cl_mem mem, const struct kiln_mapping *m, cl_device_id dev,
                           struct pipe_context *p);
 
-/* USE_HOST_PTR whose current bytes are in a device copy: copies them to
- * the application's memory (the object is going away). */
-void kiln_mem_write_back_host(cl_mem root);
-
 #endif
