@@ -138,13 +138,6 @@ cl_command_buffer_state_khr kiln_cmdbuf_state(cl_command_buffer_khr cb)
    return s;
 }
 
-static struct pipe_rect pipe_rect_of(const struct kiln_rect *r, size_t base)
-{
-   return (struct pipe_rect){base + r->origin[0] + r->origin[1] * r->row_pitch +
-                                r->origin[2] * r->slice_pitch,
-                             r->row_pitch, r->slice_pitch};
-}
-
 /* Runs one recorded command on dev: its objects' storage there, then pipe
  * calls only. */
 static cl_int replay_command(const struct kiln_cb_command *c, cl_device_id dev,
@@ -174,8 +167,8 @@ static cl_int replay_command(const struct kiln_cb_command *c, cl_device_id dev,
                               base[0] + c->u.copy.src_offset, c->u.copy.size);
       return CL_SUCCESS;
    case KILN_CB_COPY_RECT: {
-      struct pipe_rect s = pipe_rect_of(&c->u.rect.s, base[0]);
-      struct pipe_rect d = pipe_rect_of(&c->u.rect.d, base[1]);
+      struct pipe_rect s = kiln_pipe_rect(&c->u.rect.s, base[0]);
+      struct pipe_rect d = kiln_pipe_rect(&c->u.rect.d, base[1]);
       p->resource_copy_rect(p, res[1], &d, res[0], &s, c->u.rect.region);
       return CL_SUCCESS;
    }

@@ -54,15 +54,6 @@ static void cmd_cleanup(cl_event ev)
    ev->payload = NULL;
 }
 
-/* A rectangle of a memory object as the pipe sees it: absolute in the
- * resource (base: the object's first byte there). */
-static struct pipe_rect pipe_rect_of(const struct kiln_rect *r, size_t base)
-{
-   return (struct pipe_rect){base + r->origin[0] + r->origin[1] * r->row_pitch +
-                                r->origin[2] * r->slice_pitch,
-                             r->row_pitch, r->slice_pitch};
-}
-
 static cl_int run_rw(cl_event ev)
 {
    struct cmd *c = ev->payload;
@@ -92,7 +83,7 @@ static cl_int run_rw_rect(cl_event ev)
                                  &base);
    if (err)
       return err;
-   struct pipe_rect d = pipe_rect_of(&c->u.rect.a, base), h = pipe_rect_of(&c->u.rect.b, 0);
+   struct pipe_rect d = kiln_pipe_rect(&c->u.rect.a, base), h = kiln_pipe_rect(&c->u.rect.b, 0);
    if (c->u.rect.write)
       p->buffer_write_rect(p, res, &d, c->u.rect.ptr, &h, c->u.rect.region);
    else
@@ -135,7 +126,7 @@ static cl_int run_copy_rect(cl_event ev)
    cl_int err = acquire_pair(ev, c, &src, &sbase, &dst, &dbase);
    if (err)
       return err;
-   struct pipe_rect s = pipe_rect_of(&c->u.rect.a, sbase), d = pipe_rect_of(&c->u.rect.b, dbase);
+   struct pipe_rect s = kiln_pipe_rect(&c->u.rect.a, sbase), d = kiln_pipe_rect(&c->u.rect.b, dbase);
    p->resource_copy_rect(p, dst, &d, src, &s, c->u.rect.region);
    return CL_SUCCESS;
 }

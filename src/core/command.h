@@ -7,6 +7,7 @@
 
 #include "core/object.h"
 #include "core/queue.h"
+#include "pipe/pipe.h"
 
 /* A rectangle of bytes in a 3D layout: origin (x in bytes, y rows, z
  * slices), row and slice pitches in bytes. */
@@ -14,6 +15,15 @@ struct kiln_rect {
    size_t origin[3];
    size_t row_pitch, slice_pitch;
 };
+
+/* The same rectangle as the pipe sees it: absolute in a resource whose
+ * object starts at base (0 for host memory). */
+static inline struct pipe_rect kiln_pipe_rect(const struct kiln_rect *r, size_t base)
+{
+   return (struct pipe_rect){base + r->origin[0] + r->origin[1] * r->row_pitch +
+                                r->origin[2] * r->slice_pitch,
+                             r->row_pitch, r->slice_pitch};
+}
 
 struct kiln_command_ops;
 /* Makes payload a command of q: creates its event, orders it after the
