@@ -208,7 +208,13 @@ static void test_caps(void **state)
    assert_int_equal(c->max_compute_units, 132);
    assert_int_equal(c->max_clock_frequency, 1980);
    assert_string_equal(c->ir_target, "sm_90");
-   /* ir and compiler_available: see cuda_caps.c (the nvptx target). */
+   assert_string_equal(c->ir, "nvptx");
+   assert_true(c->compiler_available);
+   /* The extensions the nvptx compiler builds, in both lists. */
+   assert_non_null(strstr(c->extensions, "cl_khr_int64_base_atomics"));
+   assert_non_null(strstr(c->clang_extensions, "+cl_khr_int64_base_atomics"));
+   assert_non_null(strstr(c->extensions, "cl_khr_fp64"));
+   assert_non_null(strstr(c->clang_extensions, "+cl_khr_fp64"));
    assert_int_equal(c->global_mem_size, 80ull << 30);
    assert_int_equal(c->max_mem_alloc_size, 20ull << 30);
    assert_int_equal(c->max_work_group_size, 1024);
@@ -246,7 +252,20 @@ static void test_caps(void **state)
    assert_int_equal(l4->caps.local_mem_size, 101376);
    assert_int_equal(l4->caps.max_clock_frequency, 0);
    assert_int_equal(l4->caps.global_mem_size, 24ull << 30);
+   assert_string_equal(l4->caps.ir, "nvptx");
    l4->destroy(l4);
+
+   /* A Kepler (sm_35): no PTX from Kiln for it, so no compiler. */
+   fake_cuda_reset();
+   d = fake_cuda_add_device("Tesla K80");
+   fake_cuda_set_attr(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 3);
+   fake_cuda_set_attr(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 5);
+   struct pipe_screen *k80;
+   assert_int_equal(cuda_screen_probe(&k80, 1), 1);
+   assert_string_equal(k80->caps.ir_target, "sm_35");
+   assert_string_equal(k80->caps.ir, "");
+   assert_false(k80->caps.compiler_available);
+   k80->destroy(k80);
 }
 
 /* ---- memory and copies ---- */
