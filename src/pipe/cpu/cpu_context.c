@@ -127,10 +127,6 @@ struct pipe_context *cpu_context_create(struct pipe_screen *screen)
    ctx->launch_grid = cpu_launch_grid_now;
    ctx->transfer_map = cpu_transfer_map;
    ctx->transfer_unmap = cpu_transfer_unmap;
-   if (cpu_screen_is_discrete(screen) && !cpu_discrete_init_context(ctx)) {
-      cpu_context_destroy(ctx);
-      return NULL;
-   }
    return ctx;
 }
 

@@ -301,7 +301,7 @@ static void d_transfer_unmap(struct pipe_context *ctx, struct pipe_transfer *t)
    kiln_free(t);
 }
 
-bool cpu_discrete_init_context(struct pipe_context *ctx)
+static bool init_context(struct pipe_context *ctx)
 {
    struct cpu_discrete_queue *q = kiln_calloc(1, sizeof(*q));
    struct timeline *tl = kiln_calloc(1, sizeof(*tl));
@@ -336,6 +336,16 @@ bool cpu_discrete_init_context(struct pipe_context *ctx)
    ctx->transfer_map = d_transfer_map;
    ctx->transfer_unmap = d_transfer_unmap;
    return true;
+}
+
+static struct pipe_context *d_context_create(struct pipe_screen *screen)
+{
+   struct pipe_context *ctx = cpu_context_create(screen);
+   if (ctx && !init_context(ctx)) {
+      ctx->destroy(ctx);
+      return NULL;
+   }
+   return ctx;
 }
 
 void cpu_discrete_fini_context(struct pipe_context *ctx)
@@ -414,6 +424,9 @@ void cpu_discrete_init_screen(struct pipe_screen *screen)
    c->host_unified_memory = false;
    c->execution_capabilities &= ~(cl_device_exec_capabilities)CL_EXEC_NATIVE_KERNEL;
    screen->driver_name = "cpu-discrete";
+   /* Its contexts record; no sub-devices (a GPU has none either). */
+   screen->context_create = d_context_create;
+   screen->context_create_on_units = NULL;
    screen->resource_host_pointer = no_host_pointer;
    screen->resource_from_user_memory = no_user_memory;
    screen->fence_wait = d_fence_wait;

@@ -18,7 +18,6 @@ struct cpu_screen {
    struct cpu_info info;
    pthread_mutex_t tpool_lock;
    struct cpu_tpool *tpool;
-   bool discrete;
 };
 
 static struct cpu_screen *cpu_screen(struct pipe_screen *screen)
@@ -165,11 +164,6 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    }
 }
 
-bool cpu_screen_is_discrete(struct pipe_screen *screen)
-{
-   return cpu_screen(screen)->discrete;
-}
-
 /* Immediate mode hands back no fence; these are never called then. */
 static int cpu_fence_wait(struct pipe_screen *screen, struct pipe_fence *fence,
                           uint64_t timeout_ns)
@@ -198,18 +192,17 @@ struct pipe_screen *cpu_screen_create(bool discrete)
    s->base.context_create = cpu_context_create;
    s->base.fence_wait = cpu_fence_wait;
    s->base.fence_destroy = cpu_fence_destroy;
-   s->discrete = discrete;
    pthread_mutex_init(&s->tpool_lock, NULL);
    cpu_screen_init_compute_functions(&s->base);
    cpu_screen_init_resource_functions(&s->base);
    fill_caps(&s->base.caps, &s->info);
-   if (discrete)
-      cpu_discrete_init_screen(&s->base);
    /* Sub-devices divide the CPUs this process may run on; without a
     * topology (out of memory) there are none. */
    if (cpu_topology_read("/sys/devices/system", s->info.cpus, s->info.cpus ? s->info.cores : 0,
                          &s->base.topology) &&
        s->base.topology.num_units)
       s->base.context_create_on_units = cpu_context_create_on_units;
+   if (discrete)
+      cpu_discrete_init_screen(&s->base);
    return &s->base;
 }

@@ -24,8 +24,6 @@ void cpu_launch_free(struct cpu_launch *l);
 int cpu_launch_grid_now(struct pipe_context *ctx, const struct pipe_grid_info *info);
 /* Discrete test mode (KILN_DEVICES=cpu-discrete): memory the host is not
  * shown, work done later by a thread of each context (cpu_discrete.c). */
-bool cpu_screen_is_discrete(struct pipe_screen *screen);
-bool cpu_discrete_init_context(struct pipe_context *ctx);
 void cpu_discrete_fini_context(struct pipe_context *ctx);
 void cpu_discrete_init_screen(struct pipe_screen *screen);
 /* The worker pool, started on first use; NULL if no thread could start. */
