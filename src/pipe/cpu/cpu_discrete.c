@@ -348,6 +348,17 @@ static struct pipe_context *d_context_create(struct pipe_screen *screen)
    return ctx;
 }
 
+static struct pipe_context *d_context_create_on_units(struct pipe_screen *screen,
+                                                     const unsigned *units, unsigned num_units)
+{
+   struct pipe_context *ctx = cpu_context_create_on_units(screen, units, num_units);
+   if (ctx && !init_context(ctx)) {
+      ctx->destroy(ctx);
+      return NULL;
+   }
+   return ctx;
+}
+
 void cpu_discrete_fini_context(struct pipe_context *ctx)
 {
    struct cpu_discrete_queue *q = queue_of(ctx);
@@ -424,9 +435,10 @@ void cpu_discrete_init_screen(struct pipe_screen *screen)
    c->host_unified_memory = false;
    c->execution_capabilities &= ~(cl_device_exec_capabilities)CL_EXEC_NATIVE_KERNEL;
    screen->driver_name = "cpu-discrete";
-   /* Its contexts record; no sub-devices (a GPU has none either). */
+   /* Its contexts record (sub-devices' too). */
    screen->context_create = d_context_create;
-   screen->context_create_on_units = NULL;
+   if (screen->context_create_on_units)
+      screen->context_create_on_units = d_context_create_on_units;
    screen->resource_host_pointer = no_host_pointer;
    screen->resource_from_user_memory = no_user_memory;
    screen->fence_wait = d_fence_wait;
