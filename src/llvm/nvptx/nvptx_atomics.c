@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "llvm/nvptx/nvptx_kernel_abi.h"
-#include "util/alloc.h"
 
 enum op { OP_RMW, OP_INC, OP_DEC, OP_CMPXCHG };
 
@@ -55,16 +54,12 @@ static bool parse(const char *name, enum op *op, LLVMAtomicRMWBinOp *rmw)
    return false;
 }
 
-static void define(LLVMModuleRef m, LLVMValueRef decl, enum op op, LLVMAtomicRMWBinOp rmw,
+/* The body goes into the declaration itself: its calls need no rewiring. */
+static void define(LLVMModuleRef m, LLVMValueRef fn, enum op op, LLVMAtomicRMWBinOp rmw,
                    LLVMBuilderRef b)
 {
    LLVMContextRef c = LLVMGetModuleContext(m);
-   size_t len;
-   char *name = kiln_strndup(LLVMGetValueName2(decl, &len), len);
-   if (!name)
-      return; /* stays undefined: the build reports it */
-   LLVMValueRef fn = kiln_nvptx_redefine(m, name, LLVMGlobalGetValueType(decl));
-   kiln_free(name);
+   kiln_nvptx_define_in_place(m, fn);
    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, fn, ""));
    LLVMValueRef p = LLVMGetParam(fn, 0), v;
@@ -91,9 +86,7 @@ static void define(LLVMModuleRef m, LLVMValueRef decl, enum op op, LLVMAtomicRMW
 void kiln_nvptx_define_atomics64(LLVMModuleRef m)
 {
    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-   LLVMValueRef next;
-   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = next) {
-      next = LLVMGetNextFunction(fn);
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
       enum op op;
       LLVMAtomicRMWBinOp rmw;
       size_t len;

@@ -90,16 +90,21 @@ static void remove_fn_attr(LLVMValueRef fn, const char *name)
    LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
 }
 
+void kiln_nvptx_define_in_place(LLVMModuleRef m, LLVMValueRef decl)
+{
+   LLVMSetLinkage(decl, LLVMInternalLinkage);
+   kiln_nvptx_copy_target_attrs(m, decl);
+   add_fn_attr(decl, "nounwind");
+   add_fn_attr(decl, "alwaysinline");
+}
+
 LLVMValueRef kiln_nvptx_redefine(LLVMModuleRef m, const char *name, LLVMTypeRef fnty)
 {
    LLVMValueRef old = LLVMGetNamedFunction(m, name);
    if (old)
       LLVMSetValueName2(old, "", 0);
    LLVMValueRef fn = LLVMAddFunction(m, name, fnty);
-   LLVMSetLinkage(fn, LLVMInternalLinkage);
-   kiln_nvptx_copy_target_attrs(m, fn);
-   add_fn_attr(fn, "nounwind");
-   add_fn_attr(fn, "alwaysinline");
+   kiln_nvptx_define_in_place(m, fn);
    if (old) {
       LLVMReplaceAllUsesWith(old, fn);
       LLVMDeleteFunction(old);

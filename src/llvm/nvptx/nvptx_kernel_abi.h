@@ -41,4 +41,9 @@ void kiln_nvptx_copy_target_attrs(LLVMModuleRef m, LLVMValueRef fn);
  * now calling the new one. */
 LLVMValueRef kiln_nvptx_redefine(LLVMModuleRef m, const char *name, LLVMTypeRef fnty);
 
+/* Makes the declaration `decl` ready to receive a body of Kiln's, in
+ * place (internal, always-inline, the module's target attributes): its
+ * calls stay as they are. */
+void kiln_nvptx_define_in_place(LLVMModuleRef m, LLVMValueRef decl);
+
 #endif
