@@ -311,6 +311,27 @@ void kiln_program_compile_target(cl_device_id dev, struct kiln_compile_target *t
    };
 }
 
+bool kiln_program_cache_fetch(cl_device_id dev, struct kiln_fcache *cache,
+                              const unsigned char *key, const struct kiln_compile_target *target,
+                              struct kiln_program_build *b)
+{
+   /* KILN_DUMP wants the intermediate files only a real build makes. */
+   cl_program_binary_type type = b->binary_type;
+   if (kiln_llvm_dumping() || !kiln_program_cache_load(cache, key, target, type, b))
+      return false;
+   if (type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE || !kiln_program_build_load(dev, b))
+      return true;
+   kiln_log(KILN_LOG_COMPILE, "cache: the cached code did not load; rebuilding");
+   kiln_fcache_remove(cache, key);
+   char *opts = b->options;
+   b->options = NULL;
+   kiln_program_build_clear(dev, b);
+   b->options = opts;
+   b->status = CL_BUILD_IN_PROGRESS;
+   b->binary_type = type;
+   return false;
+}
+
 static cl_int build_one(cl_program prog, unsigned i, const char *options)
 {
    cl_device_id dev = prog->devices[i];
@@ -350,29 +371,19 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    kiln_program_compile_target(dev, &target);
    /* The compile cache: a hit loads the stored code as a binary would be;
     * code that fails to load is rebuilt, never reported as the build's
-    * failure.  KILN_DUMP wants the intermediate files only a real build
-    * makes, so it skips the lookup (and still stores). */
+    * failure.  KILN_DUMP skips the lookup (and still stores). */
    struct kiln_fcache *cache = kiln_program_cache();
    unsigned char key[KILN_FCACHE_KEY_SIZE];
    if (cache && !kiln_program_cache_key(prog->source, prog->source_size, options, &target, key))
       cache = NULL;
-   if (cache && !kiln_llvm_dumping() && kiln_program_cache_load(cache, key, &target, &fresh)) {
-      if (!kiln_program_build_load(dev, &fresh)) {
-         fresh.status = CL_BUILD_SUCCESS;
-         pthread_mutex_lock(&prog->lock);
-         struct kiln_program_build old = *b;
-         *b = fresh;
-         pthread_mutex_unlock(&prog->lock);
-         kiln_program_build_clear(dev, &old);
-         return CL_SUCCESS;
-      }
-      kiln_log(KILN_LOG_COMPILE, "cache: the cached code did not load; rebuilding");
-      kiln_fcache_remove(cache, key);
-      char *opts = fresh.options;
-      fresh.options = NULL;
-      kiln_program_build_clear(dev, &fresh);
-      fresh.options = opts;
-      fresh.status = CL_BUILD_IN_PROGRESS;
+   if (cache && kiln_program_cache_fetch(dev, cache, key, &target, &fresh)) {
+      fresh.status = CL_BUILD_SUCCESS;
+      pthread_mutex_lock(&prog->lock);
+      struct kiln_program_build old = *b;
+      *b = fresh;
+      pthread_mutex_unlock(&prog->lock);
+      kiln_program_build_clear(dev, &old);
+      return CL_SUCCESS;
    }
    struct kiln_build_output out;
    enum kiln_build_status st =

@@ -109,6 +109,16 @@ void kiln_program_build_clear(cl_device_id dev, struct kiln_program_build *b);
 cl_int kiln_program_build_load(cl_device_id dev, struct kiln_program_build *b);
 /* Installs fresh as device i's build under the lock; clears the old. */
 void kiln_program_build_replace(cl_program prog, unsigned i, struct kiln_program_build *fresh);
+/* The compile cache's answer for b, whose options and binary_type (what
+ * is wanted) are set and the rest empty: true with b filled (an
+ * executable also loaded into dev); false with b as it was, also when
+ * KILN_DUMP is set (a cached result has no intermediate files to dump).
+ * Cached code dev fails to load is removed from the cache: the caller
+ * then compiles, and the build never fails because of the cache. */
+struct kiln_fcache;
+bool kiln_program_cache_fetch(cl_device_id dev, struct kiln_fcache *cache,
+                              const unsigned char *key, const struct kiln_compile_target *target,
+                              struct kiln_program_build *b);
 /* Links the compiled object or library of device i (a program from such
  * a binary) into an executable: clBuildProgram's answer to one. */
 cl_int kiln_program_link_one(cl_program prog, unsigned i);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,6 +59,19 @@ static uint64_t parse_size(const char *s)
    return (uint64_t)v << shift;
 }
 
+/* The cache is off although the user wanted it: one line on stderr (this
+ * runs once per process), not only under KILN_DEBUG, since a cache that
+ * silently stays off costs every run its whole compile time.  When the
+ * user expressed no wish (the default directory does not exist and cannot
+ * be made, as in a read-only home), the debug log alone says so. */
+static void cache_off(bool wanted, const char *why)
+{
+   if (wanted)
+      kiln_log(KILN_LOG_WARN, "the compile cache is off: %s (docs/cache.md)", why);
+   else
+      kiln_log(KILN_LOG_COMPILE, "cache: off: %s", why);
+}
+
 static void cache_init(void)
 {
    const char *on = getenv("KILN_CACHE");
@@ -66,6 +80,8 @@ static void cache_init(void)
       kiln_log(KILN_LOG_COMPILE, "cache: off (KILN_CACHE=%s)", on);
       return;
    }
+   /* KILN_CACHE=1 (or anything but off) asks for the cache explicitly. */
+   bool wanted = on && *on;
    uint64_t limit = DEFAULT_SIZE;
    const char *size = getenv("KILN_CACHE_SIZE");
    if (size && *size) {
@@ -81,22 +97,32 @@ static void cache_init(void)
    const char *xdg = getenv("XDG_CACHE_HOME");
    const char *home = getenv("HOME");
    int n;
-   if (env && *env)
+   if (env && *env) {
+      wanted = true;
       n = snprintf(dir, sizeof(dir), "%s", env);
-   else if (xdg && xdg[0] == '/') /* the XDG spec: relative paths are invalid */
+   } else if (xdg && xdg[0] == '/') { /* the XDG spec: relative paths are invalid */
       n = snprintf(dir, sizeof(dir), "%s/kiln", xdg);
-   else if (home && home[0] == '/')
+   } else if (home && home[0] == '/') {
       n = snprintf(dir, sizeof(dir), "%s/.cache/kiln", home);
-   else {
-      kiln_log(KILN_LOG_COMPILE, "cache: off: no KILN_CACHE_DIR, XDG_CACHE_HOME or HOME");
+   } else {
+      cache_off(wanted, "no KILN_CACHE_DIR, and no absolute XDG_CACHE_HOME or HOME");
       return;
    }
-   if (n < 0 || n >= (int)sizeof(dir))
+   if (n < 0 || n >= (int)sizeof(dir)) {
+      cache_off(wanted, "the cache directory's name is too long");
       return;
+   }
+   /* A default directory that exists is one the user (or an earlier run)
+    * made for the cache: refusing it deserves a word. */
+   struct stat st;
+   if (!lstat(dir, &st))
+      wanted = true;
    if (kiln_fcache_open(&cache_store, dir, limit)) {
       cache = &cache_store;
       kiln_log(KILN_LOG_COMPILE, "cache: %s, limit %llu bytes (Kiln build %.16s)", dir,
                (unsigned long long)limit, kiln_build_id());
+   } else {
+      cache_off(wanted, cache_store.error);
    }
 }
 
@@ -111,7 +137,11 @@ void kiln_program_cache_use(const char *dir, uint64_t max_bytes)
    pthread_once(&cache_once, cache_init);
    if (cache)
       kiln_fcache_close(cache);
-   cache = dir && kiln_fcache_open(&cache_store, dir, max_bytes) ? &cache_store : NULL;
+   cache = NULL;
+   if (dir && kiln_fcache_open(&cache_store, dir, max_bytes))
+      cache = &cache_store;
+   else if (dir)
+      kiln_log(KILN_LOG_COMPILE, "cache: off: %s", cache_store.error);
 }
 
 /* Fields are length-prefixed, so no two different builds hash the same
@@ -130,12 +160,13 @@ static void field_str(struct kiln_sha256 *s, const char *str)
    field(s, str ? str : "", str ? strlen(str) : 0);
 }
 
-bool kiln_program_cache_key(const char *source, size_t size, const char *options,
-                            const struct kiln_compile_target *target,
-                            unsigned char key[KILN_FCACHE_KEY_SIZE])
+/* The fields every key starts with: what kind of result, the device's own
+ * target (two GPUs never share an entry), the builtins its builds link and
+ * the versions of everything that compiles.  False when out of memory or
+ * for a target src/llvm does not compile for. */
+static bool key_begin(struct kiln_sha256 *s, const char *kind,
+                      const struct kiln_compile_target *target)
 {
-   /* The device's own target (two GPUs never share an entry), and the
-    * builtins its builds link. */
    char *id = NULL;
    char *builtins = kiln_llvm_builtins_id(target);
    if (!builtins || kiln_llvm_target_id(target, &id)) {
@@ -145,21 +176,70 @@ bool kiln_program_cache_key(const char *source, size_t size, const char *options
    char flags[64];
    snprintf(flags, sizeof(flags), "cl%d image%d", target->opencl_version,
             target->image_support ? 1 : 0);
+   kiln_sha256_init(s);
+   field_str(s, kind);
+   field_str(s, KILN_VERSION);
+   field_str(s, kiln_build_id());
+   field_str(s, kiln_llvm_version());
+   field_str(s, builtins);
+   field_str(s, id);
+   field_str(s, flags);
+   field_str(s, target->cl_ext);
+   kiln_free(id);
+   kiln_free(builtins);
+   return true;
+}
+
+bool kiln_program_cache_key(const char *source, size_t size, const char *options,
+                            const struct kiln_compile_target *target,
+                            unsigned char key[KILN_FCACHE_KEY_SIZE])
+{
    struct kiln_sha256 s;
-   kiln_sha256_init(&s);
-   field_str(&s, "kiln compile cache key 1");
-   field_str(&s, KILN_VERSION);
-   field_str(&s, kiln_build_id());
-   field_str(&s, kiln_llvm_version());
-   field_str(&s, builtins);
-   field_str(&s, id);
-   field_str(&s, flags);
-   field_str(&s, target->cl_ext);
+   if (!key_begin(&s, "kiln compile cache key 1", target))
+      return false;
    field_str(&s, options);
    field(&s, source, size);
    kiln_sha256_final(&s, key);
-   kiln_free(id);
-   kiln_free(builtins);
+   return true;
+}
+
+bool kiln_program_cache_compile_key(const char *source, size_t size, const char *options,
+                                    const struct kiln_header *headers, unsigned num_headers,
+                                    const struct kiln_compile_target *target,
+                                    unsigned char key[KILN_FCACHE_KEY_SIZE])
+{
+   struct kiln_sha256 s;
+   if (!key_begin(&s, "kiln compile cache key 1: clCompileProgram", target))
+      return false;
+   field_str(&s, options);
+   field(&s, source, size);
+   /* The count first: headers' fields cannot pass for one another's. */
+   unsigned char count[4] = {(unsigned char)num_headers, (unsigned char)(num_headers >> 8),
+                             (unsigned char)(num_headers >> 16),
+                             (unsigned char)(num_headers >> 24)};
+   field(&s, count, 4);
+   for (unsigned i = 0; i < num_headers; i++) {
+      field_str(&s, headers[i].name);
+      field(&s, headers[i].text, headers[i].size);
+   }
+   kiln_sha256_final(&s, key);
+   return true;
+}
+
+bool kiln_program_cache_link_key(const struct kiln_bitcode *inputs, unsigned n,
+                                 const char *options, const struct kiln_compile_target *target,
+                                 unsigned char key[KILN_FCACHE_KEY_SIZE])
+{
+   struct kiln_sha256 s;
+   if (!key_begin(&s, "kiln compile cache key 1: clLinkProgram", target))
+      return false;
+   field_str(&s, options);
+   unsigned char count[4] = {(unsigned char)n, (unsigned char)(n >> 8),
+                             (unsigned char)(n >> 16), (unsigned char)(n >> 24)};
+   field(&s, count, 4);
+   for (unsigned i = 0; i < n; i++)
+      field(&s, inputs[i].data, inputs[i].size);
+   kiln_sha256_final(&s, key);
    return true;
 }
 
@@ -265,7 +345,16 @@ static bool file_unchanged(const unsigned char *path, size_t n, const unsigned c
       return false;
    memcpy(name, path, n);
    name[n] = 0;
-   int fd = open(name, O_RDONLY | O_CLOEXEC);
+   /* O_NONBLOCK: a FIFO put in a header's place must not hang the
+    * check; only a regular file can still match. */
+   int fd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+   struct stat st;
+   if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+      close(fd);
+      kiln_log(KILN_LOG_COMPILE, "cache: included file %s is no longer a regular file; "
+               "rebuilding", name);
+      return false;
+   }
    if (fd < 0) {
       kiln_log(KILN_LOG_COMPILE, "cache: included file %s is gone; rebuilding", name);
       return false;
@@ -295,7 +384,7 @@ static double ms_since(const struct timespec *t0)
 }
 
 bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN_FCACHE_KEY_SIZE],
-                             const struct kiln_compile_target *target,
+                             const struct kiln_compile_target *target, unsigned binary_type,
                              struct kiln_program_build *b)
 {
    struct timespec t0;
@@ -330,7 +419,7 @@ bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN
       kiln_llvm_target_id(target, &want);
       log_copy = kiln_strndup((const char *)log, log_size);
       ok = want && log_copy && kiln_binary_read(bin, bin_size, &contents) == KILN_BINARY_OK &&
-           !strcmp(contents.target, want);
+           !strcmp(contents.target, want) && contents.binary_type == binary_type;
    }
    kiln_free(want);
    kiln_free(data);
@@ -347,6 +436,7 @@ bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN
    b->target = contents.target;
    b->bitcode = contents.bitcode;
    b->bitcode_size = contents.bitcode_size;
+   b->binary_type = contents.binary_type;
    if (contents.options) { /* the options given, as the key had them */
       kiln_free(b->options);
       b->options = contents.options;

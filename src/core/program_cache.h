@@ -1,7 +1,7 @@
 /* The persistent compile cache of program builds (docs/cache.md): what
- * clBuildProgram produced for one device, found again by a hash of
- * everything the build depended on, so that a warm build runs neither
- * Clang nor LLVM. */
+ * clBuildProgram, clCompileProgram or clLinkProgram produced for one
+ * device, found again by a hash of everything it depended on, so that a
+ * warm build runs neither Clang nor LLVM. */
 #ifndef KILN_CORE_PROGRAM_CACHE_H
 #define KILN_CORE_PROGRAM_CACHE_H
 
@@ -14,6 +14,8 @@
 struct kiln_compile_target;
 struct kiln_program_build;
 struct kiln_build_dep;
+struct kiln_header;
+struct kiln_bitcode;
 
 /* The process's cache (KILN_CACHE, KILN_CACHE_DIR, XDG_CACHE_HOME, HOME,
  * KILN_CACHE_SIZE, read once), or NULL when it is off or unusable. */
@@ -31,12 +33,29 @@ bool kiln_program_cache_key(const char *source, size_t size, const char *options
                             const struct kiln_compile_target *target,
                             unsigned char key[KILN_FCACHE_KEY_SIZE]);
 
-/* A hit fills b's object, kernels, target, bitcode, options and log (b
- * must be empty of those) and returns true.  A miss, an entry for another
- * target, or one whose included files changed on disk, returns false
- * with b untouched. */
+/* The key of a clCompileProgram: as a build's, under another name (a
+ * compiled object is not an executable), with each header given to it,
+ * name and contents, in order. */
+bool kiln_program_cache_compile_key(const char *source, size_t size, const char *options,
+                                    const struct kiln_header *headers, unsigned num_headers,
+                                    const struct kiln_compile_target *target,
+                                    unsigned char key[KILN_FCACHE_KEY_SIZE]);
+
+/* The key of a clLinkProgram for one device: the link options and every
+ * input's bitcode, in order (what the link reads; an input compiled from
+ * a cached entry has the same bytes as a fresh one), and the same device
+ * and version fields as a build's. */
+bool kiln_program_cache_link_key(const struct kiln_bitcode *inputs, unsigned n,
+                                 const char *options, const struct kiln_compile_target *target,
+                                 unsigned char key[KILN_FCACHE_KEY_SIZE]);
+
+/* A hit fills b's object, kernels, target, bitcode, options, binary type
+ * and log (b must be empty of those) and returns true.  A miss, an entry
+ * for another target or of another binary type than binary_type
+ * (CL_PROGRAM_BINARY_TYPE_*), or one whose included files changed on
+ * disk, returns false with b untouched. */
 bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN_FCACHE_KEY_SIZE],
-                             const struct kiln_compile_target *target,
+                             const struct kiln_compile_target *target, unsigned binary_type,
                              struct kiln_program_build *b);
 
 /* Stores a successful build with the files it included.  Failures (disk

@@ -2,15 +2,16 @@
  * program's source into a compiled object per device, clLinkProgram links
  * compiled objects and libraries into a new program, a library or an
  * executable.  The compiler side is src/llvm/build.c and link.c.
- * The compile cache (program_cache.c) is not used for either: it stores
- * executables keyed by source and build options, and a compiled object's
- * result also depends on the headers given, which the key does not hold. */
+ * Both go through the compile cache (program_cache.c) as builds do: a
+ * compile keyed by its source, options and headers (names and contents),
+ * a link by its options and its inputs' bitcode (docs/cache.md). */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/context.h"
 #include "core/device.h"
 #include "core/program.h"
+#include "core/program_cache.h"
 #include "llvm/compiler.h"
 #include "util/alloc.h"
 
@@ -58,6 +59,14 @@ static cl_int compile_one(cl_program prog, unsigned i, const char *options,
    }
    struct kiln_compile_target target;
    kiln_program_compile_target(dev, &target);
+   struct kiln_fcache *cache = kiln_program_cache();
+   unsigned char key[KILN_FCACHE_KEY_SIZE];
+   if (cache && !kiln_program_cache_compile_key(prog->source, prog->source_size, options,
+                                                headers, num_headers, &target, key))
+      cache = NULL;
+   fresh.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+   if (cache && kiln_program_cache_fetch(dev, cache, key, &target, &fresh))
+      return fresh_finish(prog, i, &fresh, CL_SUCCESS, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
    struct kiln_build_output out;
    enum kiln_build_status st = kiln_llvm_compile(prog->source, prog->source_size, options,
                                                  headers, num_headers, &target, &out);
@@ -73,6 +82,8 @@ static cl_int compile_one(cl_program prog, unsigned i, const char *options,
       fresh.target = out.target_id;
       out.bitcode = NULL;
       out.target_id = NULL;
+      if (cache) /* with the files it read through -I, as a build's entry */
+         kiln_program_cache_store(cache, key, &fresh, out.deps, out.num_deps);
    }
    kiln_build_output_fini(&out);
    return fresh_finish(prog, i, &fresh, err, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
@@ -127,6 +138,15 @@ static cl_int link_device(cl_program prog, unsigned i, const char *options, bool
    }
    struct kiln_compile_target target;
    kiln_program_compile_target(dev, &target);
+   cl_program_binary_type type =
+      library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+   struct kiln_fcache *cache = kiln_program_cache();
+   unsigned char key[KILN_FCACHE_KEY_SIZE];
+   if (cache && !kiln_program_cache_link_key(inputs, num_inputs, options, &target, key))
+      cache = NULL;
+   fresh.binary_type = type;
+   if (cache && kiln_program_cache_fetch(dev, cache, key, &target, &fresh))
+      return fresh_finish(prog, i, &fresh, CL_SUCCESS, type);
    struct kiln_build_output out;
    enum kiln_build_status st =
       kiln_llvm_link(inputs, num_inputs, options, &target, &out);
@@ -150,11 +170,11 @@ static cl_int link_device(cl_program prog, unsigned i, const char *options, bool
          if (err == CL_BUILD_PROGRAM_FAILURE)
             err = CL_LINK_PROGRAM_FAILURE;
       }
+      if (!err && cache)
+         kiln_program_cache_store(cache, key, &fresh, NULL, 0);
    }
    kiln_build_output_fini(&out);
-   return fresh_finish(prog, i, &fresh, err,
-                       library ? CL_PROGRAM_BINARY_TYPE_LIBRARY
-                               : CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+   return fresh_finish(prog, i, &fresh, err, type);
 }
 
 static bool is_linkable(const struct kiln_program_build *b)
@@ -184,7 +204,11 @@ static cl_int gather(cl_device_id dev, cl_uint num_inputs, const cl_program *inp
          void *copy = kiln_malloc(b->bitcode_size);
          if (copy) {
             memcpy(copy, b->bitcode, b->bitcode_size);
-            out[(*count)++] = (struct kiln_bitcode){copy, b->bitcode_size};
+            /* The source (never changed once created) only names what
+             * KILN_DUMP's .cl of the link shows. */
+            out[(*count)++] = (struct kiln_bitcode){.data = copy, .size = b->bitcode_size,
+                                                    .source = p->source,
+                                                    .source_size = p->source_size};
          } else {
             err = CL_OUT_OF_HOST_MEMORY;
          }
@@ -253,7 +277,7 @@ cl_int kiln_program_link_one(cl_program prog, unsigned i)
    if (!is_linkable(b))
       return CL_INVALID_BINARY;
    /* prog->building keeps b in place: no copy needed. */
-   struct kiln_bitcode in = {b->bitcode, b->bitcode_size};
+   struct kiln_bitcode in = {.data = b->bitcode, .size = b->bitcode_size};
    cl_int err = link_device(prog, i, NULL, false, &in, 1);
    return err == CL_LINK_PROGRAM_FAILURE ? CL_BUILD_PROGRAM_FAILURE : err;
 }

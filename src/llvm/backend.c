@@ -3,11 +3,9 @@
  * with KILN_DUMP's .ll, .opt.ll and final file on the way. */
 #include "llvm/backend.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
@@ -15,49 +13,10 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "llvm/build_log.h"
+#include "llvm/dump.h"
 #include "llvm/metadata.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
-
-unsigned kiln_llvm_next_build_id(void)
-{
-   static atomic_uint builds;
-   return atomic_fetch_add(&builds, 1);
-}
-
-static const char *dump_dir(void)
-{
-   const char *d = getenv("KILN_DUMP");
-   return d && *d ? d : NULL;
-}
-
-static bool dump_path(char *buf, size_t size, unsigned id, const char *ext)
-{
-   const char *dir = dump_dir();
-   if (!dir)
-      return false;
-   int n = snprintf(buf, size, "%s/kiln-%ld-%u.%s", dir, (long)getpid(), id, ext);
-   return n > 0 && (size_t)n < size;
-}
-
-void kiln_llvm_dump_bytes(unsigned id, const char *ext, const void *data, size_t size)
-{
-   char path[4096];
-   if (!dump_path(path, sizeof(path), id, ext))
-      return;
-   FILE *f = fopen(path, "wb");
-   if (!f)
-      return;
-   fwrite(data, 1, size, f);
-   fclose(f);
-}
-
-void kiln_llvm_dump_module(unsigned id, const char *ext, LLVMModuleRef m)
-{
-   char path[4096], *msg = NULL;
-   if (dump_path(path, sizeof(path), id, ext) && LLVMPrintModuleToFile(m, path, &msg))
-      LLVMDisposeMessage(msg);
-}
 
 bool kiln_llvm_take_buffer(LLVMMemoryBufferRef buf, void **data, size_t *size)
 {
@@ -146,7 +105,8 @@ static void adopt_machine(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *
 
 enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_machine *machine,
                                         const struct kiln_compile_target *target,
-                                        bool optimize, bool linked, unsigned id,
+                                        bool optimize, bool linked,
+                                        const struct kiln_llvm_dump *dump,
                                         struct kiln_build_output *out,
                                         struct kiln_build_log *log)
 {
@@ -169,18 +129,18 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
       .target = target,
       .optimize = optimize,
       .linked = linked,
-      .id = id,
+      .dump = dump,
       .out = out,
       .log = log,
    };
    enum kiln_build_status st = t->lower(&job);
    if (st)
       goto done;
-   kiln_llvm_dump_module(id, "ll", job.m);
+   kiln_llvm_dump_module(dump, "ll", job.m);
    st = KILN_BUILD_FAILED;
    if (!kiln_llvm_run_passes(&job, t->passes[optimize]))
       goto done;
-   kiln_llvm_dump_module(id, "opt.ll", job.m);
+   kiln_llvm_dump_module(dump, "opt.ll", job.m);
 
    char *msg = NULL;
    LLVMMemoryBufferRef code;
@@ -194,7 +154,7 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
       st = KILN_BUILD_OUT_OF_MEMORY;
       goto done;
    }
-   kiln_llvm_dump_bytes(id, t->emit_ext, out->object, out->object_size);
+   kiln_llvm_dump_bytes(dump, t->emit_ext, out->object, out->object_size);
    st = KILN_BUILD_OK;
 done:
    /* A module the lower step made in m's place (target_table.h). */

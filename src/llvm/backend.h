@@ -17,6 +17,7 @@
 #include "llvm/target_table.h"
 
 struct kiln_build_log;
+struct kiln_llvm_dump;
 
 /* One module on its way to device code (what a target's lower step sees). */
 struct kiln_llvm_job {
@@ -26,7 +27,7 @@ struct kiln_llvm_job {
    const struct kiln_compile_target *target;
    bool optimize; /* not -cl-opt-disable */
    bool linked;   /* from clLinkProgram: unresolved symbols are link errors */
-   unsigned id;   /* numbers the KILN_DUMP files */
+   const struct kiln_llvm_dump *dump; /* KILN_DUMP's files (dump.h) */
    struct kiln_build_output *out; /* kernels already described */
    struct kiln_build_log *log;
 };
@@ -35,7 +36,8 @@ struct kiln_llvm_job {
  * out->bitcode (m before code generation), target_id, kernels, object. */
 enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_machine *machine,
                                         const struct kiln_compile_target *target,
-                                        bool optimize, bool linked, unsigned id,
+                                        bool optimize, bool linked,
+                                        const struct kiln_llvm_dump *dump,
                                         struct kiln_build_output *out,
                                         struct kiln_build_log *log);
 
@@ -51,14 +53,6 @@ typedef bool (*kiln_llvm_provided_fn)(const char *name);
  * builtins are ("an OpenCL C builtin Kiln provides", "in libclc"). */
 bool kiln_llvm_check_undefined(const struct kiln_llvm_job *job, kiln_llvm_provided_fn provided,
                                const char *undefined_why, const char *unresolved_why);
-
-/* A fresh number for KILN_DUMP's files. */
-unsigned kiln_llvm_next_build_id(void);
-
-/* KILN_DUMP=<dir>: <dir>/kiln-<pid>-<id>.<ext> (docs/dump.md); nothing
- * when it is unset or the file cannot be written. */
-void kiln_llvm_dump_bytes(unsigned id, const char *ext, const void *data, size_t size);
-void kiln_llvm_dump_module(unsigned id, const char *ext, LLVMModuleRef m);
 
 /* A copy of an LLVM memory buffer, which is disposed of (false, and
  * *data NULL, when out of memory). */

@@ -19,6 +19,7 @@
 #include "llvm/build_log.h"
 #include "llvm/build_options.h"
 #include "llvm/clc_frontend.h"
+#include "llvm/dump.h"
 #include "llvm/metadata.h"
 #include "llvm/target.h"
 #include "llvm/target_table.h"
@@ -97,7 +98,7 @@ struct job {
    LLVMContextRef c;
    LLVMModuleRef m;
    struct kiln_build_log log;
-   unsigned id;
+   struct kiln_llvm_dump dump; /* KILN_DUMP's files */
 };
 
 /* Options, then the target: the order clBuildProgram reports errors in
@@ -173,6 +174,7 @@ static enum kiln_build_status frontend(struct job *j, const char *source, size_t
    kiln_free(fe_log);
    if (fst != KILN_CLC_OK)
       return fst == KILN_CLC_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY : KILN_BUILD_FAILED;
+   kiln_llvm_dump_name(&j->dump, j->m);
    /* Whether clGetKernelArgInfo may name arguments is decided here, per
     * build or compiled object, as §5.9.3 (1.2) ties it to the options. */
    if (!(j->opts.flags & KILN_BUILD_KERNEL_ARG_INFO))
@@ -182,8 +184,7 @@ static enum kiln_build_status frontend(struct job *j, const char *source, size_t
 
 /* Ends a job: out keeps only the log unless status is KILN_BUILD_OK. */
 static enum kiln_build_status job_close(struct job *j, enum kiln_build_status status,
-                                        struct kiln_build_output *out, const char *what,
-                                        bool dump_log)
+                                        struct kiln_build_output *out, const char *what)
 {
    if (j->m)
       LLVMDisposeModule(j->m);
@@ -195,8 +196,8 @@ static enum kiln_build_status job_close(struct job *j, enum kiln_build_status st
    if (status == KILN_BUILD_FAILED && j->log.len == 0)
       kiln_build_log_append(&j->log, "error: the %s failed for a reason Kiln did not record\n",
                             what);
-   if (dump_log && j->log.text)
-      kiln_llvm_dump_bytes(j->id, "log", j->log.text, j->log.len);
+   if (j->log.text)
+      kiln_llvm_dump_bytes(&j->dump, "log", j->log.text, j->log.len);
    out->log = j->log.text;
    if (status != KILN_BUILD_OK) {
       char *keep = out->log;
@@ -214,14 +215,13 @@ enum kiln_build_status kiln_llvm_build(const char *source, size_t size, const ch
    memset(out, 0, sizeof(*out));
    struct job j;
    enum kiln_build_status st = job_open(&j, options, target, "build");
-   j.id = kiln_llvm_next_build_id();
-   kiln_llvm_dump_bytes(j.id, "cl", source, size);
+   kiln_llvm_dump_begin(&j.dump, source, size);
    if (!st)
       st = frontend(&j, source, size, NULL, 0, out);
    if (!st)
       st = kiln_llvm_finish(j.m, &j.machine, target, !(j.opts.flags & KILN_BUILD_OPT_DISABLE),
-                            false, j.id, out, &j.log);
-   return job_close(&j, st, out, "build", true);
+                            false, &j.dump, out, &j.log);
+   return job_close(&j, st, out, "build");
 }
 
 enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const char *options,
@@ -233,13 +233,15 @@ enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const 
    memset(out, 0, sizeof(*out));
    struct job j;
    enum kiln_build_status st = job_open(&j, options, target, "compile");
+   kiln_llvm_dump_begin(&j.dump, source, size);
+   /* The files it includes from disk go to out->deps, for the cache. */
    if (!st)
-      st = frontend(&j, source, size, headers, num_headers, NULL);
+      st = frontend(&j, source, size, headers, num_headers, out);
    if (!st) {
       out->target_id = kiln_llvm_machine_id(&j.machine, target->bounds_check);
       LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(j.m);
       bool copied = bc && kiln_llvm_take_buffer(bc, &out->bitcode, &out->bitcode_size);
       st = copied && out->target_id ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
    }
-   return job_close(&j, st, out, "compile", false);
+   return job_close(&j, st, out, "compile");
 }

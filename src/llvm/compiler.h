@@ -39,6 +39,10 @@ struct kiln_header {
 struct kiln_bitcode {
    const void *data;
    size_t size;
+   /* The OpenCL C it was compiled from, when known (NULL otherwise): only
+    * KILN_DUMP's .cl of the link shows it. */
+   const char *source;
+   size_t source_size;
 };
 
 /* A file the source included (through -I or a quoted #include), with the
@@ -74,7 +78,8 @@ enum kiln_build_status kiln_llvm_build(const char *source, size_t size, const ch
 
 /* clCompileProgram: source (and headers) to a compiled object, LLVM
  * bitcode in out->bitcode, with out->target_id naming the device it is
- * for.  Kernel descriptions and device code come only from
+ * for, and out->deps the files it included from disk (as a build's, for
+ * the compile cache).  Kernel descriptions and device code come only from
  * kiln_llvm_link.  Thread-safe. */
 enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const char *options,
                                          const struct kiln_header *headers,
@@ -127,8 +132,9 @@ const char *kiln_llvm_version(void);
  * for a target src/llvm does not know). */
 char *kiln_llvm_builtins_id(const struct kiln_compile_target *target);
 
-/* Whether KILN_DUMP asks for each build's intermediate files (a cached
- * build has none to give, so the cache is not read then). */
+/* Whether KILN_DUMP asks for each build's, compile's and link's
+ * intermediate files (a cached result has none to give, so the cache is
+ * not read then). */
 bool kiln_llvm_dumping(void);
 
 #endif

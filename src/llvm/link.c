@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "llvm/backend.h"
+#include "llvm/dump.h"
 #include "llvm/build_log.h"
 #include "llvm/build_options.h"
 #include "llvm/compiler.h"
@@ -139,6 +140,8 @@ enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigne
    memset(out, 0, sizeof(*out));
    struct kiln_build_log log = {0};
    kiln_build_log_append(&log, "%s", "");
+   struct kiln_llvm_dump dump;
+   kiln_llvm_dump_begin_link(&dump, inputs, n);
    struct kiln_llvm_machine machine = {0};
    struct kiln_link_options lo;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
@@ -146,6 +149,8 @@ enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigne
       kiln_link_options_parse(options, &lo, reason, sizeof(reason));
    if (ost != KILN_BUILD_OPTIONS_OK) {
       kiln_build_log_append(&log, "error: invalid link options: %s\n", reason);
+      if (log.text)
+         kiln_llvm_dump_bytes(&dump, "log", log.text, log.len);
       out->log = log.text;
       return ost == KILN_BUILD_OPTIONS_INVALID ? KILN_BUILD_INVALID_OPTIONS
                                                : KILN_BUILD_OUT_OF_MEMORY;
@@ -158,6 +163,7 @@ enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigne
       status = link_inputs(c, inputs, n, &m, &log);
    if (status)
       goto done;
+   kiln_llvm_dump_name(&dump, m);
    if (lo.link & KILN_LINK_CREATE_LIBRARY) {
       if (!(lo.link & KILN_LINK_ENABLE_LINK_OPTIONS))
          lock_link_options(m);
@@ -168,8 +174,7 @@ enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigne
       goto done;
    }
    apply_link_options(m, lo.flags);
-   status = kiln_llvm_finish(m, &machine, target, true, true, kiln_llvm_next_build_id(), out,
-                             &log);
+   status = kiln_llvm_finish(m, &machine, target, true, true, &dump, out, &log);
 
 done:
    if (m)
@@ -178,6 +183,8 @@ done:
    kiln_llvm_machine_fini(&machine);
    if (status == KILN_BUILD_FAILED && log.len == 0)
       kiln_build_log_append(&log, "error: the link failed for a reason Kiln did not record\n");
+   if (log.text)
+      kiln_llvm_dump_bytes(&dump, "log", log.text, log.len);
    out->log = log.text;
    if (status != KILN_BUILD_OK) {
       char *keep = out->log;

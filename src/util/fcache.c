@@ -60,29 +60,37 @@ static bool make_dirs(const char *path)
 bool kiln_fcache_open(struct kiln_fcache *c, const char *dir, uint64_t max_bytes)
 {
    c->dir = -1;
-   if (!dir || !*dir || strlen(dir) >= sizeof(c->path))
+   c->error[0] = 0;
+   if (!dir || !*dir || strlen(dir) >= sizeof(c->path)) {
+      snprintf(c->error, sizeof(c->error), "no usable directory name");
       return false;
+   }
    if (!make_dirs(dir)) {
-      kiln_log(KILN_LOG_COMPILE, "cache: off: cannot create %s: %s", dir, strerror(errno));
+      snprintf(c->error, sizeof(c->error), "cannot create %s: %s", dir, strerror(errno));
       return false;
    }
    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
    if (fd < 0) {
-      kiln_log(KILN_LOG_COMPILE, "cache: off: cannot open %s: %s", dir, strerror(errno));
+      snprintf(c->error, sizeof(c->error), "cannot open %s: %s", dir,
+               errno == ELOOP || errno == ENOTDIR ? "not a directory (or a symbolic link)"
+                                                  : strerror(errno));
       return false;
    }
    struct stat st;
    const char *why = NULL;
+   /* Others may read the directory (its names are hashes; the entries are
+    * 0600), but only its owner, this user, may create, rename or remove
+    * entries in it. */
    if (fstat(fd, &st))
       why = strerror(errno);
    else if (st.st_uid != geteuid())
       why = "owned by another user";
-   else if (st.st_mode & 077)
-      why = "others may read or write it (it must be mode 0700)";
+   else if (st.st_mode & (S_IWGRP | S_IWOTH))
+      why = "its group or others may write to it (chmod go-w fixes that)";
    else if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS))
       why = "not writable";
    if (why) {
-      kiln_log(KILN_LOG_COMPILE, "cache: off: refusing %s: %s", dir, why);
+      snprintf(c->error, sizeof(c->error), "refusing %s: %s", dir, why);
       close(fd);
       return false;
    }
@@ -161,11 +169,14 @@ enum kiln_fcache_result kiln_fcache_get(struct kiln_fcache *c,
    *size = 0;
    char name[69];
    kiln_fcache_entry_name(key, name);
-   int fd = openat(c->dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+   /* O_NONBLOCK: a FIFO (or a device) at the entry's name must not block
+    * the open before the fstat below can tell it is no entry. */
+   int fd = openat(c->dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
    if (fd < 0)
       return KILN_FCACHE_MISS;
    struct stat st;
-   if (fstat(fd, &st)) {
+   int flags = fcntl(fd, F_GETFL);
+   if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) || fstat(fd, &st)) {
       close(fd);
       return KILN_FCACHE_MISS;
    }

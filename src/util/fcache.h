@@ -10,9 +10,11 @@
  * nothing: a short, foreign (other key, other version) or corrupted entry
  * is a miss, and is removed so that the next build writes a good one.
  *
- * The directory must belong to this user and be closed to everyone else
- * (mode 0700 or tighter); one that is not, or a symbolic link, is refused
- * rather than used: its entries are machine code the process would run. */
+ * The directory must belong to this user and be writable by no one else
+ * (no group or other write bit: 0700 and 0755 are both fine); one that is
+ * not, or a symbolic link, is refused rather than used: its entries are
+ * machine code the process would run, so nobody else may place or swap
+ * them.  Entries themselves are mode 0600. */
 #ifndef KILN_UTIL_FCACHE_H
 #define KILN_UTIL_FCACHE_H
 
@@ -28,11 +30,12 @@ struct kiln_fcache {
    int dir; /* the directory's descriptor; every access goes through it */
    uint64_t max_bytes;
    char path[4096]; /* for log lines */
+   char error[4200]; /* after a failed kiln_fcache_open: why, naming dir */
 };
 
 /* Opens (creating it, mode 0700, and its missing parents) the directory
  * dir, whose entries may take max_bytes in all.  False when it cannot be
- * used; the reason goes to KILN_DEBUG=compile. */
+ * used, with the reason in c->error (the caller decides who hears it). */
 bool kiln_fcache_open(struct kiln_fcache *c, const char *dir, uint64_t max_bytes);
 void kiln_fcache_close(struct kiln_fcache *c);
 

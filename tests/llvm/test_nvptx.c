@@ -663,8 +663,8 @@ static void test_compile_link(void **state)
       KILN_BUILD_OK);
    assert_string_equal(lib.target_id, "nvptx:" KILN_NVPTX_TRIPLE ":sm_90:+ptx78");
    assert_null(lib.object);
-   struct kiln_bitcode in[2] = {{lib.bitcode, lib.bitcode_size},
-                                {main_obj.bitcode, main_obj.bitcode_size}};
+   struct kiln_bitcode in[2] = {{.data = lib.bitcode, .size = lib.bitcode_size},
+                                {.data = main_obj.bitcode, .size = main_obj.bitcode_size}};
    enum kiln_build_status st = kiln_llvm_link(in, 2, "", &cl12, &linked);
    if (st)
       fprintf(stderr, "%s\n", linked.log);

@@ -510,7 +510,8 @@ static void test_compile_link(void **state)
    assert_null(a.object);
    assert_int_equal(a.num_kernels, 0);
    assert_string_equal(a.target_id, "amdgpu:amdgcn-mesa-mesa3d:gfx1030");
-   struct kiln_bitcode in[2] = {{a.bitcode, a.bitcode_size}, {b.bitcode, b.bitcode_size}};
+   struct kiln_bitcode in[2] = {{.data = a.bitcode, .size = a.bitcode_size},
+                                {.data = b.bitcode, .size = b.bitcode_size}};
    assert_int_equal(kiln_llvm_link(in, 2, NULL, &t, &exe), KILN_BUILD_OK);
    assert_non_null(exe.object);
    assert_int_equal(exe.num_kernels, 1);
@@ -522,7 +523,8 @@ static void test_compile_link(void **state)
                     KILN_BUILD_OK);
    assert_non_null(lib.bitcode);
    assert_null(lib.object);
-   struct kiln_bitcode in2[2] = {{a.bitcode, a.bitcode_size}, {lib.bitcode, lib.bitcode_size}};
+   struct kiln_bitcode in2[2] = {{.data = a.bitcode, .size = a.bitcode_size},
+                                 {.data = lib.bitcode, .size = lib.bitcode_size}};
    assert_int_equal(kiln_llvm_link(in2, 2, "-cl-fast-relaxed-math", &t, &exe),
                     KILN_BUILD_OK);
    assert_int_equal(exe.num_kernels, 1);

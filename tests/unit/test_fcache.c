@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -248,20 +249,36 @@ static void test_eviction(void **state)
    kiln_fcache_close(&c);
 }
 
-/* A directory others can read or write, or a link to one, is refused. */
+/* A directory only its owner may write to is used, whoever may read it
+ * (0755 is what mkdir gives); one its group or others may write to, or a
+ * link to one, is refused, and the reason names the directory. */
 static void test_refused(void **state)
 {
    (void)state;
    char dir[300], link[300];
    path_of(dir, sizeof(dir), "loose");
    assert_int_equal(mkdir(dir, 0755), 0);
+   assert_int_equal(chmod(dir, 0755), 0); /* whatever the umask */
    struct kiln_fcache c;
-   assert_false(kiln_fcache_open(&c, dir, 1 << 20));
-   assert_int_equal(chmod(dir, 0700), 0);
    assert_true(kiln_fcache_open(&c, dir, 1 << 20));
+   unsigned char k[32];
+   key_of(k, 3);
+   assert_true(kiln_fcache_put(&c, k, "x", 1));
    kiln_fcache_close(&c);
-   assert_int_equal(chmod(dir, 0770), 0);
-   assert_false(kiln_fcache_open(&c, dir, 1 << 20));
+   static const mode_t loose[] = {0775, 0757, 0770, 0777, 0720, 0702};
+   for (size_t i = 0; i < sizeof(loose) / sizeof(loose[0]); i++) {
+      assert_int_equal(chmod(dir, loose[i]), 0);
+      assert_false(kiln_fcache_open(&c, dir, 1 << 20));
+      assert_non_null(strstr(c.error, "refusing"));
+      assert_non_null(strstr(c.error, dir));
+      assert_non_null(strstr(c.error, "write"));
+   }
+   static const mode_t tight[] = {0700, 0750, 0705, 0755};
+   for (size_t i = 0; i < sizeof(tight) / sizeof(tight[0]); i++) {
+      assert_int_equal(chmod(dir, tight[i]), 0);
+      assert_true(kiln_fcache_open(&c, dir, 1 << 20));
+      kiln_fcache_close(&c);
+   }
    assert_int_equal(chmod(dir, 0700), 0);
 
    path_of(link, sizeof(link), "link");
@@ -278,6 +295,51 @@ static void test_refused(void **state)
    }
    assert_int_equal(chmod(dir, 0700), 0);
    assert_false(kiln_fcache_open(&c, "", 1 << 20));
+}
+
+static void on_alarm(int sig)
+{
+   (void)sig;
+   static const char msg[] = "test_fcache: kiln_fcache_get hung on a FIFO\n";
+   if (write(2, msg, sizeof(msg) - 1) < 0)
+      _exit(3);
+   _exit(3);
+}
+
+/* Something else than a regular file at an entry's name: a FIFO (nobody
+ * writes to it: opening it for reading without O_NONBLOCK would block
+ * for ever) is a miss, not a hang, and is replaced by the next put. */
+static void test_fifo(void **state)
+{
+   (void)state;
+   char dir[300], e[400];
+   path_of(dir, sizeof(dir), "fifo");
+   struct kiln_fcache c;
+   assert_true(kiln_fcache_open(&c, dir, 1 << 20));
+   unsigned char k[32];
+   key_of(k, 9);
+   entry_path(e, sizeof(e), dir, 9);
+   assert_int_equal(mkfifo(e, 0600), 0);
+   signal(SIGALRM, on_alarm);
+   alarm(20);
+   void *data;
+   size_t size;
+   assert_int_equal(kiln_fcache_get(&c, k, &data, &size), KILN_FCACHE_MISS);
+   alarm(0);
+   assert_null(data);
+   assert_true(kiln_fcache_put(&c, k, "code", 4));
+   struct stat st;
+   assert_int_equal(lstat(e, &st), 0);
+   assert_true(S_ISREG(st.st_mode));
+   assert_int_equal(kiln_fcache_get(&c, k, &data, &size), KILN_FCACHE_HIT);
+   assert_int_equal(size, 4);
+   free(data);
+   /* A directory in its place: also a miss. */
+   unlink(e);
+   assert_int_equal(mkdir(e, 0700), 0);
+   assert_int_equal(kiln_fcache_get(&c, k, &data, &size), KILN_FCACHE_MISS);
+   rmdir(e);
+   kiln_fcache_close(&c);
 }
 
 /* Several processes writing and reading the same keys at once: every
@@ -338,7 +400,7 @@ int main(void)
    const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hit_miss), cmocka_unit_test(test_corrupt),
       cmocka_unit_test(test_eviction), cmocka_unit_test(test_refused),
-      cmocka_unit_test(test_processes),
+      cmocka_unit_test(test_processes), cmocka_unit_test(test_fifo),
    };
    return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -13,6 +13,7 @@
 
 #include "kiln/kernel_info.h"
 #include "llvm/backend.h"
+#include "llvm/dump.h"
 #include "llvm/build_log.h"
 #include "llvm/cpu/bounds_check.h"
 #include "llvm/cpu/safe_div.h"
@@ -109,7 +110,7 @@ static enum kiln_build_status build_workgroups(struct kiln_llvm_job *job)
       if (ws == KILN_WG_OUT_OF_MEMORY) {
          st = KILN_BUILD_OUT_OF_MEMORY;
       } else if (ws != KILN_WG_OK) {
-         kiln_llvm_dump_module(job->id, "failed.ll", m);
+         kiln_llvm_dump_module(job->dump, "failed.ll", m);
          kiln_build_log_append(job->log, "error: kernel '%s': cannot arrange its barriers "
                                          "for the CPU device\n", kernels[i].name);
          st = KILN_BUILD_FAILED;

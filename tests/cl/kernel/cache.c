@@ -3,7 +3,7 @@
  * KILN_CACHE_DIR in a temporary directory and KILN_DEBUG=compile written
  * to a log file, and checks from that log whether the build hit, missed,
  * stored or threw an entry away, and from the kernel's results that the
- * code was right either way. */
+ * code was right either way.  Builds, compiles and links alike. */
 #include <dirent.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -96,6 +96,8 @@ static int child_run(int argc, char **argv)
 {
    const char *options = argv[2];
    int val = atoi(argv[3]);
+   /* A build that hangs (a FIFO in the cache, say) fails the test. */
+   alarm(90);
    struct kt_env env;
    kt_setup(&env, 0);
    for (int a = 4; a < argc; a++) {
@@ -134,15 +136,23 @@ static int child_run(int argc, char **argv)
    return kt_result();
 }
 
-/* Runs `<self> --run options val variants...` with the cache in dir (and
- * the extra NAME=value settings), its log in log_path; returns the exit
- * status. */
-static pid_t spawn_run(const char *dir, const char *extra, const char *options, int val,
-                       const char *variants)
+/* Quiet children run without KILN_DEBUG and KILN_LOG, their stderr in
+ * stderr_path: what a user sees. */
+static bool quiet;
+static char stderr_path[128];
+
+/* Runs `<self> argv...` with the cache in dir (and the extra NAME=value
+ * settings), its log in log_path (or, quiet, its stderr in stderr_path). */
+static pid_t spawn_args(const char *dir, const char *extra, char **argv)
 {
    setenv("KILN_CACHE_DIR", dir, 1);
-   setenv("KILN_DEBUG", "compile", 1);
-   setenv("KILN_LOG", log_path, 1);
+   if (quiet) {
+      unsetenv("KILN_DEBUG");
+      unsetenv("KILN_LOG");
+   } else {
+      setenv("KILN_DEBUG", "compile", 1);
+      setenv("KILN_LOG", log_path, 1);
+   }
    unsetenv("KILN_CACHE");
    unsetenv("KILN_CACHE_SIZE");
    char extra_copy[256] = "";
@@ -151,8 +161,82 @@ static pid_t spawn_run(const char *dir, const char *extra, const char *options, 
         tok = strtok_r(NULL, " ", &save)) {
       char *eq = strchr(tok, '=');
       *eq = 0;
-      setenv(tok, eq + 1, 1);
+      if (eq[1] == '-' && !eq[2])
+         unsetenv(tok); /* NAME=- */
+      else
+         setenv(tok, eq + 1, 1);
    }
+   posix_spawn_file_actions_t fa;
+   REQUIRE(posix_spawn_file_actions_init(&fa) == 0);
+   if (quiet)
+      REQUIRE(posix_spawn_file_actions_addopen(&fa, 2, stderr_path,
+                                               O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0);
+   pid_t pid;
+   REQUIRE(posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ) == 0);
+   posix_spawn_file_actions_destroy(&fa);
+   return pid;
+}
+
+/* Child: clCompileProgram + clLinkProgram as hashcat builds: "main"
+ * includes val.h, given to clCompileProgram as a header program holding
+ * "#define VAL <val>"; "helper" is compiled alone and linked into a
+ * library; main and the library link into the executable, whose kernel
+ * must compute 2 * i + val. */
+static int child_compile_link(int val)
+{
+   alarm(90);
+   struct kt_env env;
+   kt_setup(&env, 0);
+   static const char *main_src = "#include \"val.h\"\n"
+                                 "int helper(int i);\n"
+                                 "__kernel void k(__global int *o)\n"
+                                 "{ int i = get_global_id(0); o[i] = helper(i) + VAL; }\n";
+   static const char *helper_src = "int helper(int i) { return 2 * i; }\n";
+   char header[64];
+   snprintf(header, sizeof(header), "#define VAL %d\n", val);
+   const char *h_text = header, *name = "val.h";
+   cl_int err;
+   cl_program h = clCreateProgramWithSource(env.context, 1, &h_text, NULL, &err);
+   REQUIRE_OK(err);
+   cl_program a = clCreateProgramWithSource(env.context, 1, &main_src, NULL, &err);
+   REQUIRE_OK(err);
+   cl_program b = clCreateProgramWithSource(env.context, 1, &helper_src, NULL, &err);
+   REQUIRE_OK(err);
+   REQUIRE_OK(clCompileProgram(a, 1, &env.device, "", 1, &h, &name, NULL, NULL));
+   REQUIRE_OK(clCompileProgram(b, 1, &env.device, "", 0, NULL, NULL, NULL, NULL));
+   cl_program lib = clLinkProgram(env.context, 1, &env.device, "-create-library", 1, &b, NULL,
+                                  NULL, &err);
+   REQUIRE_OK(err);
+   cl_program in[2] = {a, lib};
+   cl_program exe = clLinkProgram(env.context, 1, &env.device, "", 2, in, NULL, NULL, &err);
+   REQUIRE_OK(err);
+   cl_kernel k = kk_kernel(exe, "k");
+   enum { N = 32 };
+   int out[N];
+   cl_mem m = clCreateBuffer(env.context, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &err);
+   REQUIRE_OK(err);
+   KK_ARG(k, 0, m);
+   size_t global = N;
+   KK_RUN(&env, k, 1, NULL, &global, NULL);
+   kk_read(&env, m, sizeof(out), out);
+   for (int i = 0; i < N; i++)
+      CHECK(out[i] == 2 * i + val, "out[%d] = %d, want %d", i, out[i], 2 * i + val);
+   clReleaseMemObject(m);
+   clReleaseKernel(k);
+   clReleaseProgram(exe);
+   clReleaseProgram(lib);
+   clReleaseProgram(b);
+   clReleaseProgram(a);
+   clReleaseProgram(h);
+   kt_teardown(&env);
+   return kt_result();
+}
+
+/* Runs `<self> --run options val variants...` (spawn_args); returns its
+ * pid. */
+static pid_t spawn_run(const char *dir, const char *extra, const char *options, int val,
+                       const char *variants)
+{
    char val_s[16], variants_copy[128];
    snprintf(val_s, sizeof(val_s), "%d", val);
    snprintf(variants_copy, sizeof(variants_copy), "%s", variants);
@@ -162,9 +246,7 @@ static pid_t spawn_run(const char *dir, const char *extra, const char *options, 
         tok = strtok_r(NULL, " ", &save))
       argv[n++] = tok;
    argv[n] = NULL;
-   pid_t pid;
-   REQUIRE(posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) == 0);
-   return pid;
+   return spawn_args(dir, extra, argv);
 }
 
 static int wait_child(pid_t pid)
@@ -201,21 +283,27 @@ struct result {
    char *log;
 };
 
-static struct result run(const char *dir, const char *extra, const char *options, int val,
-                         const char *variants)
+static struct result finish(pid_t pid, const char *what)
 {
-   unlink(log_path);
    struct result r = {0};
-   r.status = wait_child(spawn_run(dir, extra, options, val, variants));
-   r.log = read_file(log_path);
+   r.status = wait_child(pid);
+   r.log = read_file(quiet ? stderr_path : log_path);
    r.hits = count(r.log, "cache: hit ");
    r.misses = count(r.log, "cache: miss ");
    r.stored = count(r.log, "cache: stored ");
    r.bad = count(r.log, "ignored and removed");
    r.changed = count(r.log, "changed; rebuilding");
-   CHECK(r.status == 0, "child (%s, options '%s', variants %s) exited %d; log:\n%s", dir,
-         options, variants, r.status, r.log);
+   CHECK(r.status == 0, "child (%s) exited %d; log:\n%s", what, r.status, r.log);
    return r;
+}
+
+static struct result run(const char *dir, const char *extra, const char *options, int val,
+                         const char *variants)
+{
+   unlink(log_path);
+   char what[400];
+   snprintf(what, sizeof(what), "%s, options '%s', variants %s", dir, options, variants);
+   return finish(spawn_run(dir, extra, options, val, variants), what);
 }
 
 #define EXPECT(r, h, m, s)                                                                   \
@@ -458,18 +546,77 @@ static void concurrent(void)
    CHECK(entries(dir, NULL, 0, NULL) == 2, "threads: two entries");
 }
 
-/* A directory others can read is refused; the build goes on without it. */
+/* A directory only this user may write to is used, whoever may read it
+ * (0755 is what mkdir gives); one its group or others may write to is
+ * refused, the build goes on without it, and the user is told once, on
+ * stderr, however many programs the process builds. */
 static void refused(void)
 {
    char dir[128];
-   sub(dir, sizeof(dir), "loose");
+   sub(dir, sizeof(dir), "readable");
    REQUIRE(mkdir(dir, 0755) == 0);
    REQUIRE(chmod(dir, 0755) == 0);
    struct result r = run(dir, NULL, "", 0, "1");
+   EXPECT(r, 0, 1, 1);
+   free(r.log);
+   r = run(dir, NULL, "", 0, "1");
+   EXPECT(r, 1, 0, 0);
+   free(r.log);
+
+   sub(dir, sizeof(dir), "loose");
+   REQUIRE(mkdir(dir, 0775) == 0);
+   REQUIRE(chmod(dir, 0775) == 0);
+   r = run(dir, NULL, "", 0, "1 2 3");
    EXPECT(r, 0, 0, 0);
    CHECK(strstr(r.log, "refusing") != NULL, "the refusal is logged:\n%s", r.log);
    free(r.log);
    CHECK(entries(dir, NULL, 0, NULL) == 0, "nothing written into a loose directory");
+   quiet = true;
+   r = run(dir, NULL, "", 0, "1 2 3");
+   int lines = count(r.log, "\n"), said = count(r.log, "compile cache is off");
+   CHECK(said == 1 && lines == 1 && strstr(r.log, dir) && strstr(r.log, "write"),
+         "one line on stderr names the directory and why; stderr:\n%s", r.log);
+   free(r.log);
+   /* The user's wish: KILN_CACHE=0 is silent, and so is a usable cache. */
+   r = run(dir, "KILN_CACHE=0", "", 0, "1");
+   CHECK(r.log[0] == 0, "KILN_CACHE=0 is silent; stderr:\n%s", r.log);
+   free(r.log);
+   sub(dir, sizeof(dir), "readable");
+   r = run(dir, NULL, "", 0, "1");
+   CHECK(r.log[0] == 0, "a usable cache is silent; stderr:\n%s", r.log);
+   free(r.log);
+   /* The default directory ($HOME/.cache/kiln): refused when it exists
+    * (an earlier run or the user made it), so the user is told; when it
+    * cannot even be made (a read-only home), the cache is off quietly. */
+   char home[128], made[200];
+   sub(home, sizeof(home), "home");
+   REQUIRE(mkdir(home, 0700) == 0);
+   snprintf(made, sizeof(made), "%s/.cache", home);
+   REQUIRE(mkdir(made, 0700) == 0);
+   snprintf(made, sizeof(made), "%s/.cache/kiln", home);
+   REQUIRE(mkdir(made, 0777) == 0);
+   REQUIRE(chmod(made, 0777) == 0);
+   char extra[200];
+   snprintf(extra, sizeof(extra), "HOME=%s XDG_CACHE_HOME=-", home);
+   r = run("", extra, "", 0, "1 2");
+   CHECK(count(r.log, "compile cache is off") == 1 && strstr(r.log, made),
+         "the refused default directory is reported once; stderr:\n%s", r.log);
+   free(r.log);
+   if (geteuid() != 0) {
+      sub(home, sizeof(home), "readonly-home");
+      REQUIRE(mkdir(home, 0500) == 0);
+      snprintf(extra, sizeof(extra), "HOME=%s XDG_CACHE_HOME=-", home);
+      r = run("", extra, "", 0, "1");
+      CHECK(r.log[0] == 0, "no cache directory can be made: quiet; stderr:\n%s", r.log);
+      free(r.log);
+      /* ... unless KILN_CACHE=1 asked for the cache. */
+      snprintf(extra, sizeof(extra), "HOME=%s XDG_CACHE_HOME=- KILN_CACHE=1", home);
+      r = run("", extra, "", 0, "1");
+      CHECK(count(r.log, "compile cache is off") == 1,
+            "KILN_CACHE=1 without a directory is reported; stderr:\n%s", r.log);
+      free(r.log);
+   }
+   quiet = false;
    /* A file where the directory should be. */
    char file[128];
    sub(file, sizeof(file), "file");
@@ -485,15 +632,79 @@ static void refused(void)
    free(r.log);
 }
 
+/* Separate compilation is cached as builds are: a second compile + link
+ * in a fresh process compiles and links nothing; a header given to
+ * clCompileProgram with other contents is a miss for the program that
+ * includes it (and so for the link), not for the others. */
+static struct result run_compile_link(const char *dir, int val)
+{
+   unlink(log_path);
+   char val_s[16];
+   snprintf(val_s, sizeof(val_s), "%d", val);
+   char *argv[] = {"/proc/self/exe", "--compile-link", val_s, NULL};
+   return finish(spawn_args(dir, NULL, argv), "compile-link");
+}
+
+static void compile_link(void)
+{
+   char dir[128];
+   sub(dir, sizeof(dir), "compile-link");
+   /* Compile main, compile helper, link the library, link the program. */
+   struct result r = run_compile_link(dir, 3);
+   EXPECT(r, 0, 4, 4);
+   free(r.log);
+   CHECK(entries(dir, NULL, 0, NULL) == 4, "four entries");
+   r = run_compile_link(dir, 3);
+   EXPECT(r, 4, 0, 0);
+   free(r.log);
+   /* val.h changes: main and the program miss; helper and library hit. */
+   r = run_compile_link(dir, 4);
+   EXPECT(r, 2, 2, 2);
+   free(r.log);
+   r = run_compile_link(dir, 4);
+   EXPECT(r, 4, 0, 0);
+   free(r.log);
+   r = run_compile_link(dir, 3);
+   EXPECT(r, 4, 0, 0);
+   free(r.log);
+}
+
+/* A FIFO at an entry's name (nobody writes to it): opening it to read
+ * must not block the build; it is no entry, so it is removed and the
+ * build stores a real one.  The child's alarm fails a hang. */
+static void fifo(void)
+{
+   char dir[128], entry[300];
+   sub(dir, sizeof(dir), "fifo");
+   struct result r = run(dir, NULL, "", 0, "5");
+   EXPECT(r, 0, 1, 1);
+   free(r.log);
+   REQUIRE(entries(dir, entry, sizeof(entry), NULL) == 1);
+   REQUIRE(unlink(entry) == 0);
+   REQUIRE(mkfifo(entry, 0600) == 0);
+   r = run(dir, NULL, "", 0, "5");
+   CHECK(r.bad == 1, "the FIFO is refused:\n%s", r.log);
+   EXPECT(r, 0, 1, 1);
+   free(r.log);
+   struct stat st;
+   CHECK(lstat(entry, &st) == 0 && S_ISREG(st.st_mode), "a real entry replaced the FIFO");
+   r = run(dir, NULL, "", 0, "5");
+   EXPECT(r, 1, 0, 0);
+   free(r.log);
+}
+
 int main(int argc, char **argv)
 {
    if (argc >= 4 && !strcmp(argv[1], "--run"))
       return child_run(argc, argv);
    if (argc == 2 && !strcmp(argv[1], "--threads"))
       return child_threads();
+   if (argc == 3 && !strcmp(argv[1], "--compile-link"))
+      return child_compile_link(atoi(argv[2]));
    snprintf(root, sizeof(root), "/tmp/kiln-test-cache-XXXXXX");
    REQUIRE(mkdtemp(root));
    snprintf(log_path, sizeof(log_path), "%s/log", root);
+   snprintf(stderr_path, sizeof(stderr_path), "%s/stderr", root);
    hit_miss();
    headers();
    corrupted();
@@ -501,6 +712,8 @@ int main(int argc, char **argv)
    eviction();
    concurrent();
    refused();
+   compile_link();
+   fifo();
    if (kt_result() == 0) {
       char cmd[128];
       snprintf(cmd, sizeof(cmd), "rm -rf %s", root);

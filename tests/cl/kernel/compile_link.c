@@ -510,7 +510,7 @@ static void cache_interplay(const struct kt_env *env)
       clReleaseProgram(p);
    }
    /* The same source with different headers compiles to different code:
-    * compiles are never served from the cache. */
+    * the header's contents are in a compile's cache key. */
    const char *use = "#include \"v.h\"\n__kernel void v(__global int *o) { o[0] = V; }\n";
    for (int value = 1; value <= 2; value++) {
       char text[32];
