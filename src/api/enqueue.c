@@ -66,12 +66,11 @@ static cl_int check_device_grid(cl_device_id dev, cl_kernel k, const size_t offs
                   (!per || items <= (ki.private_group_limit - ki.private_group_fixed) / per);
       if (!fits)
          return kiln_api_fail(func, CL_OUT_OF_RESOURCES,
-                              "kernel '%s' needs %llu + %llu x %llu bytes of private memory "
-                              "(stack) for a work-group of %llu work-items; the device has "
-                              "%llu",
+                              "kernel '%s' needs %llu bytes of private memory (stack) per "
+                              "work-group, plus %llu per work-item (%llu work-items); the "
+                              "device holds %llu",
                               k->info->name, (unsigned long long)ki.private_group_fixed,
-                              (unsigned long long)items, (unsigned long long)per,
-                              (unsigned long long)items,
+                              (unsigned long long)per, (unsigned long long)items,
                               (unsigned long long)ki.private_group_limit);
    }
    return CL_SUCCESS;
