@@ -282,7 +282,9 @@ static void cpu_get_kernel_info(struct pipe_screen *screen, void *kernel,
    out->preferred_work_group_size_multiple = w ? w : 1;
    /* A work-group runs on one worker's stack (cpu_tpool.h).  Without the
     * compiler's measure (older binaries), the kernel's own variables. */
-   out->private_group_fixed = k && k->stack ? k->stack[KILN_STACK_FIXED] : meta->private_mem_size;
+   out->private_group_fixed = k && k->stack ? k->stack[KILN_STACK_FIXED]
+                              : meta ? meta->private_mem_size
+                                     : 0;
    out->private_group_per_item = k && k->stack ? k->stack[KILN_STACK_PER_ITEM] : 0;
    out->private_group_limit = CPU_WORKER_STACK_SIZE - CPU_WORKER_STACK_RESERVE;
    /* As many work-items as their per-item copies leave room for: what
