@@ -40,6 +40,18 @@
  * exists (bounds checks). */
 #define KILN_WG_CTX_FN "__kiln_wg_ctx"
 
+/* Each kernel <k> also has a constant
+ *     const uint64_t __kiln_stack_<k>[KILN_STACK_FIELDS]
+ * saying how much of the calling thread's stack its work-group function
+ * takes: [KILN_STACK_FIXED] bytes for any work-group (the frames of the
+ * function and of the deepest chain of functions of the program it calls,
+ * as the optimised code has them) plus [KILN_STACK_PER_ITEM] bytes for each
+ * work-item of the group (the per-work-item copies of private values that
+ * live across a barrier; 0 without barriers).  The driver refuses launches
+ * its worker stacks cannot hold (docs/design.md, "Launch limits"). */
+#define KILN_STACK_PREFIX "__kiln_stack_"
+enum { KILN_STACK_FIXED, KILN_STACK_PER_ITEM, KILN_STACK_FIELDS };
+
 struct kiln_bounds;
 
 struct kiln_wg_ctx {

@@ -25,6 +25,57 @@ cl_int kiln_api_check_sub_buffer_args(cl_command_queue q, cl_kernel k)
    return CL_SUCCESS;
 }
 
+/* The largest value of the device's size_t. */
+static uint64_t device_size_max(const struct pipe_caps *caps)
+{
+   return caps->address_bits && caps->address_bits < 64 ? (1ull << caps->address_bits) - 1
+                                                         : UINT64_MAX;
+}
+
+/* What the device can launch (docs/design.md, "Launch limits"): its grid
+ * (caps.max_grid_*: 32-bit AMD dispatches, CUDA's block counts) and the
+ * private memory of one work-group (the CPU workers' stacks).  Refused
+ * here, where the application sees it, rather than by the driver once the
+ * command runs, or never. */
+static cl_int check_device_grid(cl_device_id dev, cl_kernel k, const size_t offset[3],
+                                const size_t global[3], const size_t local[3], const char *func)
+{
+   const struct pipe_caps *caps = dev->caps;
+   for (int d = 0; d < 3; d++) {
+      if (caps->max_grid_size[d] && global[d] > caps->max_grid_size[d])
+         return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE,
+                              "global_work_size[%d] = %zu: the device launches at most %llu", d,
+                              global[d], (unsigned long long)caps->max_grid_size[d]);
+      if (caps->max_grid_offset[d] && offset[d] > caps->max_grid_offset[d])
+         return kiln_api_fail(func, CL_INVALID_GLOBAL_OFFSET,
+                              "global_work_offset[%d] = %zu: the device takes at most %llu", d,
+                              offset[d], (unsigned long long)caps->max_grid_offset[d]);
+      if (caps->max_grid_groups[d] && global[d] / local[d] > caps->max_grid_groups[d])
+         return kiln_api_fail(func, CL_OUT_OF_RESOURCES,
+                              "%zu work-groups in dimension %d (global %zu / local %zu): the "
+                              "device launches at most %llu",
+                              global[d] / local[d], d, global[d], local[d],
+                              (unsigned long long)caps->max_grid_groups[d]);
+   }
+   struct pipe_kernel_info ki;
+   kiln_kernel_device_info(k, dev, &ki);
+   if (ki.private_group_limit) {
+      uint64_t items = (uint64_t)local[0] * local[1] * local[2];
+      uint64_t per = ki.private_group_per_item;
+      bool fits = ki.private_group_fixed <= ki.private_group_limit &&
+                  (!per || items <= (ki.private_group_limit - ki.private_group_fixed) / per);
+      if (!fits)
+         return kiln_api_fail(func, CL_OUT_OF_RESOURCES,
+                              "kernel '%s' needs %llu bytes of private memory (stack) per "
+                              "work-group, plus %llu per work-item (%llu work-items); the "
+                              "device holds %llu",
+                              k->info->name, (unsigned long long)ki.private_group_fixed,
+                              (unsigned long long)per, (unsigned long long)items,
+                              (unsigned long long)ki.private_group_limit);
+   }
+   return CL_SUCCESS;
+}
+
 cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim,
                               const size_t *global_work_offset, const size_t *global_work_size,
                               const size_t *local_work_size, cl_kernel *kp, size_t offset[3],
@@ -54,17 +105,34 @@ cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work
       offset[d] = 0;
       global[d] = local[d] = 1;
    }
+   /* Every value, and the work-item count (get_global_linear_id), must
+    * fit the device's size_t; a product that wraps would launch nothing. */
+   uint64_t size_max = device_size_max(caps);
+   uint64_t items = 1;
    for (cl_uint d = 0; d < work_dim; d++) {
       global[d] = global_work_size[d];
       if (!global[d])
          return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] is 0", d);
+      if (global[d] > size_max)
+         return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE,
+                              "global_work_size[%u] = %zu exceeds the device's size_t", d,
+                              global[d]);
+      if (items > size_max / global[d])
+         return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE,
+                              "%u-dimensional global work size %zux%zux%zu: more work-items "
+                              "than the device's size_t counts (%llu)",
+                              work_dim, global[0], work_dim > 1 ? global_work_size[1] : 1,
+                              work_dim > 2 ? global_work_size[2] : 1,
+                              (unsigned long long)size_max);
+      items *= global[d];
    }
    if (global_work_offset)
       for (cl_uint d = 0; d < work_dim; d++) {
          offset[d] = global_work_offset[d];
-         if (offset[d] + global[d] < offset[d])
-            return kiln_api_fail(func, CL_INVALID_GLOBAL_OFFSET, "offset + size overflows in %u",
-                                 d);
+         if (offset[d] > size_max - global[d])
+            return kiln_api_fail(func, CL_INVALID_GLOBAL_OFFSET,
+                                 "offset %zu + size %zu exceeds the device's size_t in %u",
+                                 offset[d], global[d], d);
       }
 
    const uint64_t *reqd = k->info->reqd_work_group_size;
@@ -102,6 +170,9 @@ cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work
    } else {
       kiln_ndrange_choose_local(q->device, k, work_dim, global, local);
    }
+   cl_int err = check_device_grid(q->device, k, offset, global, local, func);
+   if (err)
+      return err;
 
    *kp = k;
    return CL_SUCCESS;

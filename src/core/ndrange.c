@@ -403,6 +403,25 @@ void kiln_ndrange_choose_local(cl_device_id dev, cl_kernel k, cl_uint work_dim,
       local[d] = largest_divisor_at_most(global[d], limit);
       target /= local[d];
    }
+   /* A device with few work-groups per dimension (CUDA: 65535 in y and
+    * z) gets groups large enough to cover the grid where a divisor allows;
+    * where none does, the enqueue's grid check refuses the launch. */
+   for (cl_uint d = 0; d < work_dim; d++) {
+      uint64_t most = c->max_grid_groups[d];
+      if (!most || global[d] / local[d] <= most)
+         continue;
+      size_t others = 1;
+      for (cl_uint e = 0; e < work_dim; e++)
+         if (e != d)
+            others *= local[e];
+      size_t limit = budget / others < c->max_work_item_sizes[d] ? budget / others
+                                                                  : c->max_work_item_sizes[d];
+      for (size_t l = (size_t)((global[d] + most - 1) / most); l && l <= limit; l++)
+         if (global[d] % l == 0) {
+            local[d] = l;
+            break;
+         }
+   }
 }
 
 /* ---- native kernels ---- */

@@ -140,6 +140,9 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
    st = KILN_BUILD_FAILED;
    if (!kiln_llvm_run_passes(&job, t->passes[optimize]))
       goto done;
+   if (t->optimized && (st = t->optimized(&job)))
+      goto done;
+   st = KILN_BUILD_FAILED;
    kiln_llvm_dump_module(dump, "opt.ll", job.m);
 
    char *msg = NULL;

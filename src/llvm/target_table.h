@@ -68,6 +68,10 @@ struct kiln_llvm_target {
    enum kiln_build_status (*lower)(struct kiln_llvm_job *job);
    /* The optimiser: [0] under -cl-opt-disable, [1] otherwise. */
    const char *passes[2];
+   /* After the optimiser, before code generation (NULL: nothing): what the
+    * target records of the optimised code (CPU: each work-group
+    * function's stack).  KILN_BUILD_FAILED with the log saying why. */
+   enum kiln_build_status (*optimized)(struct kiln_llvm_job *job);
    bool vectorize;  /* loop and SLP vectorisation in those passes */
    LLVMCodeGenOptLevel codegen_opt;
    LLVMCodeModel code_model;

@@ -32,6 +32,14 @@ struct pipe_caps {
    cl_uint address_bits;
    size_t max_work_item_sizes[3];
    size_t max_work_group_size;
+   /* The largest grid the device can launch, per dimension: global sizes,
+    * global offsets and work-group counts; 0 where nothing but the size_t
+    * range of address_bits limits it.  Core refuses a launch past them at
+    * enqueue (docs/design.md, "Launch limits"), so a driver never sees
+    * a grid it would have to wrap. */
+   uint64_t max_grid_size[3];
+   uint64_t max_grid_offset[3];
+   uint64_t max_grid_groups[3];
    /* char short int long float double half */
    cl_uint preferred_vector_width[7];
    cl_uint native_vector_width[7];
@@ -187,6 +195,15 @@ struct pipe_kernel_info {
    size_t preferred_work_group_size_multiple; /* warp/wave size, CPU vector width */
    uint64_t private_mem_size;                 /* bytes per work-item */
    uint64_t static_local_mem_size;            /* __local variables of the kernel itself */
+   /* Drivers whose work-groups keep private memory in storage of a fixed
+    * size (the CPU workers' stacks): a group of n work-items needs
+    * private_group_fixed + n * private_group_per_item bytes of it, and
+    * private_group_limit are there (0: nothing to check).  Core refuses
+    * a launch that needs more with CL_OUT_OF_RESOURCES;
+    * max_work_group_size already says how many work-items fit. */
+   uint64_t private_group_fixed;
+   uint64_t private_group_per_item;
+   uint64_t private_group_limit;
 };
 
 /* pipe_screen::fence_wait results besides a (negative) CL error, which

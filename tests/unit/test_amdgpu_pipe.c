@@ -422,6 +422,61 @@ static void test_saxpy_gfx11(void **state)
    run_saxpy(1);
 }
 
+/* The dispatch packet's grid size and the implicit global offsets are
+ * 32-bit: larger grids are refused at enqueue, nothing is submitted, and
+ * the largest that fits goes out unwrapped. */
+static void test_grid_limits(void **state)
+{
+   (void)state;
+   struct env e;
+   env_open(&e, 1);
+   uint64_t xva, yva;
+   cl_mem x = buffer(&e, 4096, &xva), y = buffer(&e, 4096, &yva);
+   cl_int err;
+   cl_kernel k = clCreateKernel(e.prog, "saxpy", &err);
+   assert_int_equal(err, CL_SUCCESS);
+   cl_float a = 1.0f;
+   assert_int_equal(clSetKernelArg(k, 0, sizeof(a), &a), CL_SUCCESS);
+   assert_int_equal(clSetKernelArg(k, 1, sizeof(x), &x), CL_SUCCESS);
+   assert_int_equal(clSetKernelArg(k, 2, sizeof(y), &y), CL_SUCCESS);
+   unsigned submits = fake.num_submits;
+   size_t big = (size_t)1 << 32, local = 64;
+   assert_int_equal(clEnqueueNDRangeKernel(e.q, k, 1, NULL, &big, &local, 0, NULL, NULL),
+                    CL_INVALID_GLOBAL_WORK_SIZE);
+   assert_int_equal(clEnqueueNDRangeKernel(e.q, k, 1, NULL, &big, NULL, 0, NULL, NULL),
+                    CL_INVALID_GLOBAL_WORK_SIZE);
+   size_t g2[2] = {64, big};
+   assert_int_equal(clEnqueueNDRangeKernel(e.q, k, 2, NULL, g2, NULL, 0, NULL, NULL),
+                    CL_INVALID_GLOBAL_WORK_SIZE);
+   size_t global = 1024, offset = big;
+   assert_int_equal(clEnqueueNDRangeKernel(e.q, k, 1, &offset, &global, &local, 0, NULL, NULL),
+                    CL_INVALID_GLOBAL_OFFSET);
+   assert_int_equal(clFinish(e.q), CL_SUCCESS);
+   assert_int_equal(fake.num_submits, submits);
+   /* The largest multiple of 64 below 2^32, at offset 2^32 - 1. */
+   global = big - 64;
+   offset = big - 1;
+   assert_int_equal(clEnqueueNDRangeKernel(e.q, k, 1, &offset, &global, &local, 0, NULL, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(clFinish(e.q), CL_SUCCESS);
+   assert_int_equal(fake.num_submits, submits + 1);
+   struct decoded *d = calloc(1, sizeof(*d));
+   const struct fake_submit *s = &fake.submits[submits];
+   decode(s, d);
+   const uint32_t lsz[3] = {64, 1, 1}, groups[3] = {(uint32_t)(global / 64), 1, 1};
+   uint64_t kva, dva;
+   check_dispatch(&e, s, d, lsz, groups, 0, &kva, &dva);
+   /* check_dispatch saw the packet's grid size: 64 x groups. */
+   const uint8_t *ka = fake_submit_va_to_cpu(s, kva, 40);
+   assert_non_null(ka);
+   assert_int_equal(u32_at(ka + 28), (uint32_t)offset);
+   free(d);
+   clReleaseKernel(k);
+   clReleaseMemObject(x);
+   clReleaseMemObject(y);
+   env_close(&e);
+}
+
 /* __local arguments land after the static LDS, and RSRC2 covers them. */
 static void run_local(unsigned which)
 {
@@ -869,6 +924,7 @@ int main(void)
       cmocka_unit_test(test_scratch),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_no_sub_devices),
+      cmocka_unit_test(test_grid_limits),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,6 +156,21 @@ static enum kiln_build_status cpu_lower(struct kiln_llvm_job *job)
    return build_workgroups(job);
 }
 
+/* The work-group functions' stack, as the optimiser left them; and stack
+ * probes in every function, so that a frame larger than what is left of
+ * a worker's stack faults on its guard page instead of reaching past it
+ * into other memory (the driver refuses launches it knows do not fit;
+ * the probes guard the rest: frames of functions outside the module). */
+static enum kiln_build_status cpu_optimized(struct kiln_llvm_job *job)
+{
+   LLVMContextRef c = LLVMGetModuleContext(job->m);
+   for (LLVMValueRef fn = LLVMGetFirstFunction(job->m); fn; fn = LLVMGetNextFunction(fn))
+      if (LLVMGetFirstBasicBlock(fn))
+         LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                 LLVMCreateStringAttribute(c, "probe-stack", 11, "inline-asm", 10));
+   return kiln_wg_measure_stack(job->m) ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
+}
+
 const struct kiln_llvm_target kiln_llvm_target_cpu = {
    .name = "cpu",
    .id_name = "cpu",
@@ -166,6 +181,7 @@ const struct kiln_llvm_target kiln_llvm_target_cpu = {
    .bounds_check = true,
    .lower = cpu_lower,
    .passes = {"default<O0>,globaldce", "default<O3>"},
+   .optimized = cpu_optimized,
    .vectorize = true,
    .codegen_opt = LLVMCodeGenLevelAggressive,
    .code_model = LLVMCodeModelSmall,

@@ -63,6 +63,9 @@ struct kiln_wg {
    LLVMValueRef next;      /* i32 alloca: region the work-items go to next */
    LLVMValueRef lsize[3];  /* local sizes, loaded in setup */
    LLVMValueRef wg_items;  /* product of the local sizes */
+   /* Stack bytes of the per-work-item slots (wg_private.c): a group of n
+    * work-items takes n * private_per_item + private_pad of it. */
+   uint64_t private_per_item, private_pad;
    bool oom;               /* an allocation failed: the result is unusable */
 };
 

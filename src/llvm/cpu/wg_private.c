@@ -44,6 +44,9 @@ static void privatize_alloca(struct kiln_wg *w, LLVMValueRef a)
    uint64_t stride = LLVMABISizeOfType(w->td, t) * count;
    stride = (stride + align - 1) / align * align;
 
+   w->private_per_item += stride;
+   w->private_pad += align;
+
    LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(w->setup));
    LLVMValueRef bytes = LLVMBuildMul(w->b, w->wg_items, LLVMConstInt(w->i64, stride, 0), "");
    LLVMValueRef slots = LLVMBuildArrayAlloca(w->b, w->i8, bytes, "priv");

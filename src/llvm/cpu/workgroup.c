@@ -135,6 +135,27 @@ LLVMValueRef kiln_wg_create(LLVMModuleRef m, LLVMValueRef kernel,
    return fn;
 }
 
+/* __kiln_stack_<kernel> (include/kiln/cpu_abi.h): the per-work-item
+ * slots are known now; kiln_wg_measure_stack adds the frame once the
+ * optimiser has run.  False when out of memory. */
+static bool emit_stack_info(struct kiln_wg *w, const char *kernel)
+{
+   char *name = kiln_malloc(strlen(KILN_STACK_PREFIX) + strlen(kernel) + 1);
+   if (!name)
+      return false;
+   sprintf(name, "%s%s", KILN_STACK_PREFIX, kernel);
+   LLVMTypeRef t = LLVMArrayType2(w->i64, KILN_STACK_FIELDS);
+   LLVMValueRef g = LLVMAddGlobal(w->m, t, name);
+   kiln_free(name);
+   LLVMValueRef vals[KILN_STACK_FIELDS];
+   vals[KILN_STACK_FIXED] = LLVMConstInt(w->i64, w->private_pad, 0);
+   vals[KILN_STACK_PER_ITEM] = LLVMConstInt(w->i64, w->private_per_item, 0);
+   LLVMSetInitializer(g, LLVMConstArray2(w->i64, vals, KILN_STACK_FIELDS));
+   LLVMSetGlobalConstant(g, 1);
+   LLVMSetLinkage(g, LLVMExternalLinkage);
+   return true;
+}
+
 enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
                                    struct kiln_kernel_info *info)
 {
@@ -167,5 +188,7 @@ enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
       ok = kiln_wg_build_regions(&w, barriers);
    }
    LLVMDisposeBuilder(w.b);
+   if (!w.oom && ok && !emit_stack_info(&w, info->name))
+      w.oom = true;
    return w.oom ? KILN_WG_OUT_OF_MEMORY : ok ? KILN_WG_OK : KILN_WG_UNSUPPORTED;
 }

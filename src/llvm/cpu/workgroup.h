@@ -38,6 +38,11 @@ enum kiln_wg_status {
 enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
                                    struct kiln_kernel_info *info);
 
+/* Step 3, on the optimised module before code generation: completes each
+ * kernel's __kiln_stack_<k> (include/kiln/cpu_abi.h) with the frames its
+ * work-group function has now.  False when out of memory. */
+bool kiln_wg_measure_stack(LLVMModuleRef m);
+
 /* Work-item functions, barrier() and fences: the calls this pass
  * replaces, which no library defines. */
 bool kiln_wg_is_work_item_function(const char *name);

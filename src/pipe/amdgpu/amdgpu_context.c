@@ -147,8 +147,13 @@ static int launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *gr
    for (int d = 0; d < 3; d++) {
       uint64_t local = grid->local_size[d] ? grid->local_size[d] : 1;
       uint64_t groups = grid->global_size[d] / local;
-      if (local > ctx->screen->caps.max_work_group_size || groups > UINT32_MAX)
+      if (local > ctx->screen->caps.max_work_group_size)
          return CL_INVALID_WORK_GROUP_SIZE;
+      /* Core refuses these at enqueue (caps.max_grid_*); the packet and
+       * the implicit arguments would wrap them. */
+      if (groups > UINT32_MAX || grid->global_size[d] > UINT32_MAX ||
+          grid->global_offset[d] > UINT32_MAX)
+         return CL_OUT_OF_RESOURCES;
       l.local[d] = (uint32_t)local;
       l.groups[d] = (uint32_t)groups;
    }

@@ -167,8 +167,15 @@ static void fill_caps(struct pipe_caps *c, const struct amdgpu_ws_info *info)
     * most 256 work-items ("amdgpu-flat-work-group-size"="1,256"): larger
     * groups would break its register allocation. */
    c->max_work_group_size = 256;
-   for (int d = 0; d < 3; d++)
+   for (int d = 0; d < 3; d++) {
       c->max_work_item_sizes[d] = 256;
+      /* The dispatch packet's grid_size and the implicit global offsets
+       * libclc reads are 32-bit (amdgpu_dispatch.c), and so are the
+       * DISPATCH_DIRECT group counts: larger grids would wrap. */
+      c->max_grid_size[d] = UINT32_MAX;
+      c->max_grid_offset[d] = UINT32_MAX;
+      c->max_grid_groups[d] = UINT32_MAX;
+   }
    static const cl_uint widths[7] = {1, 1, 1, 1, 1, 1, 0};
    memcpy(c->preferred_vector_width, widths, sizeof(widths));
    memcpy(c->native_vector_width, widths, sizeof(widths));

@@ -28,6 +28,8 @@
  * (the pipe interface has no call that releases a kernel). */
 struct cpu_kernel {
    kiln_wg_fn fn;
+   /* __kiln_stack_<k>: NULL in binaries from before Kiln recorded it. */
+   const uint64_t *stack;
    const struct kiln_printf_table *printf_table; /* NULL: no printf */
    char *name;
    struct cpu_kernel *next;
@@ -90,7 +92,7 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
       pthread_mutex_unlock(&p->lock);
       return found;
    }
-   size_t n = strlen(KILN_WG_PREFIX) + strlen(name) + 1;
+   size_t n = strlen(KILN_WG_PREFIX) + strlen(KILN_STACK_PREFIX) + strlen(name) + 1;
    char *sym = kiln_malloc(n);
    struct cpu_kernel *k = kiln_calloc(1, sizeof(*k));
    char *copy = kiln_strdup(name);
@@ -98,6 +100,12 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
    if (sym && k && copy) {
       snprintf(sym, n, "%s%s", KILN_WG_PREFIX, name);
       fn = kiln_jit_lookup(p->jit, sym, error);
+   }
+   if (fn) {
+      char *missing = NULL;
+      snprintf(sym, n, "%s%s", KILN_STACK_PREFIX, name);
+      k->stack = kiln_jit_lookup(p->jit, sym, &missing);
+      kiln_free(missing);
    }
    kiln_free(sym);
    if (!fn) { /* *error stays NULL when out of host memory */
@@ -268,11 +276,27 @@ int cpu_launch_grid_now(struct pipe_context *ctx, const struct pipe_grid_info *i
 static void cpu_get_kernel_info(struct pipe_screen *screen, void *kernel,
                                 const struct kiln_kernel_info *meta, struct pipe_kernel_info *out)
 {
-   (void)kernel;
-   (void)meta;
+   const struct cpu_kernel *k = kernel;
    /* Work-items are vectorized in x by the float vector width. */
    cl_uint w = screen->caps.preferred_vector_width[4];
    out->preferred_work_group_size_multiple = w ? w : 1;
+   /* A work-group runs on one worker's stack (cpu_tpool.h).  Without the
+    * compiler's measure (older binaries), the kernel's own variables. */
+   out->private_group_fixed = k && k->stack ? k->stack[KILN_STACK_FIXED]
+                              : meta ? meta->private_mem_size
+                                     : 0;
+   out->private_group_per_item = k && k->stack ? k->stack[KILN_STACK_PER_ITEM] : 0;
+   out->private_group_limit = CPU_WORKER_STACK_SIZE - CPU_WORKER_STACK_RESERVE;
+   /* As many work-items as their per-item copies leave room for: what
+    * CL_KERNEL_WORK_GROUP_SIZE reports, and the most a NULL local size
+    * picks.  At least 1; a kernel whose frame alone does not fit is
+    * refused at enqueue. */
+   uint64_t per = out->private_group_per_item;
+   if (per && out->private_group_fixed < out->private_group_limit) {
+      uint64_t fit = (out->private_group_limit - out->private_group_fixed) / per;
+      if (fit < out->max_work_group_size)
+         out->max_work_group_size = fit ? (size_t)fit : 1;
+   }
 }
 
 void cpu_screen_init_compute_functions(struct pipe_screen *screen)

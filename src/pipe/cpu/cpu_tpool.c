@@ -22,7 +22,6 @@
 #include "winsys/sw/sw_winsys.h"
 #include "util/alloc.h"
 
-#define WORKER_STACK_SIZE (64u << 20)
 #define ARENA_ALIGN 128
 
 struct job {
@@ -79,10 +78,15 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
    ctx.bounds = info->bounds;
    ctx.printf_buffer = job->printf_buffer;
    for (;;) {
-      uint64_t first = atomic_fetch_add(&job->next, job->chunk);
-      if (first >= job->total)
-         break;
-      uint64_t last = first + job->chunk < job->total ? first + job->chunk : job->total;
+      /* Claim [first, last) without ever moving the counter past total:
+       * a fetch-add by every worker at the end would wrap it for grids
+       * near 2^64 groups and run groups again. */
+      uint64_t first = atomic_load_explicit(&job->next, memory_order_relaxed), last;
+      do {
+         if (first >= job->total)
+            return;
+         last = job->total - first > job->chunk ? first + job->chunk : job->total;
+      } while (!atomic_compare_exchange_weak(&job->next, &first, last));
       /* Divide once per chunk, then step the id like an odometer. */
       ctx.group_id[0] = first % job->groups[0];
       ctx.group_id[1] = (first / job->groups[0]) % job->groups[1];
@@ -151,7 +155,7 @@ struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsign
    pthread_cond_init(&pool->done, NULL);
    pthread_attr_t attr;
    pthread_attr_init(&attr);
-   pthread_attr_setstacksize(&attr, WORKER_STACK_SIZE);
+   pthread_attr_setstacksize(&attr, CPU_WORKER_STACK_SIZE);
    /* A sub-device's workers may run on its CPUs only; the scheduler still
     * balances them among those.  Pinning is best effort: a CPU set the
     * kernel refuses leaves the threads unpinned (their number still
@@ -172,7 +176,7 @@ struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsign
          num_cpus = 0;
          pthread_attr_destroy(&attr);
          pthread_attr_init(&attr);
-         pthread_attr_setstacksize(&attr, WORKER_STACK_SIZE);
+         pthread_attr_setstacksize(&attr, CPU_WORKER_STACK_SIZE);
          i--;
          continue;
       }
@@ -211,7 +215,11 @@ int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_gr
                      .printf_buffer = printf_buffer};
    job.total = 1;
    for (int d = 0; d < 3; d++) {
-      job.groups[d] = info->global_size[d] / info->local_size[d];
+      job.groups[d] = info->local_size[d] ? info->global_size[d] / info->local_size[d] : 0;
+      /* Core refuses grids of more than 2^64-1 work-items; one that got
+       * here anyway fails rather than running a wrapped count. */
+      if (job.groups[d] && job.total > UINT64_MAX / job.groups[d])
+         return -1;
       job.total *= job.groups[d];
    }
    atomic_init(&job.next, 0);

@@ -7,6 +7,16 @@
 
 struct cpu_tpool;
 
+/* Each worker's stack.  Work-group functions run on it, with their
+ * private arrays and, for kernels with barriers, a copy of the values
+ * kept across a barrier for every work-item (include/kiln/cpu_abi.h,
+ * __kiln_stack_<k>).  CPU_WORKER_STACK_RESERVE of it is kept for what that
+ * measure leaves out: the worker's own frames, register spills, the C
+ * library functions kernels call; launches needing more than the rest
+ * are refused at enqueue (docs/design.md, "Launch limits"). */
+#define CPU_WORKER_STACK_SIZE (64u << 20)
+#define CPU_WORKER_STACK_RESERVE (1u << 20)
+
 /* num_threads workers; with num_cpus, each may run only on cpus[] (OS
  * CPU numbers). */
 struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus);

@@ -43,6 +43,10 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
    s->max_grid[0] = (unsigned)at_least(ATTR(MAX_GRID_DIM_X, 65535), 1);
    s->max_grid[1] = (unsigned)at_least(ATTR(MAX_GRID_DIM_Y, 65535), 1);
    s->max_grid[2] = (unsigned)at_least(ATTR(MAX_GRID_DIM_Z, 65535), 1);
+   /* Blocks per grid dimension (2^31-1 x 65535 x 65535 on every GPU so
+    * far): core refuses larger grids at enqueue. */
+   for (int d = 0; d < 3; d++)
+      c->max_grid_groups[d] = s->max_grid[d];
    s->warp_size = (unsigned)at_least(ATTR(WARP_SIZE, 32), 1);
    s->max_pitch = at_least(ATTR(MAX_PITCH, 0x7fffffff), 0);
 
