@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <llvm-c/Types.h>
 
@@ -26,6 +27,14 @@ extern "C" {
  * first -I directory, so "name" and "dir/name" resolve as the application
  * named them, and includes between headers resolve relative to them. */
 #define KILN_CLC_HEADER_DIR "/kiln-input-headers"
+
+/* A build's limits (docs/design.md, "Compiler limits"), each a fatal error
+ * in the log.  Tokens: every token the preprocessor lexes, in directives
+ * and macro arguments too, so that an exponential macro stops in seconds.
+ * Operators: the punctuators of one statement (the chain `a + b + ...`
+ * that Clang parses in a loop but checks and compiles by recursion). */
+#define KILN_CLC_MAX_TOKENS ((uint64_t)1 << 24)
+#define KILN_CLC_MAX_OPERATORS 20000
 
 /* What a device compiles for. Strings are borrowed for the call. */
 struct kiln_clc_target {
