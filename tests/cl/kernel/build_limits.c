@@ -78,10 +78,14 @@ static int sum_case(bool huge)
    src = generated("__kernel void k(__global int *a, int b) { a[0] = b", " = b", n, "; }\n");
    build_expect(&env, "assignments", src, "", !huge, huge ? "kiln:" : "");
    free(src);
-   src = generated("__kernel void k(__global int *a, int b) { if (b) a[0] = 1;",
-                   " else if (b) a[0] = 1;", huge ? n : 2000, " }\n");
-   build_expect(&env, "else-if chain", src, "", !huge, huge ? "nests too deeply" : "");
-   free(src);
+   /* Clang takes time quadratic in an else-if chain's length: the long
+    * one (about 40,000 before the stack limit) is left out. */
+   if (!huge) {
+      src = generated("__kernel void k(__global int *a, int b) { if (b) a[0] = 1;",
+                      " else if (b) a[0] = 1;", 2000, " }\n");
+      build_expect(&env, "else-if chain", src, "", true, "");
+      free(src);
+   }
    kt_teardown(&env);
    return kt_result();
 }
@@ -275,7 +279,7 @@ int main(int argc, char **argv)
    printf("RLIMIT_AS cases skipped: AddressSanitizer reserves terabytes of address space\n");
 #else
    /* From nothing to spare (no compiler thread) to enough for the build. */
-   static const unsigned caps[] = {0, 16, 64, 200, 260, 300, 400, 600, 1000, 2000};
+   static const unsigned caps[] = {0, 16, 64, 200, 260, 270, 280, 290, 300, 320, 350, 380, 400, 600, 2000};
    for (unsigned i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
       char name[32];
       snprintf(name, sizeof(name), "oom-%u", caps[i]);
