@@ -14,7 +14,9 @@
 
 #include "llvm/build_log.h"
 #include "llvm/dump.h"
+#include "llvm/guard.h"
 #include "llvm/metadata.h"
+#include "llvm/recursion.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
 
@@ -103,6 +105,45 @@ static void adopt_machine(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *
    LLVMSetTarget(m, triple);
 }
 
+/* kiln_llvm_finish's steps after the target machine exists. */
+struct steps {
+   struct kiln_llvm_job job;
+   enum kiln_build_status st;
+};
+
+static void run_steps(void *p)
+{
+   struct steps *s = p;
+   struct kiln_llvm_job *job = &s->job;
+   const struct kiln_llvm_target *t = job->machine->target;
+   s->st = t->lower(job);
+   if (s->st)
+      return;
+   kiln_llvm_dump_module(job->dump, "ll", job->m);
+   s->st = KILN_BUILD_FAILED;
+   if (!kiln_llvm_run_passes(job, t->passes[job->optimize]))
+      return;
+   if (t->optimized && (s->st = t->optimized(job)))
+      return;
+   s->st = KILN_BUILD_FAILED;
+   kiln_llvm_dump_module(job->dump, "opt.ll", job->m);
+
+   char *msg = NULL;
+   LLVMMemoryBufferRef code;
+   if (LLVMTargetMachineEmitToMemoryBuffer(job->tm, job->m, t->emit, &msg, &code)) {
+      kiln_build_log_append(job->log, "error: internal: code generation for %s failed: %s\n",
+                            job->machine->cpu, msg);
+      LLVMDisposeMessage(msg);
+      return;
+   }
+   if (!kiln_llvm_take_buffer(code, &job->out->object, &job->out->object_size)) {
+      s->st = KILN_BUILD_OUT_OF_MEMORY;
+      return;
+   }
+   kiln_llvm_dump_bytes(job->dump, t->emit_ext, job->out->object, job->out->object_size);
+   s->st = KILN_BUILD_OK;
+}
+
 enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_machine *machine,
                                         const struct kiln_compile_target *target,
                                         bool optimize, bool linked,
@@ -110,8 +151,12 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
                                         struct kiln_build_output *out,
                                         struct kiln_build_log *log)
 {
-   const struct kiln_llvm_target *t = machine->target;
    kiln_llvm_init_targets();
+   /* Before anything inlines: a cycle is the program's error, not an
+    * internal one of a later step. */
+   enum kiln_build_status rst = kiln_llvm_check_recursion(m, log);
+   if (rst)
+      return rst;
    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
    out->target_id = kiln_llvm_machine_id(machine, target->bounds_check);
    if (!bc || !kiln_llvm_take_buffer(bc, &out->bitcode, &out->bitcode_size) ||
@@ -122,47 +167,38 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
       return KILN_BUILD_FAILED;
    adopt_machine(m, tm, machine->triple);
 
-   struct kiln_llvm_job job = {
-      .m = m,
-      .tm = tm,
-      .machine = machine,
-      .target = target,
-      .optimize = optimize,
-      .linked = linked,
-      .dump = dump,
-      .out = out,
-      .log = log,
+   struct steps s = {
+      .job = {
+         .m = m,
+         .tm = tm,
+         .machine = machine,
+         .target = target,
+         .optimize = optimize,
+         .linked = linked,
+         .dump = dump,
+         .out = out,
+         .log = log,
+      },
    };
-   enum kiln_build_status st = t->lower(&job);
-   if (st)
-      goto done;
-   kiln_llvm_dump_module(dump, "ll", job.m);
-   st = KILN_BUILD_FAILED;
-   if (!kiln_llvm_run_passes(&job, t->passes[optimize]))
-      goto done;
-   if (t->optimized && (st = t->optimized(&job)))
-      goto done;
-   st = KILN_BUILD_FAILED;
-   kiln_llvm_dump_module(dump, "opt.ll", job.m);
-
-   char *msg = NULL;
-   LLVMMemoryBufferRef code;
-   if (LLVMTargetMachineEmitToMemoryBuffer(tm, job.m, t->emit, &msg, &code)) {
-      kiln_build_log_append(log, "error: internal: code generation for %s failed: %s\n",
-                            machine->cpu, msg);
-      LLVMDisposeMessage(msg);
-      goto done;
-   }
-   if (!kiln_llvm_take_buffer(code, &out->object, &out->object_size)) {
+   /* Guarded here too, so that the machine and a module the lower step
+    * made are disposed of whatever happens (guard.h). */
+   char why[512];
+   enum kiln_build_status st = KILN_BUILD_FAILED;
+   switch (kiln_llvm_guard(run_steps, &s, why, sizeof(why))) {
+   case KILN_LLVM_GUARD_OK:
+      st = s.st;
+      break;
+   case KILN_LLVM_GUARD_OUT_OF_MEMORY:
       st = KILN_BUILD_OUT_OF_MEMORY;
-      goto done;
+      break;
+   case KILN_LLVM_GUARD_FATAL:
+      kiln_build_log_append(log, "error: internal compiler error: LLVM: %s\n", why);
+      st = KILN_BUILD_FAILED;
+      break;
    }
-   kiln_llvm_dump_bytes(dump, t->emit_ext, out->object, out->object_size);
-   st = KILN_BUILD_OK;
-done:
    /* A module the lower step made in m's place (target_table.h). */
-   if (job.m != m)
-      LLVMDisposeModule(job.m);
+   if (s.job.m != m)
+      LLVMDisposeModule(s.job.m);
    LLVMDisposeTargetMachine(tm);
    return st;
 }

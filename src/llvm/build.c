@@ -20,6 +20,7 @@
 #include "llvm/build_options.h"
 #include "llvm/clc_frontend.h"
 #include "llvm/dump.h"
+#include "llvm/guard.h"
 #include "llvm/metadata.h"
 #include "llvm/target.h"
 #include "llvm/target_table.h"
@@ -208,20 +209,70 @@ static enum kiln_build_status job_close(struct job *j, enum kiln_build_status st
    return status;
 }
 
+/* kiln_llvm_build's and kiln_llvm_compile's arguments, and the job: the
+ * job lives here, outside the compiler thread's frames, so that it is
+ * closed whatever happened on that thread (guard.h). */
+struct call {
+   const char *source;
+   size_t size;
+   const char *options;
+   const struct kiln_header *headers;
+   unsigned num_headers;
+   const struct kiln_compile_target *target;
+   struct kiln_build_output *out;
+   struct job j;
+   enum kiln_build_status st;
+};
+
+static void build_body(void *p)
+{
+   struct call *c = p;
+   struct job *j = &c->j;
+   c->st = job_open(j, c->options, c->target, "build");
+   kiln_llvm_dump_begin(&j->dump, c->source, c->size);
+   if (!c->st)
+      c->st = frontend(j, c->source, c->size, NULL, 0, c->out);
+   if (!c->st)
+      c->st = kiln_llvm_finish(j->m, &j->machine, c->target,
+                               !(j->opts.flags & KILN_BUILD_OPT_DISABLE), false, &j->dump, c->out,
+                               &j->log);
+}
+
+static void compile_body(void *p)
+{
+   struct call *c = p;
+   struct job *j = &c->j;
+   c->st = job_open(j, c->options, c->target, "compile");
+   kiln_llvm_dump_begin(&j->dump, c->source, c->size);
+   /* The files it includes from disk go to out->deps, for the cache. */
+   if (!c->st)
+      c->st = frontend(j, c->source, c->size, c->headers, c->num_headers, c->out);
+   if (!c->st) {
+      c->out->target_id = kiln_llvm_machine_id(&j->machine, c->target->bounds_check);
+      LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(j->m);
+      bool copied = bc && kiln_llvm_take_buffer(bc, &c->out->bitcode, &c->out->bitcode_size);
+      c->st = copied && c->out->target_id ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
+   }
+}
+
+/* Runs body on the compiler stack, then closes the job. */
+static enum kiln_build_status run_job(struct call *c, void (*body)(void *), const char *what)
+{
+   memset(c->out, 0, sizeof(*c->out));
+   c->st = KILN_BUILD_FAILED;
+   enum kiln_build_status st = kiln_llvm_run(body, c, &c->j.log);
+   if (st)
+      c->st = st;
+   return job_close(&c->j, c->st, c->out, what);
+}
+
 enum kiln_build_status kiln_llvm_build(const char *source, size_t size, const char *options,
                                        const struct kiln_compile_target *target,
                                        struct kiln_build_output *out)
 {
-   memset(out, 0, sizeof(*out));
-   struct job j;
-   enum kiln_build_status st = job_open(&j, options, target, "build");
-   kiln_llvm_dump_begin(&j.dump, source, size);
-   if (!st)
-      st = frontend(&j, source, size, NULL, 0, out);
-   if (!st)
-      st = kiln_llvm_finish(j.m, &j.machine, target, !(j.opts.flags & KILN_BUILD_OPT_DISABLE),
-                            false, &j.dump, out, &j.log);
-   return job_close(&j, st, out, "build");
+   struct call c = {.source = source, .size = size, .options = options, .target = target,
+                    .out = out};
+   return run_job(&c, build_body, "build");
 }
 
 enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const char *options,
@@ -230,18 +281,7 @@ enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const 
                                          const struct kiln_compile_target *target,
                                          struct kiln_build_output *out)
 {
-   memset(out, 0, sizeof(*out));
-   struct job j;
-   enum kiln_build_status st = job_open(&j, options, target, "compile");
-   kiln_llvm_dump_begin(&j.dump, source, size);
-   /* The files it includes from disk go to out->deps, for the cache. */
-   if (!st)
-      st = frontend(&j, source, size, headers, num_headers, out);
-   if (!st) {
-      out->target_id = kiln_llvm_machine_id(&j.machine, target->bounds_check);
-      LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(j.m);
-      bool copied = bc && kiln_llvm_take_buffer(bc, &out->bitcode, &out->bitcode_size);
-      st = copied && out->target_id ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
-   }
-   return job_close(&j, st, out, "compile");
+   struct call c = {.source = source, .size = size, .options = options, .headers = headers,
+                    .num_headers = num_headers, .target = target, .out = out};
+   return run_job(&c, compile_body, "compile");
 }

@@ -1,18 +1,24 @@
-// Kiln's only C++: Clang's CompilerInstance has no C API. Everything here
-// stays behind the extern "C" kiln_clc_compile of clc_frontend.h; later
-// stages use the LLVM-C API on the module it returns.
+// Clang's CompilerInstance has no C API. Everything here stays behind the
+// extern "C" kiln_clc_compile of clc_frontend.h; later stages use the
+// LLVM-C API on the module it returns.  Built with exceptions, as
+// guard.cpp is: when memory runs out inside Clang, the unwinding to
+// kiln_llvm_guard runs the destructors of what this file made.
 
 extern "C" {
 #include "llvm/builtins.h"
 #include "util/sha256.h"
 }
 #include "llvm/clc_frontend.h"
+#include "llvm/guard.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
 
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,12 +31,15 @@ extern "C" {
 #include <clang/Frontend/TextDiagnosticBuffer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassPlugin.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Triple.h>
@@ -243,9 +252,248 @@ void hash_included(clang::CompilerInstance &ci, const IncludedFiles &files,
    }
 }
 
+// Stops a build whose program Clang could not get through: too deep for
+// the compiler thread's stack, or expanding to more tokens than a build
+// may read (docs/design.md, "Compiler limits").  Clang has no such limit
+// for the nesting its parser does by recursion (unary operators, nested
+// statements, declarators: only brackets are bounded, by -fbracket-depth),
+// none for the chains it parses by iteration but later stages walk by
+// recursion (a sum of 60,000 terms), and none for macro expansion.
+//
+// It watches every token the preprocessor lexes, macro arguments expanded
+// and directives included (setPreprocessToken).  On a limit it reports a
+// fatal error, which silences the errors that follow, and turns this and
+// every later token into the end of the file: the parser unwinds at once,
+// and code generation, which never runs after an error, never sees the
+// half-built program.
+class Limits {
+public:
+   explicit Limits(clang::Preprocessor &pp) : pp_(pp), floor_(kiln_llvm_stack_floor()) {}
+
+   void install()
+   {
+      pp_.setPreprocessToken(true);
+      pp_.setTokenWatcher([this](const clang::Token &tok) { watch(tok); });
+   }
+
+private:
+   void watch(const clang::Token &ctok)
+   {
+      // The token Preprocessor::Lex is about to hand back: the watcher may
+      // change it (see above).
+      clang::Token &tok = const_cast<clang::Token &>(ctok);
+      if (stopped_) {
+         // End-of-directive tokens stay: the directive code loops to them.
+         if (tok.isNot(clang::tok::eod))
+            end(tok);
+         return;
+      }
+      char here;
+      if (floor_ && &here < floor_)
+         return stop(tok, "the program nests too deeply for Kiln's compiler (more than "
+                          "%0 MiB of parser stack); split the expression or statement",
+                     KILN_LLVM_PARSER_STACK >> 20);
+      if (++lexed_ > KILN_CLC_MAX_TOKENS)
+         return stop(tok, "the program expands to more than %0 preprocessor tokens",
+                     KILN_CLC_MAX_TOKENS);
+      // Preprocessor::Lex counts the tokens it gives the parser (lex level 0)
+      // just before calling the watcher: the others are directives and
+      // macro arguments being expanded.
+      unsigned count = pp_.getTokenCount();
+      if (count == parser_tokens_)
+         return;
+      parser_tokens_ = count;
+      if (count_operator(tok) && ++operators_ > KILN_CLC_MAX_OPERATORS)
+         return stop(tok, "a statement has more than %0 operators; split it",
+                     KILN_CLC_MAX_OPERATORS);
+   }
+
+   // Counts what adds a level to an expression: every punctuator but
+   // closing brackets, statement ends and the commas of braced lists.
+   // Statements end (the count restarts) at ';', '{' and '}' outside
+   // parentheses and subscripts.
+   bool count_operator(const clang::Token &tok)
+   {
+      using namespace clang;
+      switch (tok.getKind()) {
+      case tok::l_paren:
+      case tok::l_square:
+         open_.push_back(tok.getKind());
+         nested_++;
+         return true;
+      case tok::l_brace:
+         open_.push_back(tok.getKind());
+         if (!nested_)
+            operators_ = 0;
+         return false;
+      case tok::r_paren:
+      case tok::r_square:
+      case tok::r_brace:
+         if (!open_.empty()) {
+            if (open_.back() != tok::l_brace)
+               nested_--;
+            open_.pop_back();
+         }
+         if (tok.is(tok::r_brace) && !nested_)
+            operators_ = 0;
+         return false;
+      case tok::semi:
+         if (!nested_)
+            operators_ = 0;
+         return false;
+      case tok::comma:
+         return open_.empty() || open_.back() != tok::l_brace;
+      default:
+         return tok::getPunctuatorSpelling(tok.getKind()) != nullptr ||
+                tok.isOneOf(tok::kw_sizeof, tok::kw_vec_step);
+      }
+   }
+
+   // what holds %0 for n.
+   void stop(clang::Token &tok, const char *what, uint64_t n)
+   {
+      stopped_ = true;
+      std::string text = std::string("kiln: ") + what;
+      text.replace(text.find("%0"), 2, std::to_string(n));
+      clang::DiagnosticsEngine &diags = pp_.getDiagnostics();
+      diags.Report(tok.getLocation(),
+                   diags.getCustomDiagID(clang::DiagnosticsEngine::Fatal, "%0"))
+         << text;
+      end(tok);
+   }
+
+   static void end(clang::Token &tok)
+   {
+      clang::SourceLocation loc = tok.getLocation();
+      tok.startToken();
+      tok.setKind(clang::tok::eof);
+      tok.setLocation(loc);
+   }
+
+   clang::Preprocessor &pp_;
+   const char *floor_;
+   bool stopped_ = false;
+   uint64_t lexed_ = 0;
+   unsigned parser_tokens_ = 0;
+   uint64_t operators_ = 0;
+   unsigned nested_ = 0;
+   std::vector<clang::tok::TokenKind> open_;
+};
+
+// EmitLLVMOnlyAction with Limits on its preprocessor, which exists from
+// BeginSourceFileAction on.
+class LimitedAction : public clang::EmitLLVMOnlyAction {
+public:
+   using clang::EmitLLVMOnlyAction::EmitLLVMOnlyAction;
+
+protected:
+   bool BeginSourceFileAction(clang::CompilerInstance &ci) override
+   {
+      if (!clang::EmitLLVMOnlyAction::BeginSourceFileAction(ci))
+         return false;
+      limits_ = std::make_unique<Limits>(ci.getPreprocessor());
+      limits_->install();
+      return true;
+   }
+
+private:
+   std::unique_ptr<Limits> limits_;
+};
+
+// The build log: Clang's text diagnostics, except that nothing of a file
+// outside the program's own sources (input.cl, clCompileProgram's headers)
+// and its -I directories is quoted.  `#include "/etc/shadow"` must not turn
+// the build log into a way to read files the application did not mean to
+// hand to the compiler: a diagnostic located in such a file (or in a macro
+// spelled there) becomes one line naming the file, once per file.
+class LogConsumer : public clang::DiagnosticConsumer {
+public:
+   LogConsumer(llvm::raw_ostream &os, clang::DiagnosticOptions *opts,
+               const kiln_build_options &build)
+      : os_(os), printer_(os, opts)
+   {
+      for (size_t i = 0; i < build.num_include_dirs; i++) {
+         llvm::SmallString<256> real;
+         if (!llvm::sys::fs::real_path(build.include_dirs[i], real))
+            dirs_.push_back(std::string(real.str()) + "/");
+      }
+   }
+
+   void BeginSourceFile(const clang::LangOptions &lo, const clang::Preprocessor *pp) override
+   {
+      printer_.BeginSourceFile(lo, pp);
+   }
+   void EndSourceFile() override { printer_.EndSourceFile(); }
+   void finish() override { printer_.finish(); }
+
+   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                         const clang::Diagnostic &info) override
+   {
+      // Counted, for "N errors generated" and the build's result.
+      clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+      if (level == clang::DiagnosticsEngine::Note && hid_last_) {
+         return;
+      }
+      hid_last_ = false;
+      clang::SourceLocation loc = info.getLocation();
+      if (loc.isValid() && info.hasSourceManager()) {
+         const clang::SourceManager &sm = info.getSourceManager();
+         clang::FileID spelled = sm.getFileID(sm.getSpellingLoc(loc));
+         clang::FileID shown = sm.getFileID(sm.getFileLoc(loc));
+         clang::FileID foreign = is_foreign(sm, shown) ? shown
+                                 : is_foreign(sm, spelled) ? spelled : clang::FileID();
+         if (foreign.isValid()) {
+            hid_last_ = true;
+            if (reported_.insert(foreign.getHashValue()).second)
+               report_hidden(sm, foreign, level);
+            return;
+         }
+      }
+      printer_.HandleDiagnostic(level, info);
+   }
+
+private:
+   bool is_foreign(const clang::SourceManager &sm, clang::FileID fid)
+   {
+      auto fe = sm.getFileEntryRefForID(fid);
+      if (!fe)
+         return false; // <built-in>, <scratch space>: no file
+      llvm::StringRef name = fe->getName();
+      if (name == KILN_CLC_SOURCE_NAME || name == KILN_CLC_LINK_NAME ||
+          name.starts_with(KILN_CLC_HEADER_DIR "/") || name.starts_with(KILN_CLANG_RESOURCE_DIR "/"))
+         return false;
+      llvm::SmallString<256> real;
+      if (llvm::sys::fs::real_path(name, real))
+         return true;
+      for (const std::string &d : dirs_) {
+         if (real.str().starts_with(d))
+            return false;
+      }
+      return true;
+   }
+
+   void report_hidden(const clang::SourceManager &sm, clang::FileID fid,
+                      clang::DiagnosticsEngine::Level level)
+   {
+      llvm::StringRef name = sm.getFileEntryRefForID(fid)->getName();
+      clang::PresumedLoc from = sm.getPresumedLoc(sm.getIncludeLoc(fid));
+      if (from.isValid())
+         os_ << from.getFilename() << ":" << from.getLine() << ":" << from.getColumn() << ": ";
+      os_ << (level >= clang::DiagnosticsEngine::Error ? "error" : "warning") << ": '" << name
+          << "' does not compile as OpenCL C; Kiln quotes no diagnostic in it, as it lies "
+             "outside the program's sources and -I directories\n";
+   }
+
+   llvm::raw_ostream &os_;
+   clang::TextDiagnosticPrinter printer_;
+   std::vector<std::string> dirs_;
+   std::set<unsigned> reported_;
+   bool hid_last_ = false;
+};
+
 // Runs Clang; true when it produced a module. Diagnostics land in `log`.
-bool run_clang(const Args &args, const char *source, size_t source_size,
-               const kiln_clc_target &target, llvm::LLVMContext &context,
+bool run_clang(const Args &args, const kiln_build_options &opts, const char *source,
+               size_t source_size, const kiln_clc_target &target, llvm::LLVMContext &context,
                std::unique_ptr<llvm::Module> &module, llvm::raw_string_ostream &log,
                std::vector<Dep> *deps)
 {
@@ -273,9 +521,8 @@ bool run_clang(const Args &args, const char *source, size_t source_size,
    bool ok = clang::CompilerInvocation::CreateFromArgs(instance->getInvocation(),
                                                        argv, parse_diags);
 
-   instance->createDiagnostics(
-      new clang::TextDiagnosticPrinter(log, &instance->getDiagnosticOpts()),
-      /*ShouldOwnClient=*/true);
+   instance->createDiagnostics(new LogConsumer(log, &instance->getDiagnosticOpts(), opts),
+                               /*ShouldOwnClient=*/true);
    parse_buffer->FlushDiagnostics(instance->getDiagnostics());
    // "N errors generated." goes here, not to the application's stderr.
    instance->setVerboseOutputStream(log);
@@ -319,7 +566,7 @@ bool run_clang(const Args &args, const char *source, size_t source_size,
    if (deps)
       instance->addDependencyCollector(included);
 
-   clang::EmitLLVMOnlyAction action(&context);
+   LimitedAction action(&context);
    if (!instance->ExecuteAction(action))
       return false;
    module = action.takeModule();
@@ -350,6 +597,46 @@ kiln_clc_compile(const char *source, size_t source_size,
                                 nullptr, nullptr);
 }
 
+namespace {
+
+// One front-end run, as kiln_clc_compile_deps's arguments and results.
+struct Compile {
+   const char *source = nullptr;
+   size_t source_size = 0;
+   const kiln_build_options *options = nullptr;
+   const kiln_clc_target *target = nullptr;
+   LLVMContextRef context = nullptr;
+   bool want_deps = false;
+   // Results
+   std::string text;
+   std::unique_ptr<llvm::Module> result;
+   std::vector<Dep> deps;
+   bool ok = false;
+   kiln_llvm_guard_status guard = KILN_LLVM_GUARD_OK;
+   char why[512] = "";
+};
+
+void compile(void *p)
+{
+   Compile &c = *static_cast<Compile *>(p);
+   llvm::raw_string_ostream stream(c.text);
+   kiln_llvm_init_targets();
+   c.ok = run_clang(cc1_args(*c.options, *c.target), *c.options, c.source, c.source_size,
+                    *c.target, *llvm::unwrap(c.context), c.result, stream,
+                    c.want_deps ? &c.deps : nullptr);
+   if (!c.ok && c.text.empty())
+      stream << "kiln: clang failed on " KILN_CLC_SOURCE_NAME " without reporting why\n";
+}
+
+// On the compiler thread: the guard's catch sits between Clang and Kiln.
+void compile_guarded(void *p)
+{
+   Compile &c = *static_cast<Compile *>(p);
+   c.guard = kiln_llvm_guard(compile, p, c.why, sizeof(c.why));
+}
+
+} // namespace
+
 extern "C" enum kiln_clc_status
 kiln_clc_compile_deps(const char *source, size_t source_size,
                       const struct kiln_build_options *options,
@@ -363,32 +650,41 @@ kiln_clc_compile_deps(const char *source, size_t source_size,
       *deps_out = nullptr;
       *num_deps = 0;
    }
-   std::vector<Dep> deps;
-   if (!source)
-      source_size = 0;
-
-   std::string text;
-   llvm::raw_string_ostream stream(text);
-   std::unique_ptr<llvm::Module> result;
-   bool ok = false;
    if (!options || !target || !target->triple || !*target->triple || !context) {
-      stream << "kiln: internal error: compile called without options, target "
-                "triple or LLVM context\n";
-   } else {
-      kiln_llvm_init_targets();
-      ok = run_clang(cc1_args(*options, *target), source ? source : "", source_size, *target,
-                     *llvm::unwrap(context), result, stream, deps_out ? &deps : nullptr);
-      if (!ok && text.empty())
-         stream << "kiln: clang failed on " KILN_CLC_SOURCE_NAME
-                   " without reporting why\n";
+      *log = copy_log("kiln: internal error: compile called without options, target "
+                      "triple or LLVM context\n");
+      return *log ? KILN_CLC_BUILD_FAILURE : KILN_CLC_OUT_OF_MEMORY;
    }
-   stream.flush();
-
-   *log = copy_log(text);
+   // Everything C++ lives in c, so that the guard's catch, outside the
+   // frames Clang unwinds, can free what a failed run left.
+   Compile c;
+   c.source = source ? source : "";
+   c.source_size = source ? source_size : 0;
+   c.options = options;
+   c.target = target;
+   c.context = context;
+   c.want_deps = deps_out != nullptr;
+   if (!kiln_llvm_on_compiler_stack(compile_guarded, &c))
+      return KILN_CLC_OUT_OF_MEMORY;
+   if (c.guard == KILN_LLVM_GUARD_OUT_OF_MEMORY)
+      return KILN_CLC_OUT_OF_MEMORY;
+   if (c.guard == KILN_LLVM_GUARD_FATAL) {
+      // No std::string here: nothing outside the guard may throw.
+      size_t n = c.text.size() + std::strlen(c.why) + 64;
+      *log = static_cast<char *>(kiln_malloc(n));
+      if (!*log)
+         return KILN_CLC_OUT_OF_MEMORY;
+      std::snprintf(*log, n, "%serror: internal compiler error: LLVM: %s\n", c.text.c_str(),
+                    c.why);
+      return KILN_CLC_BUILD_FAILURE;
+   }
+   *log = copy_log(c.text);
    if (!*log)
       return KILN_CLC_OUT_OF_MEMORY;
-   if (!ok)
+   if (!c.ok)
       return KILN_CLC_BUILD_FAILURE;
+   std::vector<Dep> &deps = c.deps;
+   std::unique_ptr<llvm::Module> &result = c.result;
    if (deps_out && !deps.empty()) {
       auto *list = static_cast<kiln_build_dep *>(kiln_calloc(deps.size(), sizeof(kiln_build_dep)));
       bool oom = !list;

@@ -1,5 +1,5 @@
 /* OpenCL C source → LLVM module, through Clang running in this process.
- * The C face of src/llvm/clc_frontend.cpp, the one C++ file of Kiln.
+ * The C face of src/llvm/clc_frontend.cpp (with guard.cpp, Kiln's C++).
  * It speaks LLVM-C types, so only src/llvm includes it; core sees
  * build_options.h and src/llvm's program-level interface. */
 #ifndef KILN_LLVM_CLC_FRONTEND_H
@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <llvm-c/Types.h>
 
@@ -26,6 +27,14 @@ extern "C" {
  * first -I directory, so "name" and "dir/name" resolve as the application
  * named them, and includes between headers resolve relative to them. */
 #define KILN_CLC_HEADER_DIR "/kiln-input-headers"
+
+/* A build's limits (docs/design.md, "Compiler limits"), each a fatal error
+ * in the log.  Tokens: every token the preprocessor lexes, in directives
+ * and macro arguments too, so that an exponential macro stops in seconds.
+ * Operators: the punctuators of one statement (the chain `a + b + ...`
+ * that Clang parses in a loop but checks and compiles by recursion). */
+#define KILN_CLC_MAX_TOKENS ((uint64_t)1 << 24)
+#define KILN_CLC_MAX_OPERATORS 20000
 
 /* What a device compiles for. Strings are borrowed for the call. */
 struct kiln_clc_target {

@@ -14,6 +14,7 @@
 #include "llvm/build_log.h"
 #include "llvm/build_options.h"
 #include "llvm/compiler.h"
+#include "llvm/guard.h"
 #include "llvm/target_table.h"
 #include "util/alloc.h"
 
@@ -132,65 +133,85 @@ static enum kiln_build_status link_inputs(LLVMContextRef c, const struct kiln_bi
    return *dest ? KILN_BUILD_OK : KILN_BUILD_FAILED;
 }
 
+/* A link under way, outside the compiler thread's frames (guard.h). */
+struct link_job {
+   const struct kiln_bitcode *inputs;
+   unsigned n;
+   const struct kiln_compile_target *target;
+   struct kiln_build_output *out;
+   struct kiln_link_options lo;
+   struct kiln_build_log log;
+   struct kiln_llvm_machine machine;
+   LLVMContextRef c;
+   LLVMModuleRef m;
+   enum kiln_build_status status;
+   struct kiln_llvm_dump dump; /* KILN_DUMP's files */
+};
+
+static void link_body(void *p)
+{
+   struct link_job *l = p;
+   l->c = LLVMContextCreate();
+   LLVMContextSetDiagnosticHandler(l->c, diagnostic, &l->log);
+   l->status = kiln_llvm_machine_init(&l->machine, l->target, &l->log);
+   if (!l->status)
+      l->status = link_inputs(l->c, l->inputs, l->n, &l->m, &l->log);
+   if (l->status)
+      return;
+   kiln_llvm_dump_name(&l->dump, l->m);
+   if (l->lo.link & KILN_LINK_CREATE_LIBRARY) {
+      if (!(l->lo.link & KILN_LINK_ENABLE_LINK_OPTIONS))
+         lock_link_options(l->m);
+      l->out->target_id = kiln_llvm_machine_id(&l->machine, l->target->bounds_check);
+      LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(l->m);
+      bool copied = bc && kiln_llvm_take_buffer(bc, &l->out->bitcode, &l->out->bitcode_size);
+      l->status = copied && l->out->target_id ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
+      return;
+   }
+   apply_link_options(l->m, l->lo.flags);
+   l->status = kiln_llvm_finish(l->m, &l->machine, l->target, true, true,
+                                &l->dump, l->out, &l->log);
+}
+
 enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigned n,
                                       const char *options,
                                       const struct kiln_compile_target *target,
                                       struct kiln_build_output *out)
 {
    memset(out, 0, sizeof(*out));
-   struct kiln_build_log log = {0};
-   kiln_build_log_append(&log, "%s", "");
-   struct kiln_llvm_dump dump;
-   kiln_llvm_dump_begin_link(&dump, inputs, n);
-   struct kiln_llvm_machine machine = {0};
-   struct kiln_link_options lo;
+   struct link_job l = {.inputs = inputs, .n = n, .target = target, .out = out,
+                        .status = KILN_BUILD_FAILED};
+   kiln_build_log_append(&l.log, "%s", "");
+   kiln_llvm_dump_begin_link(&l.dump, inputs, n);
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status ost =
-      kiln_link_options_parse(options, &lo, reason, sizeof(reason));
+      kiln_link_options_parse(options, &l.lo, reason, sizeof(reason));
    if (ost != KILN_BUILD_OPTIONS_OK) {
-      kiln_build_log_append(&log, "error: invalid link options: %s\n", reason);
-      if (log.text)
-         kiln_llvm_dump_bytes(&dump, "log", log.text, log.len);
-      out->log = log.text;
+      kiln_build_log_append(&l.log, "error: invalid link options: %s\n", reason);
+      if (l.log.text)
+         kiln_llvm_dump_bytes(&l.dump, "log", l.log.text, l.log.len);
+      out->log = l.log.text;
       return ost == KILN_BUILD_OPTIONS_INVALID ? KILN_BUILD_INVALID_OPTIONS
                                                : KILN_BUILD_OUT_OF_MEMORY;
    }
-   LLVMContextRef c = LLVMContextCreate();
-   LLVMContextSetDiagnosticHandler(c, diagnostic, &log);
-   LLVMModuleRef m = NULL;
-   enum kiln_build_status status = kiln_llvm_machine_init(&machine, target, &log);
-   if (!status)
-      status = link_inputs(c, inputs, n, &m, &log);
-   if (status)
-      goto done;
-   kiln_llvm_dump_name(&dump, m);
-   if (lo.link & KILN_LINK_CREATE_LIBRARY) {
-      if (!(lo.link & KILN_LINK_ENABLE_LINK_OPTIONS))
-         lock_link_options(m);
-      out->target_id = kiln_llvm_machine_id(&machine, target->bounds_check);
-      LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
-      bool copied = bc && kiln_llvm_take_buffer(bc, &out->bitcode, &out->bitcode_size);
-      status = copied && out->target_id ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
-      goto done;
-   }
-   apply_link_options(m, lo.flags);
-   status = kiln_llvm_finish(m, &machine, target, true, true, &dump, out, &log);
-
-done:
-   if (m)
-      LLVMDisposeModule(m);
-   LLVMContextDispose(c);
-   kiln_llvm_machine_fini(&machine);
-   if (status == KILN_BUILD_FAILED && log.len == 0)
-      kiln_build_log_append(&log, "error: the link failed for a reason Kiln did not record\n");
-   if (log.text)
-      kiln_llvm_dump_bytes(&dump, "log", log.text, log.len);
-   out->log = log.text;
-   if (status != KILN_BUILD_OK) {
+   enum kiln_build_status st = kiln_llvm_run(link_body, &l, &l.log);
+   if (st)
+      l.status = st;
+   if (l.m)
+      LLVMDisposeModule(l.m);
+   if (l.c)
+      LLVMContextDispose(l.c);
+   kiln_llvm_machine_fini(&l.machine);
+   if (l.status == KILN_BUILD_FAILED && l.log.len == 0)
+      kiln_build_log_append(&l.log, "error: the link failed for a reason Kiln did not record\n");
+   if (l.log.text)
+      kiln_llvm_dump_bytes(&l.dump, "log", l.log.text, l.log.len);
+   out->log = l.log.text;
+   if (l.status != KILN_BUILD_OK) {
       char *keep = out->log;
       out->log = NULL;
       kiln_build_output_fini(out);
       out->log = keep;
    }
-   return status;
+   return l.status;
 }

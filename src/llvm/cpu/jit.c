@@ -9,10 +9,12 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "llvm/cpu/elf_check.h"
+#include "llvm/guard.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
 
@@ -65,9 +67,9 @@ static LLVMErrorRef define_symbols(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd,
    return err;
 }
 
-struct kiln_jit *kiln_jit_load(const void *object, size_t size,
-                               const struct kiln_jit_symbol *symbols, unsigned num_symbols,
-                               char **error)
+static struct kiln_jit *jit_load(const void *object, size_t size,
+                                 const struct kiln_jit_symbol *symbols, unsigned num_symbols,
+                                 char **error)
 {
    if (!kiln_elf_check(object, size)) {
       *error = kiln_strdup("the program's object code is malformed");
@@ -120,7 +122,7 @@ struct kiln_jit *kiln_jit_load(const void *object, size_t size,
    return j;
 }
 
-void *kiln_jit_lookup(struct kiln_jit *j, const char *name, char **error)
+static void *jit_lookup(struct kiln_jit *j, const char *name, char **error)
 {
    LLVMOrcExecutorAddress addr = 0;
    LLVMErrorRef err = LLVMOrcLLJITLookup(j->jit, &addr, name);
@@ -129,6 +131,66 @@ void *kiln_jit_lookup(struct kiln_jit *j, const char *name, char **error)
       return NULL;
    }
    return (void *)(uintptr_t)addr;
+}
+
+/* Loading and looking up (which links the object) allocate in LLVM: both
+ * run under kiln_llvm_guard (guard.h), so that running out of memory
+ * there is an error, and an LLVM fatal error a message. */
+struct jit_call {
+   const void *object;
+   size_t size;
+   const struct kiln_jit_symbol *symbols;
+   unsigned num_symbols;
+   struct kiln_jit *jit;
+   const char *name;
+   char **error;
+   void *result;
+};
+
+static void load_call(void *p)
+{
+   struct jit_call *c = p;
+   c->result = jit_load(c->object, c->size, c->symbols, c->num_symbols, c->error);
+}
+
+static void lookup_call(void *p)
+{
+   struct jit_call *c = p;
+   c->result = jit_lookup(c->jit, c->name, c->error);
+}
+
+static void *guarded(void (*fn)(void *), struct jit_call *c)
+{
+   char why[512];
+   char *before = *c->error;
+   enum kiln_llvm_guard_status st = kiln_llvm_guard(fn, c, why, sizeof(why));
+   if (st == KILN_LLVM_GUARD_OK)
+      return c->result;
+   if (*c->error != before)
+      kiln_free(*c->error);
+   *c->error = NULL; /* out of host memory */
+   if (st == KILN_LLVM_GUARD_FATAL) {
+      size_t n = strlen(why) + 32;
+      *c->error = kiln_malloc(n);
+      if (*c->error)
+         snprintf(*c->error, n, "LLVM: %s", why);
+   }
+   return NULL;
+}
+
+struct kiln_jit *kiln_jit_load(const void *object, size_t size,
+                               const struct kiln_jit_symbol *symbols, unsigned num_symbols,
+                               char **error)
+{
+   struct jit_call c = {.object = object, .size = size, .symbols = symbols,
+                        .num_symbols = num_symbols, .error = error};
+   return guarded(load_call, &c);
+}
+
+void *kiln_jit_lookup(struct kiln_jit *j, const char *name, char **error)
+{
+   struct jit_call c = {.jit = j, .name = name, .error = error};
+   return guarded(lookup_call, &c);
 }
 
 void kiln_jit_destroy(struct kiln_jit *j)
