@@ -1,5 +1,5 @@
 /* OpenCL C source → LLVM module, through Clang running in this process.
- * The C face of src/llvm/clc_frontend.cpp (with guard.cpp, Kiln's C++).
+ * The C face of src/llvm/clc_frontend.cpp (Kiln's one C++ file).
  * It speaks LLVM-C types, so only src/llvm includes it; core sees
  * build_options.h and src/llvm's program-level interface. */
 #ifndef KILN_LLVM_CLC_FRONTEND_H
