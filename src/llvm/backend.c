@@ -115,6 +115,25 @@ bool kiln_llvm_check_undefined(const struct kiln_llvm_job *job, kiln_llvm_provid
    return ok;
 }
 
+/* An error diagnostic the code generator reports (NVPTX: "no libcall
+ * available for ...") would end the process without a handler; with this
+ * one it fails the build and the log says why. */
+struct codegen_diagnostics {
+   struct kiln_build_log *log;
+   bool failed;
+};
+
+static void codegen_diagnostic(LLVMDiagnosticInfoRef info, void *ctx)
+{
+   struct codegen_diagnostics *d = ctx;
+   if (LLVMGetDiagInfoSeverity(info) != LLVMDSError)
+      return;
+   char *text = LLVMGetDiagInfoDescription(info);
+   kiln_build_log_append(d->log, "error: internal: code generation: %s\n", text ? text : "?");
+   LLVMDisposeMessage(text);
+   d->failed = true;
+}
+
 static LLVMTargetMachineRef create_machine(const struct kiln_llvm_machine *mach, bool optimize,
                                            struct kiln_build_log *log)
 {
@@ -181,13 +200,27 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
    if (!kiln_llvm_run_passes(&job, t->passes[optimize]))
       goto done;
    kiln_llvm_dump_module(id, "opt.ll", job.m);
+   if (t->check && (st = t->check(&job)) != KILN_BUILD_OK)
+      goto done;
+   st = KILN_BUILD_FAILED;
 
    char *msg = NULL;
    LLVMMemoryBufferRef code;
-   if (LLVMTargetMachineEmitToMemoryBuffer(tm, job.m, t->emit, &msg, &code)) {
+   LLVMContextRef ctx = LLVMGetModuleContext(job.m);
+   LLVMDiagnosticHandler old_handler = LLVMContextGetDiagnosticHandler(ctx);
+   void *old_ctx = LLVMContextGetDiagnosticContext(ctx);
+   struct codegen_diagnostics diags = {log, false};
+   LLVMContextSetDiagnosticHandler(ctx, codegen_diagnostic, &diags);
+   LLVMBool emit_failed = LLVMTargetMachineEmitToMemoryBuffer(tm, job.m, t->emit, &msg, &code);
+   LLVMContextSetDiagnosticHandler(ctx, old_handler, old_ctx);
+   if (emit_failed) {
       kiln_build_log_append(log, "error: internal: code generation for %s failed: %s\n",
                             machine->cpu, msg);
       LLVMDisposeMessage(msg);
+      goto done;
+   }
+   if (diags.failed) {
+      LLVMDisposeMemoryBuffer(code);
       goto done;
    }
    if (!kiln_llvm_take_buffer(code, &out->object, &out->object_size)) {

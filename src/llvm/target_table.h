@@ -68,6 +68,10 @@ struct kiln_llvm_target {
    enum kiln_build_status (*lower)(struct kiln_llvm_job *job);
    /* The optimiser: [0] under -cl-opt-disable, [1] otherwise. */
    const char *passes[2];
+   /* After the optimiser, before the final step (NULL: nothing): what the
+    * code generator cannot compile becomes KILN_BUILD_FAILED with a log
+    * line instead of an LLVM abort (nvptx: nvptx_math.c). */
+   enum kiln_build_status (*check)(struct kiln_llvm_job *job);
    bool vectorize;  /* loop and SLP vectorisation in those passes */
    LLVMCodeGenOptLevel codegen_opt;
    LLVMCodeModel code_model;
