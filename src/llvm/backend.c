@@ -76,6 +76,25 @@ bool kiln_llvm_check_undefined(const struct kiln_llvm_job *job, kiln_llvm_provid
    return ok;
 }
 
+/* An error diagnostic the code generator reports (NVPTX: "no libcall
+ * available for ...") would end the process without a handler; with this
+ * one it fails the build and the log says why. */
+struct codegen_diagnostics {
+   struct kiln_build_log *log;
+   bool failed;
+};
+
+static void codegen_diagnostic(LLVMDiagnosticInfoRef info, void *ctx)
+{
+   struct codegen_diagnostics *d = ctx;
+   if (LLVMGetDiagInfoSeverity(info) != LLVMDSError)
+      return;
+   char *text = LLVMGetDiagInfoDescription(info);
+   kiln_build_log_append(d->log, "error: internal: code generation: %s\n", text ? text : "?");
+   LLVMDisposeMessage(text);
+   d->failed = true;
+}
+
 static LLVMTargetMachineRef create_machine(const struct kiln_llvm_machine *mach, bool optimize,
                                            struct kiln_build_log *log)
 {
@@ -130,10 +149,24 @@ static void run_steps(void *p)
 
    char *msg = NULL;
    LLVMMemoryBufferRef code;
-   if (LLVMTargetMachineEmitToMemoryBuffer(job->tm, job->m, t->emit, &msg, &code)) {
+   /* Errors of the code generator come as diagnostics: into the log, and
+    * the build fails, where LLVM's default handler would end the process. */
+   LLVMContextRef ctx = LLVMGetModuleContext(job->m);
+   LLVMDiagnosticHandler old_handler = LLVMContextGetDiagnosticHandler(ctx);
+   void *old_ctx = LLVMContextGetDiagnosticContext(ctx);
+   struct codegen_diagnostics diags = {job->log, false};
+   LLVMContextSetDiagnosticHandler(ctx, codegen_diagnostic, &diags);
+   LLVMBool emit_failed =
+      LLVMTargetMachineEmitToMemoryBuffer(job->tm, job->m, t->emit, &msg, &code);
+   LLVMContextSetDiagnosticHandler(ctx, old_handler, old_ctx);
+   if (emit_failed) {
       kiln_build_log_append(job->log, "error: internal: code generation for %s failed: %s\n",
                             job->machine->cpu, msg);
       LLVMDisposeMessage(msg);
+      return;
+   }
+   if (diags.failed) {
+      LLVMDisposeMemoryBuffer(code);
       return;
    }
    if (!kiln_llvm_take_buffer(code, &job->out->object, &job->out->object_size)) {

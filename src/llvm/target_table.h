@@ -70,7 +70,9 @@ struct kiln_llvm_target {
    const char *passes[2];
    /* After the optimiser, before code generation (NULL: nothing): what the
     * target records of the optimised code (CPU: each work-group
-    * function's stack).  KILN_BUILD_FAILED with the log saying why. */
+    * function's stack), and what its code generator cannot compile turned
+    * into a log line instead of an LLVM abort (nvptx: nvptx_math.c).
+    * KILN_BUILD_FAILED with the log saying why. */
    enum kiln_build_status (*optimized)(struct kiln_llvm_job *job);
    bool vectorize;  /* loop and SLP vectorisation in those passes */
    LLVMCodeGenOptLevel codegen_opt;

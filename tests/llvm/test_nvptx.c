@@ -598,6 +598,244 @@ static void test_refusals(void **state)
    kiln_build_output_fini(&out);
 }
 
+/* native_* math (libclc implements it with llvm.sin, llvm.exp2 ...,
+ * which the NVPTX code generator cannot select: LLVM aborted the process
+ * with "Cannot select: fsin" or ended it over "no libcall available for
+ * fexp2") becomes PTX's approximate instructions; an intrinsic nothing
+ * can compile is a build error, not an abort. */
+static void test_native_math(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("kernel void nat(global float *o, global float4 *v)\n"
+            "{\n"
+            "   size_t i = get_global_id(0);\n"
+            "   float x = o[i], y = o[i + 1];\n"
+            "   o[i] = native_sin(x) + native_cos(y) + native_tan(x) + native_exp(x)\n"
+            "          + native_exp2(y) + native_exp10(x) + native_log(x) + native_log2(y)\n"
+            "          + native_log10(x) + native_powr(x, y) + half_sin(x) + half_exp(y);\n"
+            "   v[i] = native_sin(v[i]) + native_exp2(v[i + 1]) + native_log(v[i + 2]);\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   assert_non_null(strstr(ptx, "sin.approx.f32"));
+   assert_non_null(strstr(ptx, "cos.approx.f32"));
+   assert_non_null(strstr(ptx, "ex2.approx.f32"));
+   assert_non_null(strstr(ptx, "lg2.approx.f32"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+
+   /* Clang's builtins make the same intrinsics: approximated under
+    * -cl-fast-relaxed-math (afn) ... */
+   out = build("kernel void b(global float *o) { o[0] = __builtin_sinf(o[1]) + "
+               "__builtin_expf(o[2]); }\n",
+               "-cl-fast-relaxed-math");
+   assert_non_null(strstr(out.object, "sin.approx.f32"));
+   assert_non_null(strstr(out.object, "ex2.approx.f32"));
+   kiln_build_output_fini(&out);
+   /* ... otherwise (and for double, always) refused with a log line. */
+   expect_refused("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                  "kernel void b(global double *d) { d[0] = __builtin_sin(d[1]); }\n",
+                  "error: 'b' uses llvm.sin.f64, which LLVM's NVPTX code generator cannot "
+                  "compile");
+   expect_refused("kernel void c(global float *o) { o[0] = __builtin_log2f(o[1]); }\n",
+                  "uses llvm.log2.f32");
+}
+
+/* The size in bytes of each .param of the entry, by name. */
+static unsigned param_size(const char *params, const char *name)
+{
+   char want[300];
+   snprintf(want, sizeof(want), " %s", name);
+   for (const char *p = strstr(params, ".param"); p; p = strstr(p + 1, ".param")) {
+      const char *nl = strchr(p, '\n');
+      size_t len = nl ? (size_t)(nl - p) : strlen(p);
+      char *line = strndup(p, len);
+      char *at = strstr(line, want);
+      char after = at ? at[strlen(want)] : 'x';
+      unsigned size = 0;
+      if (at && (after == 0 || after == '[' || after == ',' || after == ' ')) {
+         if (after == '[')
+            size = (unsigned)strtoul(at + strlen(want) + 1, NULL, 10);
+         else if (strstr(line, "8 "))
+            size = 1;
+         else if (strstr(line, "16 "))
+            size = 2;
+         else if (strstr(line, "32 "))
+            size = 4;
+         else if (strstr(line, "64 "))
+            size = 8;
+      }
+      free(line);
+      if (size)
+         return size;
+   }
+   fail_msg("no parameter %s in (%s)", name, params);
+   return 0;
+}
+
+/* Every ld.param of the kernel reads inside its parameter. */
+static void expect_param_loads_in_bounds(const char *ptx, const char *kernel)
+{
+   char *params = entry_params(ptx, kernel);
+   char *body = function_text(ptx, kernel);
+   unsigned loads = 0;
+   for (const char *p = strstr(body, "ld.param."); p; p = strstr(p + 1, "ld.param.")) {
+      const char *t = p + strlen("ld.param.");
+      unsigned lanes = 1;
+      if (!strncmp(t, "v2.", 3) || !strncmp(t, "v4.", 3)) {
+         lanes = (unsigned)(t[1] - '0');
+         t += 3;
+      }
+      while (*t >= 'a' && *t <= 'z')
+         t++;
+      unsigned bytes = lanes * (unsigned)strtoul(t, NULL, 10) / 8;
+      const char *open = strchr(t, '['), *close = open ? strchr(open, ']') : NULL;
+      assert_non_null(close);
+      char name[256];
+      size_t n = strcspn(open + 1, "+]");
+      snprintf(name, sizeof(name), "%.*s", (int)n, open + 1);
+      unsigned offset = open[1 + n] == '+' ? (unsigned)strtoul(open + 2 + n, NULL, 10) : 0;
+      unsigned size = param_size(params, name);
+      if (offset + bytes > size)
+         fprintf(stderr, "%s: %.*s reads %u bytes at %u of a %u-byte parameter\n", kernel,
+                 (int)(close - p + 1), p, bytes, offset, size);
+      assert_true(offset + bytes <= size);
+      loads++;
+   }
+   assert_true(loads > 0);
+   free(params);
+   free(body);
+}
+
+/* By-value vectors of 8- and 16-bit elements: LLVM 19 loaded a char2
+ * .param [2] as one u32 and took .y from bytes 2-3 (0 on the H100); they
+ * are integer (or 32-bit word) parameters of the same size now. */
+static void test_small_vector_args(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("kernel void sv(global char *o, char2 a, char3 b, char4 c, uchar2 d, short2 e,\n"
+            "                 char8 f, char16 g, short3 h, ushort8 u)\n"
+            "{\n"
+            "   o[0] = a.x; o[1] = a.y; o[2] = b.x; o[3] = b.z; o[4] = c.x; o[5] = c.w;\n"
+            "   o[6] = d.y; o[7] = e.y; o[8] = f.s7; o[9] = g.sf; o[10] = h.z; o[11] = u.s5;\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   static const char *const params[] = {".u64", ".u16", ".u32", ".u32", ".u16", ".u32",
+                                        ".u64", ".b8 [16]", ".u64", ".b8 [16]",
+                                        ".u64", ".u64", ".u64", ".u32"};
+   expect_params(ptx, "sv", params, 14);
+   expect_param_loads_in_bounds(ptx, "sv");
+   /* The argument buffer core lays out is unchanged. */
+   const struct kiln_kernel_info *k = kernel(&out, "sv");
+   expect_arg(k, 1, KILN_ARG_VALUE, 2, 8);
+   expect_arg(k, 2, KILN_ARG_VALUE, 4, 12);
+   expect_arg(k, 4, KILN_ARG_VALUE, 2, 20);
+   expect_arg(k, 7, KILN_ARG_VALUE, 16, 48);
+   expect_arg(k, 8, KILN_ARG_VALUE, 8, 64);
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+
+   /* Not inlined: the body still gets the vectors. */
+   out = build("kernel void sv2(global char *o, char2 a) { o[0] = a.x; o[1] = a.y; }\n",
+               "-cl-opt-disable");
+   static const char *const p2[] = {".u64", ".u16", ".u64", ".u64", ".u64", ".u32"};
+   expect_params(out.object, "sv2", p2, 6);
+   expect_param_loads_in_bounds(out.object, "sv2");
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* §6.12.1: sizes and group counts of a dimension >= 3 are 1 (libclc's
+ * were 0).  Constant indices fold: the store lands at 1 + 2 + 4 + 8 ints
+ * (0 + 0 + 0 + 0 before). */
+static void test_sizes_beyond_dims(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("kernel void sz(global int *o, uint d)\n"
+            "{\n"
+            "   o[get_local_size(3) + 2 * get_global_size(4) + 4 * get_num_groups(3)\n"
+            "     + 8 * (get_local_id(3) + 1)\n"
+            "     + get_group_id(4) + get_global_id(3) + get_global_offset(6)] = 1;\n"
+            "   o[64 + get_global_id(0)] = get_local_size(d) + get_global_size(d)\n"
+            "                             + get_num_groups(d);\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   char *body = function_text(ptx, "sz");
+   if (!strstr(body, "+60], "))
+      fprintf(stderr, "no store at [o+60] in:\n%s\n", body);
+   assert_non_null(strstr(body, "+60], "));
+   free(body);
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* §7.5.1: odd functions keep the sign of a zero (libclc's nvptx sin(-0)
+ * was +0 on the H100).  With a constant -0 the whole call folds away. */
+static void test_signed_zeros(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+            "kernel void sz(global float *o, global double *d)\n"
+            "{\n"
+            "   o[0] = sin(-0.0f);\n"
+            "   d[0] = sin(-0.0);\n"
+            "   o[1] = tan(o[2]) + erf(o[3]) + expm1(o[4]);\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   char *body = function_text(ptx, "sz");
+   /* The stored -0 constants (float and double bit patterns). */
+   assert_non_null(strstr(body, "-2147483648"));
+   assert_non_null(strstr(body, "-9223372036854775808"));
+   /* The runtime calls compare their argument with zero. */
+   assert_non_null(strstr(body, "setp.eq.f32"));
+   free(body);
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+
+   out = build("kernel void s(global float *o) { o[0] = sin(-0.0f); }\n", "");
+   body = function_text(out.object, "s");
+   /* Nothing of the polynomial is left: the result is the constant. */
+   assert_null(strstr(body, "fma.rn"));
+   assert_non_null(strstr(body, "-2147483648"));
+   free(body);
+   kiln_build_output_fini(&out);
+}
+
+/* Built-ins libclc's nvptx library lacks (undefined functions before):
+ * mad_hi of every integer type, smoothstep with scalar double edges. */
+static void test_missing_builtins(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+            "kernel void mh(global int *i, global uint *u, global long4 *l, global uchar16 *c,\n"
+            "               global ulong *m, global short2 *s, global double4 *d)\n"
+            "{\n"
+            "   i[0] = mad_hi(i[1], i[2], i[3]);\n"
+            "   u[0] = mad_hi(u[1], u[2], u[3]);\n"
+            "   l[0] = mad_hi(l[1], l[2], l[3]);\n"
+            "   c[0] = mad_hi(c[1], c[2], c[3]);\n"
+            "   m[0] = mad_hi(m[1], m[2], m[3]);\n"
+            "   s[0] = mad_hi(s[1], s[2], s[3]);\n"
+            "   d[0] = smoothstep(0.5, 2.0, d[1]);\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   assert_non_null(strstr(ptx, "mul.hi.s32"));
+   assert_non_null(strstr(ptx, "mul.hi.u32"));
+   assert_non_null(strstr(ptx, "mul.hi.s64"));
+   assert_non_null(strstr(ptx, "mul.hi.u64"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
 /* Build options reach the front end as for amdgcn; -Werror does not turn
  * the libclc triple difference into an error. */
 static void test_options(void **state)
@@ -781,6 +1019,11 @@ int main(void)
       cmocka_unit_test(test_values_and_attributes),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_options),
+      cmocka_unit_test(test_native_math),
+      cmocka_unit_test(test_small_vector_args),
+      cmocka_unit_test(test_sizes_beyond_dims),
+      cmocka_unit_test(test_signed_zeros),
+      cmocka_unit_test(test_missing_builtins),
       cmocka_unit_test(test_targets),
       cmocka_unit_test(test_compile_link),
       cmocka_unit_test(test_target_ids),

@@ -2,8 +2,10 @@
  * it for the exact GPU (cuModuleLoadDataEx; no LLVM tool makes a cubin):
  *   module (libclc's nvptx64--nvidiacl linked) --> __constant as global
  *   memory --> kernel ABI of nvptx_abi.h (__local offsets, hidden
- *   parameters, Kiln's work-item functions and 64-bit atomics)
- *   --> (backend.c) O3 --> PTX.
+ *   parameters, Kiln's work-item functions, 64-bit atomics, mad_hi,
+ *   native_* math as PTX's approximate instructions, signed zeros of odd
+ *   functions) --> (backend.c) O3 --> no intrinsic the code generator
+ *   cannot select (nvptx_math.c) --> PTX.
  * The refusals (images, samplers, printf) are log lines naming what to
  * change; KILN_CHECK=bounds is refused by the table (bounds_check). */
 #include <stdint.h>
@@ -19,8 +21,10 @@
 #include "llvm/metadata.h"
 #include "llvm/nvptx/nvptx_abi.h"
 #include "llvm/nvptx/nvptx_atomics.h"
+#include "llvm/nvptx/nvptx_builtins.h"
 #include "llvm/nvptx/nvptx_constant.h"
 #include "llvm/nvptx/nvptx_kernel_abi.h"
+#include "llvm/nvptx/nvptx_math.h"
 #include "llvm/nvptx/nvptx_target.h"
 #include "llvm/printf_lower.h"
 #include "llvm/target_table.h"
@@ -129,6 +133,9 @@ static enum kiln_build_status nvptx_lower(struct kiln_llvm_job *job)
       return st;
    job->m = own;
    kiln_nvptx_define_atomics64(own);
+   kiln_nvptx_define_builtins(own);
+   kiln_nvptx_lower_native_math(own);
+   kiln_nvptx_keep_signed_zeros(own);
    kiln_nvptx_define_work_items(own);
    if (!kiln_nvptx_lower_kernels(own))
       return KILN_BUILD_OUT_OF_MEMORY;
@@ -149,6 +156,12 @@ static enum kiln_build_status nvptx_lower(struct kiln_llvm_job *job)
    return KILN_BUILD_OK;
 }
 
+/* After the optimiser: nothing the code generator would abort on. */
+static enum kiln_build_status nvptx_check(struct kiln_llvm_job *job)
+{
+   return kiln_nvptx_check_selectable(job->m, job->log) ? KILN_BUILD_OK : KILN_BUILD_FAILED;
+}
+
 const struct kiln_llvm_target kiln_llvm_target_nvptx = {
    .name = "nvptx",
    .id_name = "nvptx",
@@ -159,6 +172,7 @@ const struct kiln_llvm_target kiln_llvm_target_nvptx = {
    .bounds_check = false,
    .lower = nvptx_lower,
    .passes = {"default<O0>,globaldce", "default<O3>"},
+   .optimized = nvptx_check,
    .vectorize = false,
    .codegen_opt = LLVMCodeGenLevelAggressive,
    .code_model = LLVMCodeModelDefault,

@@ -14,7 +14,12 @@
  *               scope constant variables are read-only .global data;
  *               nvptx_constant.c says why);
  *             - by-value scalar, vector or struct: the value itself, the
- *               bytes clSetKernelArg was given;
+ *               bytes clSetKernelArg was given.  A vector of elements
+ *               narrower than 32 bits (char2, uchar4, short3, char16 ...)
+ *               is declared as an integer of its size (.u16, .u32, .u64)
+ *               up to 8 bytes and as 32-bit words beyond (.align 16 .b8
+ *               [16] for a char16): LLVM 19 reads .param arrays of such
+ *               vectors wrongly.  Same bytes, size and alignment;
  *             - __local pointer: a 32-bit unsigned byte offset into the
  *               launch's dynamic shared memory (see below); its slot in
  *               core's argument buffer is 4 bytes, as on amdgcn.
@@ -29,7 +34,10 @@
  *
  * get_global_id(d) is group_id * local_size + local_id + offset[d];
  * get_global_offset and get_work_dim return the hidden parameters (libclc's
- * nvptx library has neither; Kiln defines them).  get_global_size and
+ * nvptx library has neither; Kiln defines them).  For d >= 3 the sizes
+ * and group counts are 1 and the ids and offsets 0 (§6.12.1); for
+ * work_dim <= d < 3 the driver's 1-wide grid and zero offsets give the
+ * same.  get_global_size and
  * get_num_groups come from the grid, so the driver launches exactly
  * global_size / local_size blocks (OpenCL 1.2: uniform work-groups).
  *

@@ -17,6 +17,7 @@
 #include "llvm/nvptx/nvptx_kernel_abi.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +33,9 @@
 static const char *const global_id = "_Z13get_global_idj";
 static const char *const global_offset = "_Z17get_global_offsetj";
 static const char *const work_dim = "_Z12get_work_dimv";
+static const char *const local_size = "_Z14get_local_sizej";
+static const char *const global_size = "_Z15get_global_sizej";
+static const char *const num_groups = "_Z14get_num_groupsj";
 
 /* A per-block variable for the hidden values; shared memory takes no
  * initializer. */
@@ -189,6 +193,41 @@ static void define_global_id(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef fnty
    LLVMBuildRet(b, phi);
 }
 
+/* ntid (local size), nctaid (groups) or their product (global size) of
+ * dimension d; 1 for d >= 3, as §6.12.1 wants (libclc's return 0).  In 64
+ * bits: a global size may exceed 2^32.  Dimensions below 3 but past
+ * work_dim need nothing: the driver launches them 1 wide (cuda_abi.h). */
+static void define_size(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef fnty, const char *name,
+                        const char *reg0, const char *reg1)
+{
+   LLVMContextRef c = LLVMGetModuleContext(m);
+   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+   LLVMValueRef fn = kiln_nvptx_redefine(m, name, fnty);
+   LLVMValueRef dim = LLVMGetParam(fn, 0);
+   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, fn, "");
+   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, fn, "");
+   LLVMPositionBuilderAtEnd(b, entry);
+   LLVMValueRef sw = LLVMBuildSwitch(b, dim, done, 3);
+   LLVMValueRef vals[4];
+   LLVMBasicBlockRef from[4];
+   for (unsigned d = 0; d < 3; d++) {
+      LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c, fn, "");
+      LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(dim), d, 0), bb);
+      LLVMPositionBuilderAtEnd(b, bb);
+      vals[d] = sreg(m, b, reg0, d);
+      if (reg1)
+         vals[d] = LLVMBuildMul(b, vals[d], sreg(m, b, reg1, d), "");
+      from[d] = bb;
+      LLVMBuildBr(b, done);
+   }
+   vals[3] = LLVMConstInt(i64, 1, 0);
+   from[3] = entry;
+   LLVMPositionBuilderAtEnd(b, done);
+   LLVMValueRef phi = LLVMBuildPhi(b, i64, "");
+   LLVMAddIncoming(phi, vals, from, 4);
+   LLVMBuildRet(b, phi);
+}
+
 void kiln_nvptx_define_work_items(LLVMModuleRef m)
 {
    LLVMContextRef c = LLVMGetModuleContext(m);
@@ -201,6 +240,12 @@ void kiln_nvptx_define_work_items(LLVMModuleRef m)
       define_global_offset(m, b, size_fn);
    if (LLVMGetNamedFunction(m, work_dim))
       define_work_dim(m, b);
+   if (LLVMGetNamedFunction(m, local_size))
+      define_size(m, b, size_fn, local_size, "ntid", NULL);
+   if (LLVMGetNamedFunction(m, num_groups))
+      define_size(m, b, size_fn, num_groups, "nctaid", NULL);
+   if (LLVMGetNamedFunction(m, global_size))
+      define_size(m, b, size_fn, global_size, "nctaid", "ntid");
    LLVMDisposeBuilder(b);
 }
 
@@ -325,6 +370,48 @@ static void make_plain_function(LLVMValueRef body)
    }
 }
 
+/* The entry's parameter type for a by-value vector whose elements are
+ * narrower than 32 bits (char2, uchar4, short3, char16 ...), else NULL:
+ * an integer of the vector's size up to 8 bytes, i32 words beyond.  LLVM
+ * 19's NVPTX back end misreads such vectors as .param arrays (a char2 is
+ * loaded as one u32 and split into two 16-bit halves, so .y reads bytes
+ * 2-3, outside the parameter), while integers and i32 vectors load right.
+ * The bytes, their size and alignment are the same: core's argument
+ * buffer is unchanged. */
+static LLVMTypeRef word_type(LLVMTargetDataRef td, LLVMTypeRef t)
+{
+   if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+      return NULL;
+   LLVMTypeRef e = LLVMGetElementType(t);
+   LLVMContextRef c = LLVMGetTypeContext(t);
+   unsigned long long bits = LLVMSizeOfTypeInBits(td, e);
+   unsigned long long size = LLVMABISizeOfType(td, t);
+   if (bits >= 32 || !size || (size > 8 && size % 4))
+      return NULL;
+   if (size <= 8)
+      return LLVMIntTypeInContext(c, (unsigned)(size * 8));
+   return LLVMVectorType(LLVMInt32TypeInContext(c), (unsigned)(size / 4));
+}
+
+/* The vector t back from the entry's words p: the bytes reinterpreted,
+ * and for 3-element vectors (stored as 4) the first three elements. */
+static LLVMValueRef from_words(LLVMTargetDataRef td, LLVMBuilderRef b, LLVMValueRef p,
+                               LLVMTypeRef t)
+{
+   LLVMTypeRef e = LLVMGetElementType(t);
+   unsigned n = LLVMGetVectorSize(t);
+   unsigned stored = (unsigned)(LLVMABISizeOfType(td, t) / LLVMABISizeOfType(td, e));
+   LLVMValueRef v = LLVMBuildBitCast(b, p, LLVMVectorType(e, stored), "");
+   if (stored == n)
+      return v;
+   LLVMContextRef c = LLVMGetTypeContext(t);
+   LLVMValueRef mask[16];
+   for (unsigned i = 0; i < n && i < 16; i++)
+      mask[i] = LLVMConstInt(LLVMInt32TypeInContext(c), i, 0);
+   return LLVMBuildShuffleVector(b, v, LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(mask, n),
+                                 "");
+}
+
 /* False when out of memory (the module is then not to be used). */
 static bool lower_kernel(LLVMModuleRef m, LLVMValueRef kernel, LLVMBuilderRef b)
 {
@@ -337,16 +424,20 @@ static bool lower_kernel(LLVMModuleRef m, LLVMValueRef kernel, LLVMBuilderRef b)
    LLVMTypeRef *types = kiln_calloc(total, sizeof(*types));
    LLVMValueRef *args = kiln_calloc(n + 1, sizeof(*args));
    bool *local = kiln_calloc(n + 1, sizeof(*local));
+   bool *words = kiln_calloc(n + 1, sizeof(*words));
+   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
    char *name = kiln_strndup(kname, len);
    char *body_name = kiln_malloc(len + sizeof("__kiln_nvptx_body."));
-   bool ok = types && args && local && name && body_name;
+   bool ok = types && args && local && words && name && body_name;
    if (!ok)
       goto out;
 
    for (unsigned i = 0; i < n; i++) {
       LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(kernel, i));
       local[i] = is_local_ptr(t);
-      types[i] = local[i] ? i32 : t;
+      LLVMTypeRef w = local[i] ? NULL : word_type(td, t);
+      words[i] = w != NULL;
+      types[i] = local[i] ? i32 : w ? w : t;
    }
    types[n + 0] = types[n + 1] = types[n + 2] = i64;
    types[n + 3] = i32;
@@ -358,7 +449,7 @@ static bool lower_kernel(LLVMModuleRef m, LLVMValueRef kernel, LLVMBuilderRef b)
    LLVMSetFunctionCallConv(entry, LLVMGetFunctionCallConv(kernel));
    copy_attrs(kernel, LLVMAttributeFunctionIndex, entry);
    for (unsigned i = 0; i < n; i++)
-      if (!local[i]) {
+      if (!local[i] && !words[i]) {
          copy_attrs(kernel, i + 1, entry);
          keep_byval(kernel, i + 1, entry);
       }
@@ -381,6 +472,10 @@ static bool lower_kernel(LLVMModuleRef m, LLVMValueRef kernel, LLVMBuilderRef b)
    LLVMSetAlignment(LLVMBuildStore(b, LLVMGetParam(entry, n + 3), work_dim_var(m)), 4);
    for (unsigned i = 0; i < n; i++) {
       LLVMValueRef p = LLVMGetParam(entry, i);
+      if (words[i]) {
+         args[i] = from_words(td, b, p, LLVMTypeOf(LLVMGetParam(kernel, i)));
+         continue;
+      }
       if (!local[i]) {
          args[i] = p;
          continue;
@@ -400,6 +495,7 @@ out:
    kiln_free(types);
    kiln_free(args);
    kiln_free(local);
+   kiln_free(words);
    return ok;
 }
 

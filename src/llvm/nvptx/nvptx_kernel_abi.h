@@ -9,16 +9,19 @@
 
 #include <llvm-c/Types.h>
 
-/* Defines get_global_id (offset included), get_global_offset and
- * get_work_dim wherever the module declares or defines them, replacing
- * libclc's get_global_id.  They read the hidden values from per-block
+/* Defines get_global_id (offset included), get_global_offset,
+ * get_work_dim, get_local_size, get_num_groups and get_global_size
+ * wherever the module declares or defines them, replacing libclc's (whose
+ * sizes are 0 for a dimension >= 3; §6.12.1 says 1).  They read the hidden values from per-block
  * shared variables that kiln_nvptx_lower_kernels has every kernel store
  * at entry. */
 void kiln_nvptx_define_work_items(LLVMModuleRef m);
 
 /* Turns every kernel K into an internal, always-inlined function called
  * by a new entry of K's name with the ABI's parameter list, which stores
- * the hidden values and turns each __local offset into a pointer.  Calls
+ * the hidden values, turns each __local offset into a pointer and each
+ * by-value vector of sub-32-bit elements from integer words back into
+ * the vector (nvptx_abi.h).  Calls
  * of K from other kernels keep calling the original.  nvvm.annotations
  * move to the entry; reqd_work_group_size becomes reqntid.  False when
  * out of memory (the build then fails; the module is not to be used). */

@@ -1,0 +1,274 @@
+/* Math intrinsics on the NVPTX code generator.
+ *
+ * LLVM 19's NVPTX back end has no instruction for llvm.sin, cos, tan, exp,
+ * exp2, exp10, log, log2, log10, pow, powi, canonicalize or the lrint and
+ * lround families (f16, f32 and f64 alike; exp2/log2 on f32 only with the
+ * afn flag): instruction selection calls report_fatal_error ("Cannot
+ * select: fsin"), which aborts the process, or it looks for a libcall PTX
+ * does not have ("no libcall available for fexp2"), an error diagnostic
+ * that ends the process when nothing handles it.  libclc's nvptx library
+ * implements its native_* functions with exactly those intrinsics (its
+ * sin, cos, exp ... are software and fine), and Clang's __builtin_sinf and
+ * friends produce them too.
+ *
+ * So: the calls native_* makes, and any with the afn flag, become PTX's
+ * approximate special-function instructions, which OpenCL's
+ * implementation-defined native_* accuracy (and -cl-fast-relaxed-math)
+ * allows; whatever intrinsic of that list is still called after the
+ * optimiser fails the build with a log line instead of reaching the code
+ * generator. */
+#include "llvm/nvptx/nvptx_math.h"
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "llvm/build_log.h"
+#include "util/alloc.h"
+
+/* "llvm.sin.v4f32" -> "sin" in buf; false for names not of that shape. */
+static bool intrinsic_base(const char *name, char *buf, size_t size)
+{
+   if (strncmp(name, "llvm.", 5))
+      return false;
+   const char *p = name + 5, *dot = strchr(p, '.');
+   size_t len = dot ? (size_t)(dot - p) : strlen(p);
+   if (len + 1 > size)
+      return false;
+   memcpy(buf, p, len);
+   buf[len] = 0;
+   return true;
+}
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+   for (size_t i = 0; i < n; i++)
+      if (!strcmp(s, list[i]))
+         return true;
+   return false;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* What the code generator cannot select, whatever the type. */
+static const char *const unselectable[] = {
+   "sin",  "cos",   "tan",  "asin",  "acos",   "atan",   "atan2",   "sinh",
+   "cosh", "tanh",  "exp",  "exp2",  "exp10",  "log",    "log2",    "log10",
+   "pow",  "powi",  "canonicalize", "lrint", "llrint", "lround", "llround",
+};
+
+/* What kiln_nvptx_lower_native_math approximates (float only). */
+static const char *const approximated[] = {
+   "sin", "cos", "tan", "exp", "exp2", "exp10", "log", "log2", "log10", "pow",
+};
+
+static bool is_f32(LLVMTypeRef t)
+{
+   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+      t = LLVMGetElementType(t);
+   return LLVMGetTypeKind(t) == LLVMFloatTypeKind;
+}
+
+/* The calls of fn, collected first: rewriting them changes fn's use list.
+ * NULL (and *n = 0) when there are none or no memory; the caller frees. */
+static LLVMValueRef *calls_of(LLVMValueRef fn, unsigned *n)
+{
+   unsigned count = 0;
+   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u))
+      count += LLVMIsACallInst(LLVMGetUser(u)) && LLVMGetCalledValue(LLVMGetUser(u)) == fn;
+   *n = 0;
+   LLVMValueRef *calls = count ? kiln_calloc(count, sizeof(*calls)) : NULL;
+   if (!calls)
+      return NULL;
+   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsACallInst(user) && LLVMGetCalledValue(user) == fn)
+         calls[(*n)++] = user;
+   }
+   return calls;
+}
+
+static LLVMValueRef nvvm(LLVMModuleRef m, LLVMBuilderRef b, const char *name, LLVMValueRef x)
+{
+   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+   LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+   LLVMTypeRef t = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, NULL, 0);
+   return LLVMBuildCall2(b, t, fn, &x, 1, "");
+}
+
+static LLVMValueRef scale(LLVMBuilderRef b, LLVMValueRef x, double k)
+{
+   return LLVMBuildFMul(b, x, LLVMConstReal(LLVMTypeOf(x), k), "");
+}
+
+/* One float lane of op(x[, y]) from PTX's approximate instructions. */
+static LLVMValueRef approx(LLVMModuleRef m, LLVMBuilderRef b, const char *op, LLVMValueRef x,
+                           LLVMValueRef y)
+{
+   static const char sin_f[] = "llvm.nvvm.sin.approx.f", cos_f[] = "llvm.nvvm.cos.approx.f";
+   static const char ex2[] = "llvm.nvvm.ex2.approx.f", lg2[] = "llvm.nvvm.lg2.approx.f";
+   if (!strcmp(op, "sin"))
+      return nvvm(m, b, sin_f, x);
+   if (!strcmp(op, "cos"))
+      return nvvm(m, b, cos_f, x);
+   if (!strcmp(op, "tan"))
+      return LLVMBuildFDiv(b, nvvm(m, b, sin_f, x), nvvm(m, b, cos_f, x), "");
+   if (!strcmp(op, "exp2"))
+      return nvvm(m, b, ex2, x);
+   if (!strcmp(op, "exp"))
+      return nvvm(m, b, ex2, scale(b, x, 1.4426950408889634)); /* log2(e) */
+   if (!strcmp(op, "exp10"))
+      return nvvm(m, b, ex2, scale(b, x, 3.3219280948873622)); /* log2(10) */
+   if (!strcmp(op, "log2"))
+      return nvvm(m, b, lg2, x);
+   if (!strcmp(op, "log"))
+      return scale(b, nvvm(m, b, lg2, x), 0.69314718055994531); /* ln(2) */
+   if (!strcmp(op, "log10"))
+      return scale(b, nvvm(m, b, lg2, x), 0.30102999566398120); /* log10(2) */
+   /* pow: powr's x >= 0 domain is what native_powr promises. */
+   return nvvm(m, b, ex2, LLVMBuildFMul(b, y, nvvm(m, b, lg2, x), ""));
+}
+
+static void replace_call(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call, const char *op)
+{
+   LLVMPositionBuilderBefore(b, call);
+   LLVMValueRef x = LLVMGetOperand(call, 0);
+   LLVMValueRef y = !strcmp(op, "pow") ? LLVMGetOperand(call, 1) : NULL;
+   LLVMTypeRef t = LLVMTypeOf(call);
+   LLVMValueRef v;
+   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+      LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+      v = LLVMGetPoison(t);
+      for (unsigned i = 0; i < LLVMGetVectorSize(t); i++) {
+         LLVMValueRef idx = LLVMConstInt(i32, i, 0);
+         LLVMValueRef lane = approx(m, b, op, LLVMBuildExtractElement(b, x, idx, ""),
+                                    y ? LLVMBuildExtractElement(b, y, idx, "") : NULL);
+         v = LLVMBuildInsertElement(b, v, lane, idx, "");
+      }
+   } else {
+      v = approx(m, b, op, x, y);
+   }
+   LLVMReplaceAllUsesWith(call, v);
+   LLVMInstructionEraseFromParent(call);
+}
+
+/* A call native_* makes (libclc defines them with these intrinsics) or
+ * one the source allowed to approximate. */
+static bool may_approximate(LLVMValueRef call)
+{
+   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+   size_t len;
+   const char *name = LLVMGetValueName2(fn, &len);
+   if (strstr(name, "native_"))
+      return true;
+   return LLVMCanValueUseFastMathFlags(call) &&
+          (LLVMGetFastMathFlags(call) & LLVMFastMathApproxFunc);
+}
+
+void kiln_nvptx_lower_native_math(LLVMModuleRef m)
+{
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+      size_t len;
+      char op[32];
+      if (LLVMGetFirstBasicBlock(fn) || !intrinsic_base(LLVMGetValueName2(fn, &len), op, sizeof(op)) ||
+          !in_list(op, approximated, COUNT(approximated)) ||
+          !is_f32(LLVMGetReturnType(LLVMGlobalGetValueType(fn))))
+         continue;
+      unsigned n;
+      LLVMValueRef *calls = calls_of(fn, &n);
+      for (unsigned i = 0; i < n; i++)
+         if (may_approximate(calls[i]))
+            replace_call(m, b, calls[i], op);
+      kiln_free(calls); /* out of memory: the calls stay, the check refuses them */
+   }
+   LLVMDisposeBuilder(b);
+}
+
+/* Itanium names of one-argument float/double built-ins: "_Z3sinf",
+ * "_Z3tanDv4_d"; the built-in's name in buf. */
+static bool unary_fp_builtin(const char *name, char *buf, size_t size)
+{
+   if (strncmp(name, "_Z", 2))
+      return false;
+   char *end;
+   unsigned long len = strtoul(name + 2, &end, 10);
+   if (!len || len + 1 > size || strlen(end) < len)
+      return false;
+   memcpy(buf, end, len);
+   buf[len] = 0;
+   const char *arg = end + len;
+   if (!strncmp(arg, "Dv", 2)) {
+      arg += 2;
+      while (*arg >= '0' && *arg <= '9')
+         arg++;
+      if (*arg++ != '_')
+         return false;
+   }
+   return (arg[0] == 'f' || arg[0] == 'd') && arg[1] == 0;
+}
+
+/* Odd functions: f(±0) = ±0 (§7.5.1's special values). */
+static const char *const odd[] = {
+   "sin",  "tan",   "asin",   "atan",   "sinh", "tanh", "asinh", "atanh",
+   "sinpi", "tanpi", "asinpi", "atanpi", "erf", "cbrt", "expm1", "log1p",
+};
+
+void kiln_nvptx_keep_signed_zeros(LLVMModuleRef m)
+{
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+      size_t len;
+      char name[32];
+      LLVMTypeRef fnty = LLVMGlobalGetValueType(fn);
+      if (!unary_fp_builtin(LLVMGetValueName2(fn, &len), name, sizeof(name)) ||
+          !in_list(name, odd, COUNT(odd)) || LLVMCountParamTypes(fnty) != 1)
+         continue;
+      LLVMTypeRef t;
+      LLVMGetParamTypes(fnty, &t);
+      if (LLVMGetReturnType(fnty) != t)
+         continue;
+      unsigned n;
+      LLVMValueRef *calls = calls_of(fn, &n);
+      for (unsigned i = 0; i < n; i++) {
+         LLVMValueRef call = calls[i], x = LLVMGetOperand(call, 0);
+         LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+         LLVMValueRef zero = LLVMBuildFCmp(b, LLVMRealOEQ, x, LLVMConstNull(t), "");
+         LLVMValueRef sel = LLVMBuildSelect(b, zero, x, call, "");
+         LLVMReplaceAllUsesWith(call, sel);
+         LLVMSetOperand(sel, 2, call); /* RAUW made it its own operand */
+      }
+      kiln_free(calls);
+   }
+   LLVMDisposeBuilder(b);
+}
+
+bool kiln_nvptx_check_selectable(LLVMModuleRef m, struct kiln_build_log *log)
+{
+   bool ok = true;
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+      size_t len;
+      char op[32];
+      const char *name = LLVMGetValueName2(fn, &len);
+      if (LLVMGetFirstBasicBlock(fn) || !intrinsic_base(name, op, sizeof(op)) ||
+          !in_list(op, unselectable, COUNT(unselectable)))
+         continue;
+      for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+         LLVMValueRef user = LLVMGetUser(u);
+         if (!LLVMIsAInstruction(user))
+            continue;
+         size_t flen;
+         const char *in = LLVMGetValueName2(
+            LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), &flen);
+         kiln_build_log_append(log,
+                               "error: '%s' uses %s, which LLVM's NVPTX code generator cannot "
+                               "compile for NVIDIA GPUs (a __builtin_ math function? call the "
+                               "OpenCL built-in, e.g. %s() or native_%s(), instead)\n",
+                               in, name, op, op);
+         ok = false;
+         break; /* once per intrinsic */
+      }
+   }
+   return ok;
+}
