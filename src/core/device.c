@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/executor.h"
 #include "util/alloc.h"
 
 cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *screen)
@@ -15,10 +14,8 @@ cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *scr
    dev->screen = screen;
    dev->caps = &screen->caps;
    dev->pipe = screen->context_create(screen);
-   pthread_mutex_init(&dev->exec_lock, NULL);
    pthread_mutex_init(&dev->util_lock, NULL);
    if (!dev->pipe) {
-      pthread_mutex_destroy(&dev->exec_lock);
       pthread_mutex_destroy(&dev->util_lock);
       kiln_object_free(dev);
       return NULL;
@@ -34,7 +31,6 @@ cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *scr
    /* Root devices live as long as the process. */
    if (!kiln_object_init(&dev->obj, KILN_TYPE_DEVICE, NULL)) {
       dev->pipe->destroy(dev->pipe);
-      pthread_mutex_destroy(&dev->exec_lock);
       pthread_mutex_destroy(&dev->util_lock);
       kiln_free(dev->units);
       kiln_object_free(dev);
@@ -46,10 +42,8 @@ cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *scr
 /* Also the whole of a sub-device's destroy callback. */
 static void device_free(cl_device_id dev)
 {
-   kiln_executor_stop(dev);
    if (dev->pipe)
       dev->pipe->destroy(dev->pipe);
-   pthread_mutex_destroy(&dev->exec_lock);
    pthread_mutex_destroy(&dev->util_lock);
    kiln_free(dev->units);
    kiln_free(dev->partition);
@@ -83,7 +77,6 @@ cl_int kiln_device_create_sub(cl_device_id parent, unsigned *units, unsigned num
    dev->sub_caps = *parent->caps;
    dev->sub_caps.max_compute_units = num_units;
    dev->caps = &dev->sub_caps;
-   pthread_mutex_init(&dev->exec_lock, NULL);
    pthread_mutex_init(&dev->util_lock, NULL);
    dev->partition = kiln_malloc(num_props * sizeof(*props));
    dev->pipe = screen->context_create_on_units(screen, units, num_units);

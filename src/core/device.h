@@ -7,8 +7,6 @@
 #include "core/object.h"
 #include "pipe/pipe.h"
 
-struct kiln_executor;
-
 struct _cl_device_id {
    struct kiln_object obj;
    cl_platform_id platform;
@@ -18,8 +16,6 @@ struct _cl_device_id {
     * (core/pipe_sync.h), under util_lock.  Queues have their own. */
    struct pipe_context *pipe;
    pthread_mutex_t util_lock;
-   pthread_mutex_t exec_lock;
-   struct kiln_executor *executor; /* started on first command */
 
    /* Compute units this device runs on: indices into screen->topology
     * (all of them for a root device; none when the driver cannot
@@ -44,8 +40,7 @@ cl_int kiln_device_create_sub(cl_device_id parent, unsigned *units, unsigned num
                               const cl_device_partition_property *props, size_t num_props,
                               cl_device_id *out);
 /* Devices live as long as the process; tests make and drop extra ones.
- * Only for a device with no command in flight: an executor it started
- * stays, idle (it touches the device only to run commands). */
+ * Only for a device with no queue left. */
 void kiln_device_destroy(cl_device_id dev);
 
 /* The implicit retain of clCreateContext (and of a sub-device on its

@@ -104,7 +104,8 @@ static void event_dependency_done(cl_event ev, cl_int status, bool propagate)
    }
    ev->times[KILN_PROF_SUBMIT] = now(ev);
    kiln_event_set_state(ev, CL_SUBMITTED);
-   kiln_executor_push(ev->queue->device, ev);
+   kiln_queue_command_ready(ev->queue, ev);
+   kiln_executor_push(ev->queue->executor, ev);
 }
 
 cl_int kiln_event_reserve_edges(cl_event ev, unsigned n)

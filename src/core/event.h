@@ -81,6 +81,11 @@ struct _cl_event {
    const struct kiln_command_ops *ops;
    void *payload; /* owned by the command; freed by ops->cleanup */
    cl_event next_ready; /* executor's FIFO link */
+   /* Its queue's list of commands since the barrier (out-of-order queues;
+    * under the queue's lock). */
+   cl_event since_prev, since_next;
+   bool in_since;
+   bool ready; /* handed to the executor: counted in its queue's ready */
 };
 
 static inline cl_event kiln_event_from(cl_event e)

@@ -17,21 +17,32 @@ struct in_flight {
    struct in_flight *next;
 };
 
-/* Two threads per device: the executor records ready commands into their
- * queue's pipe context and flushes each; the completer waits for the
- * fences of those that went to the device and completes their events.
- * Devices that finish work as they record it (the CPU) hand back no
- * fence, and their commands complete on the executor at once. */
+/* Up to two threads per queue, started by its first command: the
+ * executor records ready commands into the queue's pipe context and
+ * flushes each; the completer waits for the fences of those that went to
+ * the device and completes their events.  Devices that finish work as they
+ * record it (the CPU) hand back no fence, and their commands complete on
+ * the executor at once.  Per queue, so that a command that never ends (a
+ * kernel spinning for ever) holds back its own queue only. */
 struct kiln_executor {
    cl_device_id device;
    pthread_mutex_t lock;
    pthread_cond_t wake, wake_completer;
    cl_event head, tail;
    struct in_flight *flying, *flying_tail;
-   bool completer_started;
-   unsigned threads; /* alive; the last to leave frees ex */
-   bool quit;        /* the device is gone: exit once nothing is left */
+   bool executor_started, completer_started;
+   unsigned refs; /* the queue's and each live thread's; the last frees ex */
+   bool quit;     /* the queue is gone: exit once nothing is left */
 };
+
+/* Set on executor and completer threads: event callbacks run there, and
+ * an enqueue from a callback must never wait for these threads. */
+static _Thread_local bool on_executor_thread;
+
+bool kiln_executor_on_thread(void)
+{
+   return on_executor_thread;
+}
 
 static cl_int final_status(cl_event ev, cl_int err)
 {
@@ -42,10 +53,10 @@ static cl_int final_status(cl_event ev, cl_int err)
    return err ? (err < 0 ? err : CL_OUT_OF_RESOURCES) : CL_COMPLETE;
 }
 
-static void thread_exit(struct kiln_executor *ex)
+static void drop_ref(struct kiln_executor *ex)
 {
    /* Called with ex->lock held. */
-   bool last = --ex->threads == 0;
+   bool last = --ex->refs == 0;
    pthread_mutex_unlock(&ex->lock);
    if (last) {
       pthread_mutex_destroy(&ex->lock);
@@ -89,48 +100,28 @@ static void *completer_main(void *arg)
 {
    struct kiln_executor *ex = arg;
    struct pipe_screen *screen = ex->device->screen;
+   on_executor_thread = true;
    pthread_mutex_lock(&ex->lock);
    for (;;) {
-      while (!ex->flying && !ex->quit)
+      while (!ex->flying && !(ex->quit && !ex->head && !ex->executor_started))
          pthread_cond_wait(&ex->wake_completer, &ex->lock);
-      if (!ex->flying && ex->quit && !ex->head)
+      if (!ex->flying)
          break;
-      if (!ex->flying) {
-         pthread_cond_wait(&ex->wake_completer, &ex->lock);
-         continue;
-      }
-      struct in_flight *h = ex->flying;
-      /* With one queue's work in flight, sleep on its oldest fence; with
-       * more, poll so that one slow queue does not hold others back. */
-      bool several = h->next != NULL;
+      /* One pipe context's fences signal in the order they were made:
+       * sleep on the oldest. */
+      struct in_flight *f = ex->flying;
       pthread_mutex_unlock(&ex->lock);
-      int r = screen->fence_wait(screen, h->fence, several ? 200000 : PIPE_TIMEOUT_INFINITE);
+      f->result = screen->fence_wait(screen, f->fence, PIPE_TIMEOUT_INFINITE);
       pthread_mutex_lock(&ex->lock);
-      struct in_flight *done = NULL, **tail = &done;
-      struct in_flight **pp = &ex->flying, *last = NULL;
-      while (*pp) {
-         struct in_flight *f = *pp;
-         int st = f == h ? r : screen->fence_wait(screen, f->fence, 0);
-         if (st == PIPE_FENCE_BUSY) {
-            last = f;
-            pp = &f->next;
-            continue;
-         }
-         *pp = f->next;
-         f->next = NULL;
-         f->result = st;
-         *tail = f;
-         tail = &f->next;
-      }
-      ex->flying_tail = last;
+      ex->flying = f->next;
+      if (!ex->flying)
+         ex->flying_tail = NULL;
       pthread_mutex_unlock(&ex->lock);
-      for (struct in_flight *f = done, *next; f; f = next) {
-         next = f->next;
-         finish_flight(ex, f);
-      }
+      f->next = NULL;
+      finish_flight(ex, f);
       pthread_mutex_lock(&ex->lock);
    }
-   thread_exit(ex);
+   drop_ref(ex);
    return NULL;
 }
 
@@ -159,7 +150,7 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence)
       if (!pthread_create(&t, NULL, completer_main, ex)) {
          pthread_detach(t);
          ex->completer_started = true;
-         ex->threads++;
+         ex->refs++;
       }
    }
    bool started = ex->completer_started;
@@ -206,6 +197,7 @@ static void run_command(struct kiln_executor *ex, cl_event ev)
 static void *executor_main(void *arg)
 {
    struct kiln_executor *ex = arg;
+   on_executor_thread = true;
    pthread_mutex_lock(&ex->lock);
    for (;;) {
       while (!ex->head && !ex->quit)
@@ -222,48 +214,41 @@ static void *executor_main(void *arg)
       pthread_mutex_lock(&ex->lock);
    }
    /* Stopped: let the completer drain what is in flight and leave. */
+   ex->executor_started = false;
    pthread_cond_signal(&ex->wake_completer);
-   thread_exit(ex);
+   drop_ref(ex);
    return NULL;
 }
 
-static struct kiln_executor *executor_get(cl_device_id dev)
+struct kiln_executor *kiln_executor_create(cl_device_id dev)
 {
-   pthread_mutex_lock(&dev->exec_lock);
-   struct kiln_executor *ex = dev->executor;
-   if (!ex && (ex = kiln_calloc(1, sizeof(*ex)))) {
-      ex->device = dev;
-      ex->threads = 1;
-      pthread_mutex_init(&ex->lock, NULL);
-      pthread_cond_init(&ex->wake, NULL);
-      pthread_cond_init(&ex->wake_completer, NULL);
-      /* The threads live as long as the device (kiln_executor_stop). */
-      pthread_t t;
-      if (pthread_create(&t, NULL, executor_main, ex)) {
-         pthread_mutex_destroy(&ex->lock);
-         pthread_cond_destroy(&ex->wake);
-         pthread_cond_destroy(&ex->wake_completer);
-         kiln_free(ex);
-         ex = NULL;
-      } else {
-         pthread_detach(t);
-         dev->executor = ex;
-      }
-   }
-   pthread_mutex_unlock(&dev->exec_lock);
+   struct kiln_executor *ex = kiln_calloc(1, sizeof(*ex));
+   if (!ex)
+      return NULL;
+   ex->device = dev;
+   ex->refs = 1;
+   pthread_mutex_init(&ex->lock, NULL);
+   pthread_cond_init(&ex->wake, NULL);
+   pthread_cond_init(&ex->wake_completer, NULL);
    return ex;
 }
 
-void kiln_executor_push(cl_device_id dev, cl_event ev)
+void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
 {
-   struct kiln_executor *ex = executor_get(dev);
-   if (!ex) {
-      /* No thread could be started: run it here rather than never. */
-      run_command(NULL, ev);
-      return;
-   }
    ev->next_ready = NULL;
    pthread_mutex_lock(&ex->lock);
+   if (!ex->executor_started) {
+      pthread_t t;
+      if (pthread_create(&t, NULL, executor_main, ex)) {
+         /* No thread could be started: run it here rather than never. */
+         pthread_mutex_unlock(&ex->lock);
+         run_command(NULL, ev);
+         return;
+      }
+      pthread_detach(t);
+      ex->executor_started = true;
+      ex->refs++;
+   }
    if (ex->tail)
       ex->tail->next_ready = ev;
    else
@@ -273,17 +258,13 @@ void kiln_executor_push(cl_device_id dev, cl_event ev)
    pthread_mutex_unlock(&ex->lock);
 }
 
-void kiln_executor_stop(cl_device_id dev)
+void kiln_executor_stop(struct kiln_executor *ex)
 {
-   pthread_mutex_lock(&dev->exec_lock);
-   struct kiln_executor *ex = dev->executor;
-   dev->executor = NULL;
-   pthread_mutex_unlock(&dev->exec_lock);
    if (!ex)
       return;
    pthread_mutex_lock(&ex->lock);
    ex->quit = true;
    pthread_cond_signal(&ex->wake);
    pthread_cond_signal(&ex->wake_completer);
-   pthread_mutex_unlock(&ex->lock);
+   drop_ref(ex);
 }

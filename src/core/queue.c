@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "core/command.h"
 #include "core/event.h"
+#include "core/executor.h"
 #include "util/alloc.h"
 
 static void queue_destroy(struct kiln_object *obj)
@@ -13,14 +14,14 @@ static void queue_destroy(struct kiln_object *obj)
    cl_command_queue q = (cl_command_queue)obj;
    pthread_mutex_destroy(&q->lock);
    pthread_cond_destroy(&q->idle);
-   /* Pending commands hold the queue, so these are all complete. */
+   pthread_cond_destroy(&q->drained);
+   /* Pending commands hold the queue, so these are all complete (and the
+    * list of commands since the barrier is empty). */
    if (q->last)
       kiln_object_unref(&q->last->obj);
    if (q->barrier)
       kiln_object_unref(&q->barrier->obj);
-   for (unsigned i = 0; i < q->num_since_barrier; i++)
-      kiln_object_unref(&q->since_barrier[i]->obj);
-   kiln_free(q->since_barrier);
+   kiln_executor_stop(q->executor);
    if (q->pipe)
       q->pipe->destroy(q->pipe);
    kiln_object_unref(&q->context->obj);
@@ -38,9 +39,11 @@ cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_prop
    atomic_init(&q->properties, props);
    pthread_mutex_init(&q->lock, NULL);
    pthread_cond_init(&q->idle, NULL);
+   pthread_cond_init(&q->drained, NULL);
    kiln_object_ref(&ctx->obj);
    q->pipe = kiln_device_create_pipe(dev);
-   if (!q->pipe || !kiln_object_init(&q->obj, KILN_TYPE_QUEUE, queue_destroy)) {
+   q->executor = kiln_executor_create(dev);
+   if (!q->pipe || !q->executor || !kiln_object_init(&q->obj, KILN_TYPE_QUEUE, queue_destroy)) {
       queue_destroy(&q->obj);
       return CL_OUT_OF_HOST_MEMORY;
    }
@@ -58,38 +61,56 @@ static void set_ref(cl_event *slot, cl_event ev)
    *slot = ev;
 }
 
-/* Drops completed events from since_barrier; true if there is room. */
-static bool prune_since_barrier(cl_command_queue q)
+static void since_add(cl_command_queue q, cl_event ev)
 {
-   unsigned kept = 0;
-   for (unsigned i = 0; i < q->num_since_barrier; i++) {
-      cl_event e = q->since_barrier[i];
-      if (kiln_event_status(e) > CL_COMPLETE)
-         q->since_barrier[kept++] = e;
-      else
-         kiln_object_unref(&e->obj);
-   }
-   q->num_since_barrier = kept;
-   if (kept < q->cap_since_barrier)
-      return true;
-   unsigned cap = q->cap_since_barrier ? q->cap_since_barrier * 2 : 16;
-   cl_event *list = kiln_realloc(q->since_barrier, cap * sizeof(*list));
-   if (!list)
-      return false;
-   q->since_barrier = list;
-   q->cap_since_barrier = cap;
-   return true;
+   ev->since_prev = q->since_tail;
+   ev->since_next = NULL;
+   if (q->since_tail)
+      q->since_tail->since_next = ev;
+   else
+      q->since_head = ev;
+   q->since_tail = ev;
+   ev->in_since = true;
+   q->num_since_barrier++;
+}
+
+static void since_remove(cl_command_queue q, cl_event ev)
+{
+   if (!ev->in_since)
+      return;
+   if (ev->since_prev)
+      ev->since_prev->since_next = ev->since_next;
+   else
+      q->since_head = ev->since_next;
+   if (ev->since_next)
+      ev->since_next->since_prev = ev->since_prev;
+   else
+      q->since_tail = ev->since_prev;
+   ev->since_prev = ev->since_next = NULL;
+   ev->in_since = false;
+   q->num_since_barrier--;
+}
+
+/* Waits (q->lock held) while the queue is full of commands of which some
+ * are running or about to: they complete without the application's help.
+ * Never on an executor's thread, where a callback may enqueue: those
+ * threads are what drains the queue. */
+static void throttle(cl_command_queue q)
+{
+   if (q->outstanding < KILN_QUEUE_MAX_PENDING || !q->ready || kiln_executor_on_thread())
+      return;
+   q->throttled++;
+   while (q->outstanding > KILN_QUEUE_MAX_PENDING / 2 && q->ready)
+      pthread_cond_wait(&q->drained, &q->lock);
+   q->throttled--;
 }
 
 cl_int kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_order order,
                               struct kiln_wait_list wait)
 {
    pthread_mutex_lock(&q->lock);
+   throttle(q);
    bool in_order = kiln_queue_in_order(q);
-   /* Without room to remember the command, order it like a barrier:
-    * more ordering than asked for is always correct. */
-   if (!in_order && !prune_since_barrier(q))
-      order = KILN_ORDER_BARRIER;
    /* Every edge is reserved before the first is added: a command is
     * either refused with nothing changed, or fully ordered. */
    unsigned edges = wait.num;
@@ -109,16 +130,14 @@ cl_int kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_o
       if (q->barrier)
          kiln_event_depend(ev, q->barrier, false);
       if (order != KILN_ORDER_COMMAND)
-         for (unsigned i = 0; i < q->num_since_barrier; i++)
-            kiln_event_depend(ev, q->since_barrier[i], false);
+         for (cl_event e = q->since_head; e; e = e->since_next)
+            kiln_event_depend(ev, e, false);
       if (order == KILN_ORDER_BARRIER) {
          set_ref(&q->barrier, ev);
-         for (unsigned i = 0; i < q->num_since_barrier; i++)
-            kiln_object_unref(&q->since_barrier[i]->obj);
-         q->num_since_barrier = 0;
+         while (q->since_head)
+            since_remove(q, q->since_head);
       } else {
-         kiln_object_ref(&ev->obj);
-         q->since_barrier[q->num_since_barrier++] = ev;
+         since_add(q, ev);
       }
    }
    for (cl_uint i = 0; i < wait.num; i++)
@@ -136,16 +155,23 @@ void kiln_queue_command_done(cl_command_queue q, cl_event ev)
       set_ref(&q->last, NULL);
    if (q->barrier == ev)
       set_ref(&q->barrier, NULL);
-   /* A released out-of-order queue must not be kept alive by completed
-    * commands it still lists (they hold the queue in turn). */
-   for (unsigned i = 0; i < q->num_since_barrier; i++)
-      if (q->since_barrier[i] == ev) {
-         q->since_barrier[i] = q->since_barrier[--q->num_since_barrier];
-         kiln_object_unref(&ev->obj);
-         break;
-      }
+   since_remove(q, ev);
+   if (ev->ready) {
+      ev->ready = false;
+      q->ready--;
+   }
    if (--q->outstanding == 0)
       pthread_cond_broadcast(&q->idle);
+   if (q->throttled && (q->outstanding <= KILN_QUEUE_MAX_PENDING / 2 || !q->ready))
+      pthread_cond_broadcast(&q->drained);
+   pthread_mutex_unlock(&q->lock);
+}
+
+void kiln_queue_command_ready(cl_command_queue q, cl_event ev)
+{
+   pthread_mutex_lock(&q->lock);
+   ev->ready = true;
+   q->ready++;
    pthread_mutex_unlock(&q->lock);
 }
 

@@ -14,23 +14,42 @@ struct _cl_command_queue {
    cl_context context;
    cl_device_id device;
    /* Where the queue's commands record their work (a stream, a ring),
-    * used by its device's executor only. */
+    * used by its executor only. */
    struct pipe_context *pipe;
-   /* END of its last command that completed through a fence (the device's
-    * completer thread only): profiling of devices without clocks. */
+   struct kiln_executor *executor; /* core/executor.h */
+   /* END of its last command that completed through a fence (the
+    * executor's completer thread only): profiling of devices without
+    * clocks. */
    uint64_t last_end;
    _Atomic cl_command_queue_properties properties;
 
    pthread_mutex_t lock;
    pthread_cond_t idle;        /* signalled when outstanding drops to 0 */
    unsigned outstanding;       /* commands enqueued, not yet complete */
+   /* Of those, the ones handed to the executor (their dependencies met):
+    * while there are any, the queue makes progress on its own. */
+   unsigned ready;
+   /* Back-pressure: threads waiting in kiln_queue_add_command for the
+    * queue to drain, and their wake-up. */
+   unsigned throttled;
+   pthread_cond_t drained;
    cl_event last;              /* in-order: the previous command */
    cl_event barrier;           /* out-of-order: everything waits for it */
-   /* Out-of-order: the commands since the barrier, which markers and the
-    * next barrier wait for.  Completed ones are pruned as it grows. */
-   cl_event *since_barrier;
-   unsigned num_since_barrier, cap_since_barrier;
+   /* Out-of-order: the incomplete commands since the barrier, which
+    * markers and the next barrier wait for, linked through the events
+    * (event.h: since_prev/since_next); a command leaves the list when it
+    * completes, so enqueue and completion cost the same whatever the
+    * number of pending commands. */
+   cl_event since_head, since_tail;
+   unsigned num_since_barrier;
 };
+
+/* Back-pressure: past this many incomplete commands, of which some are
+ * ready to run, an enqueue waits until the queue has drained to half of
+ * it (as GPU drivers block on a full ring).  Commands waiting for user
+ * events or other queues do not hold the application back: they may be
+ * waiting for it. */
+#define KILN_QUEUE_MAX_PENDING 4096
 
 /* The events a command waits for (the application's wait list). */
 struct kiln_wait_list {
@@ -67,6 +86,8 @@ cl_int kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_o
 
 /* Called by a command event once it completed or failed. */
 void kiln_queue_command_done(cl_command_queue q, cl_event ev);
+/* Called by a command event as it goes to the executor. */
+void kiln_queue_command_ready(cl_command_queue q, cl_event ev);
 
 /* Commands are handed to the device as soon as they are enqueued, so a
  * flush has nothing left to do; clFinish waits for all of them. */
