@@ -3,7 +3,11 @@
 set -euo pipefail
 # CI builds treat warnings as errors (scripts/setup.sh).
 KILN_MESON_ARGS="-Dwerror=true ${KILN_MESON_ARGS:-}"
-source "$(dirname "$0")/setup.sh" valgrind piglit
+# The applications stage's packages (tests/apps/run.sh), unless it is
+# skipped with KILN_APPS=0 (local runs; CI leaves it on).
+kiln_app_packages=()
+[ "${KILN_APPS:-1}" = 0 ] || kiln_app_packages=(hashcat clpeak ffmpeg python3-pyopencl python3-numpy)
+source "$(dirname "$0")/setup.sh" valgrind piglit ${kiln_app_packages[@]+"${kiln_app_packages[@]}"}
 
 echo "== unit and end-to-end tests"
 meson test -C "$KILN_BUILD" --print-errorlogs
@@ -18,6 +22,15 @@ KILN_DEVICES=cpu-discrete meson test -C "$KILN_BUILD" --no-rebuild --print-error
 # with tests/piglit/expected.txt; any test doing worse than expected fails.
 echo "== piglit OpenCL profile"
 bash "$KILN_ROOT/tests/piglit/run.sh" "$KILN_BUILD"
+
+# Real applications (docs/apps.md): hashcat's self-tests and a known-answer
+# crack, clpeak, ffmpeg's OpenCL filters against their CPU versions, and
+# pyopencl against numpy, on Kiln alone; ~1.5 min on 2 cores, 5 min per
+# application at most.  KILN_APPS=0 skips it.
+echo "== applications"
+t0=$SECONDS
+bash "$KILN_ROOT/tests/apps/run.sh" "$KILN_BUILD"
+echo "== applications: $((SECONDS - t0)) s"
 
 # Sanitizer builds of the same tests: ASan+UBSan for everything, TSan for
 # the multi-threaded stress tests.
