@@ -204,8 +204,9 @@ static char *get_string(struct reader *r)
    return s;
 }
 
-/* lds32: the binary is for an AMD GPU, whose __local slots hold 32-bit
- * LDS offsets (src/llvm/metadata.c). */
+/* lds32: the binary is for a GPU whose __local slots hold 32-bit offsets
+ * (AMD: LDS pointers; NVIDIA: dynamic shared memory offsets;
+ * src/llvm/metadata.c). */
 static bool get_kernels(struct reader *r, struct kiln_kernel_info **out, unsigned *count,
                         bool lds32)
 {
@@ -354,7 +355,8 @@ enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
          r.bad |= !have_sum;
       } else if (type == KILN_SECTION_KERNELS && !have_kernels) {
          have_kernels = get_kernels(&sec, &c->kernels, &c->num_kernels,
-                                    c->target && !strncmp(c->target, "amdgpu:", 7));
+                                    c->target && (!strncmp(c->target, "amdgpu:", 7) ||
+                                                  !strncmp(c->target, "nvptx:", 6)));
          r.bad |= !have_kernels;
       }
       /* Other sections (KILN_VERSION, newer ones) are skipped. */

@@ -217,6 +217,48 @@ static void test_second_build_hits(void **state)
    free(first);
 }
 
+/* A program's binary (clGetProgramInfo) makes a program again on the
+ * same device: clCreateProgramWithBinary, clBuildProgram, a kernel; with
+ * a __local argument, whose slot holds a 32-bit shared-memory offset on
+ * NVIDIA GPUs (the binary reader refused that, CL_INVALID_BINARY on the
+ * H200). */
+static void test_binary_round_trip(void **state)
+{
+   (void)state;
+   cl_int err;
+   cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   const char *src = "__kernel void loc(__global float *p, __local float *t)\n"
+                     "{ t[get_local_id(0)] = p[get_global_id(0)]; barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  p[get_global_id(0)] = t[0]; }\n";
+   static const unsigned sizes[] = {8, 4, 8, 8, 8, 4};
+   fake_cuda_define_kernel("loc", 6, sizes, NULL);
+   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   assert_int_equal(clBuildProgram(p, 1, &device, "", NULL, NULL), CL_SUCCESS);
+   size_t size = 0;
+   assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL),
+                    CL_SUCCESS);
+   assert_true(size > 0);
+   unsigned char *bin = malloc(size);
+   assert_non_null(bin);
+   assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL),
+                    CL_SUCCESS);
+   const unsigned char *cbin = bin;
+   cl_int status = -1;
+   cl_program q = clCreateProgramWithBinary(ctx, 1, &device, &size, &cbin, &status, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   assert_int_equal(status, CL_SUCCESS);
+   assert_int_equal(clBuildProgram(q, 1, &device, "", NULL, NULL), CL_SUCCESS);
+   cl_kernel k = clCreateKernel(q, "loc", &err);
+   assert_int_equal(err, CL_SUCCESS);
+   clReleaseKernel(k);
+   clReleaseProgram(q);
+   clReleaseProgram(p);
+   free(bin);
+   clReleaseContext(ctx);
+}
+
 int main(void)
 {
    snprintf(root, sizeof(root), "/tmp/kiln-cuda-build-XXXXXX");
@@ -251,6 +293,7 @@ int main(void)
       cmocka_unit_test(test_device_compiles),
       cmocka_unit_test(test_extensions_in_kernels),
       cmocka_unit_test(test_second_build_hits),
+      cmocka_unit_test(test_binary_round_trip),
    };
    int failed = cmocka_run_group_tests(tests, NULL, NULL);
    char cmd[128];
