@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
@@ -20,7 +19,6 @@
 #include "llvm/recursion.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
-#include "util/log.h"
 
 bool kiln_llvm_take_buffer(LLVMMemoryBufferRef buf, void **data, size_t *size)
 {
@@ -130,35 +128,22 @@ static void adopt_machine(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *
 struct steps {
    struct kiln_llvm_job job;
    enum kiln_build_status st;
-   double ms[3]; /* lower, optimise, code generation (KILN_DEBUG=compile) */
 };
-
-static double now_ms(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static void run_steps(void *p)
 {
    struct steps *s = p;
    struct kiln_llvm_job *job = &s->job;
    const struct kiln_llvm_target *t = job->machine->target;
-   double t0 = now_ms();
    s->st = t->lower(job);
    if (s->st)
       return;
    kiln_llvm_dump_module(job->dump, "ll", job->m);
-   double t1 = now_ms();
-   s->ms[0] = t1 - t0;
    s->st = KILN_BUILD_FAILED;
    if (!kiln_llvm_run_passes(job, t->passes[job->optimize]))
       return;
    if (t->optimized && (s->st = t->optimized(job)))
       return;
-   double t2 = now_ms();
-   s->ms[1] = t2 - t1;
    s->st = KILN_BUILD_FAILED;
    kiln_llvm_dump_module(job->dump, "opt.ll", job->m);
 
@@ -174,7 +159,6 @@ static void run_steps(void *p)
    LLVMBool emit_failed =
       LLVMTargetMachineEmitToMemoryBuffer(job->tm, job->m, t->emit, &msg, &code);
    LLVMContextSetDiagnosticHandler(ctx, old_handler, old_ctx);
-   s->ms[2] = now_ms() - t2;
    if (emit_failed) {
       kiln_build_log_append(job->log, "error: internal: code generation for %s failed: %s\n",
                             job->machine->cpu, msg);
@@ -236,10 +220,6 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
    switch (kiln_llvm_guard(run_steps, &s, why, sizeof(why))) {
    case KILN_LLVM_GUARD_OK:
       st = s.st;
-      /* Where a slow build spends its time (docs/performance.md). */
-      if (!st)
-         kiln_log(KILN_LOG_COMPILE, "build of %u kernel(s): lower %.1f ms, optimise %.1f ms, "
-                  "code generation %.1f ms", out->num_kernels, s.ms[0], s.ms[1], s.ms[2]);
       break;
    case KILN_LLVM_GUARD_OUT_OF_MEMORY:
       st = KILN_BUILD_OUT_OF_MEMORY;
