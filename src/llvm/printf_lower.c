@@ -48,6 +48,7 @@ struct pl {
    LLVMTypeRef i8, i32, i64, ptr;
    struct entries e;
    struct kiln_build_log *log;
+   enum kiln_printf_buffer_source source;
 };
 
 static unsigned add_entry(struct entries *e, unsigned char *bytes, size_t len)
@@ -316,9 +317,14 @@ static LLVMValueRef build_helper(struct pl *p, unsigned index, LLVMTypeRef *type
    LLVMBasicBlockRef none_bb = LLVMAppendBasicBlockInContext(p->c, fn, "none");
 
    LLVMPositionBuilderAtEnd(p->b, entry_bb);
-   LLVMValueRef ctx = call(p, get_fn(p, KILN_WG_CTX_FN, p->ptr, NULL, 0), NULL, 0);
-   LLVMValueRef buf = LLVMBuildLoad2(
-      p->b, p->ptr, byte_ptr(p, ctx, c64(p, offsetof(struct kiln_wg_ctx, printf_buffer))), "");
+   LLVMValueRef buf;
+   if (p->source == KILN_PRINTF_FROM_FN) {
+      buf = call(p, get_fn(p, KILN_PRINTF_BUFFER_FN, p->ptr, NULL, 0), NULL, 0);
+   } else {
+      LLVMValueRef ctx = call(p, get_fn(p, KILN_WG_CTX_FN, p->ptr, NULL, 0), NULL, 0);
+      buf = LLVMBuildLoad2(
+         p->b, p->ptr, byte_ptr(p, ctx, c64(p, offsetof(struct kiln_wg_ctx, printf_buffer))), "");
+   }
    /* A launch without a buffer (a driver that could not give one) makes
     * printf fail, not the kernel crash. */
    LLVMBuildCondBr(p->b, LLVMBuildIsNull(p->b, buf, ""), none_bb, reserve_bb);
@@ -497,11 +503,10 @@ enum kiln_printf_lower_status kiln_printf_lower(LLVMModuleRef m, LLVMTargetDataR
                                                 enum kiln_printf_buffer_source source,
                                                 struct kiln_build_log *log)
 {
-   (void)source; /* the only one so far */
    LLVMValueRef printf_fn = LLVMGetNamedFunction(m, "printf");
    if (!printf_fn || !LLVMGetFirstUse(printf_fn))
       return KILN_PRINTF_LOWER_OK;
-   struct pl p = {.m = m, .c = LLVMGetModuleContext(m), .td = td, .log = log};
+   struct pl p = {.m = m, .c = LLVMGetModuleContext(m), .td = td, .log = log, .source = source};
    p.i8 = LLVMInt8TypeInContext(p.c);
    p.i32 = LLVMInt32TypeInContext(p.c);
    p.i64 = LLVMInt64TypeInContext(p.c);

@@ -22,7 +22,13 @@ enum kiln_printf_buffer_source {
    /* The CPU device: a field of the launch context (include/kiln/cpu_abi.h),
     * read through KILN_WG_CTX_FN, which the work-group pass lowers. */
    KILN_PRINTF_FROM_WG_CTX,
+   /* A call of KILN_PRINTF_BUFFER_FN (no arguments, returns a generic
+    * pointer, NULL when the launch has no buffer), which the target
+    * defines after the lowering: NVPTX reads a hidden kernel parameter. */
+   KILN_PRINTF_FROM_FN,
 };
+
+#define KILN_PRINTF_BUFFER_FN "__kiln_printf_buffer"
 
 /* Replaces every call to printf in m and adds the table global
  * KILN_PRINTF_TABLE_SYM when there was one.  Runs before the work-group

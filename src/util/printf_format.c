@@ -151,7 +151,7 @@ static void c_format(char *out, size_t size, const struct kiln_printf_spec *s, c
 /* One element (or the scalar) of an argument. */
 static void print_elem(FILE *out, const struct kiln_printf_spec *s,
                        const struct kiln_printf_table *t, const struct kiln_printf_arg *a,
-                       const unsigned char *p)
+                       const unsigned char *p, const struct kiln_printf_reader *reader)
 {
    char fmt[64];
    char conv = s->conversion;
@@ -192,10 +192,19 @@ static void print_elem(FILE *out, const struct kiln_printf_spec *s,
       struct entry e;
       if (a->kind == KILN_PRINTF_ARG_STRING && get_entry(t, get32(p), &e))
          str = e.text;
-      else if (a->kind == KILN_PRINTF_ARG_PTR)
+      else if (a->kind == KILN_PRINTF_ARG_PTR && !reader)
          /* A string the compiler could not see: on host-memory devices
           * the kernel's address is the host's. */
          str = (const char *)(uintptr_t)get_uint(p, 8);
+      char copy[KILN_PRINTF_STRING_MAX];
+      if (a->kind == KILN_PRINTF_ARG_PTR && reader) {
+         /* Elsewhere the device's memory, which only the driver reads. */
+         uint64_t address = get_uint(p, 8);
+         if (address && reader->read_string(reader->user, address, copy, sizeof(copy)))
+            str = copy;
+         else if (address)
+            str = "(unreadable)";
+      }
       c_format(fmt, sizeof(fmt), s, "", 's');
       fprintf(out, fmt, str ? str : "(null)");
    } else if (conv == 'p') {
@@ -208,7 +217,7 @@ static void print_elem(FILE *out, const struct kiln_printf_spec *s,
 
 /* One record: the format's text with each specification replaced. */
 static bool print_record(FILE *out, const struct kiln_printf_table *t, const unsigned char *rec,
-                         uint32_t rec_size)
+                         uint32_t rec_size, const struct kiln_printf_reader *reader)
 {
    struct entry e;
    if (!get_entry(t, get32(rec + 4), &e) || e.record_size != rec_size)
@@ -237,7 +246,7 @@ static bool print_record(FILE *out, const struct kiln_printf_table *t, const uns
       for (unsigned i = 0; i < n; i++) {
          if (i)
             fputc(',', out);
-         print_elem(out, &s, t, &a, rec + a.offset + (size_t)i * a.elem_size);
+         print_elem(out, &s, t, &a, rec + a.offset + (size_t)i * a.elem_size, reader);
       }
    }
    fputs(cur, out);
@@ -259,6 +268,13 @@ static int rec_cmp(const void *a, const void *b)
 
 size_t kiln_printf_print(const struct kiln_printf_table *table,
                          const struct kiln_printf_buffer *buf, FILE *out)
+{
+   return kiln_printf_print_with(table, buf, out, NULL);
+}
+
+size_t kiln_printf_print_with(const struct kiln_printf_table *table,
+                              const struct kiln_printf_buffer *buf, FILE *out,
+                              const struct kiln_printf_reader *reader)
 {
    if (!table || table->magic != KILN_PRINTF_TABLE_MAGIC)
       return 0;
@@ -286,7 +302,8 @@ size_t kiln_printf_print(const struct kiln_printf_table *table,
    size_t printed = 0;
    flockfile(out);
    for (size_t i = 0; i < n; i++)
-      printed += print_record(out, table, buf->data + refs[i].pos, get32(buf->data + refs[i].pos));
+      printed += print_record(out, table, buf->data + refs[i].pos,
+                              get32(buf->data + refs[i].pos), reader);
    funlockfile(out);
    fflush(out);
    kiln_free(refs);

@@ -4,7 +4,9 @@
 #ifndef KILN_UTIL_PRINTF_FORMAT_H
 #define KILN_UTIL_PRINTF_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct kiln_printf_buffer;
@@ -24,5 +26,21 @@ void kiln_printf_buffer_reset(struct kiln_printf_buffer *buf, size_t capacity);
  * the number of records printed. */
 size_t kiln_printf_print(const struct kiln_printf_table *table,
                          const struct kiln_printf_buffer *buf, FILE *out);
+
+/* For devices whose memory the host cannot address: how a %s argument
+ * that is not a literal of the table (a pointer into the kernel's
+ * memory) is read.  read_string writes the string at address, cut to
+ * size - 1 bytes and NUL-terminated, into buf; false when it cannot
+ * (then "(unreadable)" prints).  NULL reads the address as the host's. */
+#define KILN_PRINTF_STRING_MAX 1024
+struct kiln_printf_reader {
+   bool (*read_string)(void *user, uint64_t address, char *buf, size_t size);
+   void *user;
+};
+
+/* kiln_printf_print with a reader for device strings. */
+size_t kiln_printf_print_with(const struct kiln_printf_table *table,
+                              const struct kiln_printf_buffer *buf, FILE *out,
+                              const struct kiln_printf_reader *reader);
 
 #endif

@@ -23,6 +23,7 @@
 #include <CL/cl.h>
 
 #include "kiln/kernel_info.h"
+#include "kiln/printf.h"
 #include "llvm/nvptx/nvptx_abi.h"
 #include "llvm/compiler.h"
 #include "llvm/nvptx/nvptx_constant.h"
@@ -575,8 +576,8 @@ static void test_refusals(void **state)
                   "GPUs yet");
    expect_refused("kernel void smp(sampler_t s, global int *o) { o[0] = 1; }\n",
                   "argument 's': samplers are not supported");
-   expect_refused("kernel void p(global int *o) { printf(\"%d\\n\", o[0]); }\n",
-                  "error: printf is not supported on NVIDIA GPUs yet");
+   expect_refused("kernel void p(global int *o, constant char *f) { printf(f, o[0]); }\n",
+                  "error: printf: the format must be a string literal");
    expect_refused("void missing(void);\n"
                   "kernel void u(global int *o) { missing(); }\n",
                   "error: undefined function 'missing'");
@@ -1006,6 +1007,93 @@ static void test_dump(void **state)
    assert_int_equal(system(cmd), 0);
 }
 
+/* The bytes of the PTX global `name` (".b8 name[N] = {1, 2, ...}"). */
+static unsigned char *ptx_bytes(const char *ptx, const char *name, size_t *size)
+{
+   char head[256];
+   snprintf(head, sizeof(head), "%s[", name);
+   const char *p = strstr(ptx, head);
+   if (!p)
+      fprintf(stderr, "no global %s in:\n%s\n", name, ptx);
+   assert_non_null(p);
+   char *end;
+   unsigned long n = strtoul(p + strlen(head), &end, 10);
+   assert_true(n > 0);
+   p = strchr(end, '{');
+   assert_non_null(p);
+   unsigned char *b = calloc(1, n);
+   assert_non_null(b);
+   /* LLVM leaves out trailing zeros: they are the calloc's. */
+   for (unsigned long i = 0; i < n && *p != '}'; i++) {
+      b[i] = (unsigned char)strtoul(p + 1, &end, 10);
+      assert_true(end != p + 1);
+      p = end;
+   }
+   assert_int_equal(*p, '}');
+   *size = n;
+   return b;
+}
+
+static bool has_bytes(const unsigned char *b, size_t n, const char *s)
+{
+   size_t len = strlen(s) + 1; /* with its NUL */
+   for (size_t i = 0; i + len <= n; i++)
+      if (!memcmp(b + i, s, len))
+         return true;
+   return false;
+}
+
+/* printf: records appended to the buffer of a fifth hidden parameter with
+ * one 64-bit atomic add, the format table a global the driver finds by
+ * name; no vprintf, nothing unresolved, and ptxas takes it, optimised or
+ * not. */
+static void test_printf(void **state)
+{
+   (void)state;
+   static const char src[] =
+      "kernel void p(global float4 *v, int n)\n"
+      "{\n"
+      "   printf(\"n=%d f=%f\\n\", n, v[0].x);\n"
+      "   printf(\"%v4f|%s|%v2hhd|%ld\\n\", v[1], \"lit\", (char2)(1, -2), (long)n);\n"
+      "}\n"
+      "kernel void q(global int *o) { o[get_global_id(0)] = 1; }\n";
+   const char *const options[] = {"", "-cl-opt-disable"};
+   for (unsigned o = 0; o < 2; o++) {
+      struct kiln_build_output out = build(src, options[o]);
+      const char *ptx = out.object;
+      static const char *const p_params[] = {".u64", ".u32", ".u64", ".u64",
+                                             ".u64", ".u32", ".u64"};
+      expect_params(ptx, "p", p_params, 7);
+      /* Every kernel of a printing program gets the parameter. */
+      static const char *const q_params[] = {".u64", ".u64", ".u64", ".u64", ".u32", ".u64"};
+      expect_params(ptx, "q", q_params, 6);
+      assert_null(strstr(ptx, "vprintf"));
+      assert_null(strstr(ptx, "printf,"));
+      assert_null(strstr(ptx, ".extern .func"));
+      assert_non_null(strstr(ptx, "atom.add.u64") ? strstr(ptx, "atom.add.u64")
+                                                   : strstr(ptx, "atom.global.add.u64"));
+      if (!o) {
+         char *body = function_text(ptx, "p");
+         assert_non_null(strstr(body, "[p_param_6]")); /* the buffer, read */
+         free(body);
+      }
+      assert_non_null(strstr(ptx, ".visible .global .align 8 .b8 " KILN_PRINTF_TABLE_SYM "["));
+      size_t n;
+      unsigned char *t = ptx_bytes(ptx, KILN_PRINTF_TABLE_SYM, &n);
+      const struct kiln_printf_table *table = (const void *)t;
+      assert_true(n >= sizeof(*table));
+      assert_int_equal(table->magic, KILN_PRINTF_TABLE_MAGIC);
+      assert_int_equal(table->size, n);
+      assert_int_equal(table->num_entries, 3); /* two formats and "lit" */
+      assert_true(has_bytes(t, n, "n=%d f=%f\n"));
+      assert_true(has_bytes(t, n, "%v4f|%s|%v2hhd|%ld\n"));
+      assert_true(has_bytes(t, n, "lit"));
+      free(t);
+      check_ptxas(&out, "sm_90");
+      kiln_build_output_fini(&out);
+   }
+}
+
 int main(void)
 {
    const struct CMUnitTest tests[] = {
@@ -1018,6 +1106,7 @@ int main(void)
       cmocka_unit_test(test_constant_text),
       cmocka_unit_test(test_values_and_attributes),
       cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_printf),
       cmocka_unit_test(test_options),
       cmocka_unit_test(test_native_math),
       cmocka_unit_test(test_small_vector_args),

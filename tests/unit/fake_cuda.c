@@ -61,6 +61,8 @@ struct fake_module {
    bool live;
    int device;
    char *text;
+   struct fake_mem *global; /* the one global cuModuleGetGlobal gave, or NULL */
+   char global_name[64];
 };
 
 struct fake_func {
@@ -937,10 +939,69 @@ static CUresult f_cuModuleUnload(CUmodule module)
    for (unsigned i = 0; i < MAX_FUNCS; i++)
       if (funcs[i].live && funcs[i].module == (int)(m - modules))
          funcs[i].live = false;
+   if (m->global) {
+      fake_cuda.devices[m->device].used_mem -= m->global->size;
+      free(m->global->host);
+      m->global->live = false;
+      m->global = NULL;
+   }
    free(m->text);
    m->text = NULL;
    m->live = false;
    RETURN(sticky(m->device));
+}
+
+/* A global the PTX defines with an initializer, as LLVM writes it:
+ * ".global .align A .b8 name[N] = {b0, b1, ...};" (other globals are not
+ * needed yet).  Device memory holding those bytes, kept until the module
+ * is unloaded; one global per module. */
+static CUresult f_cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
+                                    const char *name)
+{
+   NEED_CTX("cuModuleGetGlobal");
+   struct fake_module *m = module_of(module);
+   if (!m || m->device != dev || !name)
+      RETURN(CUDA_ERROR_INVALID_HANDLE);
+   if (m->global) {
+      if (strcmp(m->global_name, name))
+         RETURN(CUDA_ERROR_NOT_SUPPORTED);
+   } else {
+      char head[96];
+      snprintf(head, sizeof(head), ".b8 %s[", name);
+      const char *p = strstr(m->text, head);
+      if (!p || strlen(name) >= sizeof(m->global_name))
+         RETURN(CUDA_ERROR_NOT_FOUND);
+      char *end;
+      unsigned long n = strtoul(p + strlen(head), &end, 10);
+      p = strchr(end, '{');
+      if (!n || !p)
+         RETURN(CUDA_ERROR_NOT_FOUND);
+      if (alloc_fails())
+         RETURN(CUDA_ERROR_OUT_OF_MEMORY);
+      struct fake_mem *g = new_mem();
+      unsigned char *host = g ? calloc(1, n) : NULL;
+      if (!host)
+         RETURN(CUDA_ERROR_OUT_OF_MEMORY);
+      for (unsigned long i = 0; i < n; i++) {
+         host[i] = (unsigned char)strtoul(p + 1, &end, 10);
+         p = end;
+      }
+      g->live = true;
+      g->kind = MEM_DEVICE;
+      g->device = dev;
+      g->host = host;
+      g->addr = next_addr;
+      g->size = n;
+      next_addr += (n + 4096 + 255) & ~255ull;
+      fake_cuda.devices[dev].used_mem += n;
+      m->global = g;
+      snprintf(m->global_name, sizeof(m->global_name), "%s", name);
+   }
+   if (dptr)
+      *dptr = m->global->addr;
+   if (bytes)
+      *bytes = m->global->size;
+   RETURN(CUDA_SUCCESS);
 }
 
 static CUresult f_cuModuleGetFunction(CUfunction *func, CUmodule module, const char *name)
@@ -1120,6 +1181,7 @@ static const struct cuda_api table = {
    .cuModuleLoadDataEx = f_cuModuleLoadDataEx,
    .cuModuleUnload = f_cuModuleUnload,
    .cuModuleGetFunction = f_cuModuleGetFunction,
+   .cuModuleGetGlobal = f_cuModuleGetGlobal,
    .cuFuncGetAttribute = f_cuFuncGetAttribute,
    .cuFuncSetAttribute = f_cuFuncSetAttribute,
    .cuLaunchKernel = f_cuLaunchKernel,

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 
 #include "fake_cuda.h"
 #include "kiln/kernel_info.h"
+#include "kiln/printf.h"
 #include "pipe/cuda/cuda_abi.h"
 #include "pipe/cuda/cuda_screen.h"
 #include "util/log.h"
@@ -956,6 +958,259 @@ static void test_oom_everywhere(void **state)
    assert_true(failed >= 8);
 }
 
+/* ---- printf ---- */
+
+/* printk(global char *str) + hidden parameters + the printf buffer. */
+static const unsigned printk_params[] = {8, 8, 8, 8, 4, 8};
+static struct kiln_arg_info printk_args[] = {{.kind = KILN_ARG_GLOBAL, .size = 8, .offset = 0}};
+static struct kiln_kernel_info printk_meta = {
+   .name = "printk", .num_args = 1, .args = printk_args, .args_size = 8};
+
+/* The table the compiler would emit (include/kiln/printf.h) for
+ *   printf("%d: %v4hlf %s\n", i, (float4)(i, 0.5, -1, 2), "lit");
+ *   printf("[%s]\n", str);
+ * entry 0 the first format, 1 "lit", 2 the second format. */
+static size_t printk_table(unsigned char *t)
+{
+   static const char f0[] = "%d: %v4hlf %s\n", lit[] = "lit", f2[] = "[%s]\n";
+   uint32_t at = 12 + 3 * 4;
+   memset(t, 0, 256);
+   uint32_t *w = (uint32_t *)(void *)t;
+   w[0] = KILN_PRINTF_TABLE_MAGIC;
+   w[1] = 3;
+   /* Entry 0: record 48 bytes; int at 16, float4 at 24, string id at 40. */
+   w[3] = at;
+   uint32_t e0[] = {48, 3, 1 | 4 << 8 | 1 << 16, 16, 2 | 4 << 8 | 4 << 16, 24,
+                    4 | 4 << 8 | 1 << 16, 40};
+   memcpy(t + at, e0, sizeof(e0));
+   memcpy(t + at + sizeof(e0), f0, sizeof(f0));
+   at += (uint32_t)((sizeof(e0) + sizeof(f0) + 3) / 4 * 4);
+   w[4] = at;
+   uint32_t e1[] = {0, 0};
+   memcpy(t + at, e1, sizeof(e1));
+   memcpy(t + at + sizeof(e1), lit, sizeof(lit));
+   at += (uint32_t)((sizeof(e1) + sizeof(lit) + 3) / 4 * 4);
+   w[5] = at;
+   uint32_t e2[] = {24, 1, 3 | 8 << 8 | 1 << 16, 16};
+   memcpy(t + at, e2, sizeof(e2));
+   memcpy(t + at + sizeof(e2), f2, sizeof(f2));
+   at += (uint32_t)((sizeof(e2) + sizeof(f2) + 3) / 4 * 4);
+   w[2] = at;
+   return at;
+}
+
+/* What the compiled kernel does: per work-item, from the last to the
+ * first (the driver prints in work-item order), a record of entry 0, and
+ * from work-item 0 one of entry 2; one atomic add per record, drop_at
+ * where one does not fit. */
+static unsigned printk_launches;
+static void run_printk(const struct fake_cuda_launch *l)
+{
+   uint64_t str, address;
+   fake_cuda_param(l, 0, &str, 8);
+   fake_cuda_param(l, 5, &address, 8);
+   struct kiln_printf_buffer *b = fake_cuda_ptr(address, KILN_PRINTF_BUFFER_DATA);
+   assert_non_null(b);
+   /* A fresh header every launch. */
+   assert_int_equal(b->used, 0);
+   assert_true(b->drop_at == UINT64_MAX);
+   unsigned n = l->grid[0] * l->block[0];
+   for (unsigned k = 0; k <= n; k++) {
+      unsigned item = k < n ? n - 1 - k : 0;
+      uint32_t size = k < n ? 48 : 24;
+      uint64_t off = b->used;
+      b->used += size;
+      if (off + size > b->capacity) {
+         if (off < b->drop_at)
+            b->drop_at = off;
+         continue;
+      }
+      unsigned char *r = fake_cuda_ptr(address + KILN_PRINTF_BUFFER_DATA + off, size);
+      assert_non_null(r);
+      uint32_t head[2] = {size, k < n ? 0u : 2u};
+      uint64_t id = item;
+      memcpy(r, head, 8);
+      memcpy(r + 8, &id, 8);
+      if (k < n) {
+         int32_t i = (int32_t)item;
+         float v[4] = {(float)item, 0.5f, -1.0f, 2.0f};
+         uint32_t lit = 1;
+         memcpy(r + 16, &i, 4);
+         memcpy(r + 24, v, 16);
+         memcpy(r + 40, &lit, 4);
+      } else {
+         memcpy(r + 16, &str, 8);
+      }
+   }
+   printk_launches++;
+}
+
+/* stdout into a file while a test looks at what the driver prints. */
+static int saved_stdout = -1;
+static FILE *captured;
+static long captured_until;
+
+static void capture_begin(void)
+{
+   fflush(stdout);
+   captured = tmpfile();
+   assert_non_null(captured);
+   captured_until = 0;
+   saved_stdout = dup(1);
+   assert_true(saved_stdout >= 0);
+   assert_true(dup2(fileno(captured), 1) >= 0);
+}
+
+/* What was printed since capture_begin (or the last capture_text). */
+static char *capture_text(void)
+{
+   fflush(stdout);
+   struct stat st;
+   assert_int_equal(fstat(fileno(captured), &st), 0);
+   size_t size = (size_t)(st.st_size - captured_until);
+   char *text = calloc(1, size + 1);
+   assert_non_null(text);
+   assert_int_equal(pread(fileno(captured), text, size, captured_until), (ssize_t)size);
+   captured_until = st.st_size;
+   assert_int_equal(strlen(text), size);
+   return text;
+}
+
+static void capture_end(void)
+{
+   fflush(stdout);
+   dup2(saved_stdout, 1);
+   close(saved_stdout);
+   fclose(captured);
+}
+
+static void test_printf(void **state)
+{
+   (void)state;
+   struct pipe_screen *s = screens[0];
+   assert_int_equal(s->caps.printf_buffer_size, KILN_PRINTF_BUFFER_DEFAULT);
+   fake_cuda_define_kernel("printk", 6, printk_params, run_printk);
+   unsigned char table[256];
+   size_t size = printk_table(table);
+   char text[4096];
+   int len = snprintf(text, sizeof(text),
+                      "//\n.version 7.8\n.target sm_90\n.address_size 64\n"
+                      ".visible .global .align 8 .b8 " KILN_PRINTF_TABLE_SYM "[%zu] = {",
+                      size);
+   for (size_t i = 0; i < size; i++)
+      len += snprintf(text + len, sizeof(text) - (size_t)len, "%s%u", i ? ", " : "", table[i]);
+   len += snprintf(text + len, sizeof(text) - (size_t)len,
+                   "};\n.visible .entry printk(\n) {}\n");
+   char *error = NULL;
+   void *program = s->program_create(s, text, (size_t)len, &error);
+   assert_non_null(program);
+   assert_null(error);
+   void *k = s->get_kernel(s, program, "printk", &error);
+   assert_non_null(k);
+
+   static const char str[] = "from device memory";
+   struct pipe_resource *rs = s->resource_create(s, sizeof(str));
+   struct pipe_context *ctx = s->context_create(s);
+   ctx->buffer_write(ctx, rs, 0, sizeof(str), str);
+   unsigned char args[8] = {0};
+   struct pipe_binding b = {.arg = 0, .kind = PIPE_BIND_GLOBAL, .res = rs};
+   struct pipe_grid_info g = {.kernel = k, .work_dim = 1, .global_size = {4, 1, 1},
+                              .local_size = {2, 1, 1}, .args = args, .args_size = 8,
+                              .info = &printk_meta, .bindings = &b, .num_bindings = 1};
+   capture_begin();
+   printk_launches = 0;
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
+   struct pipe_fence *f = NULL;
+   ctx->flush(ctx, &f);
+   assert_non_null(f);
+   /* Nothing before the fence is seen signalled. */
+   char *before = capture_text();
+   int st = s->fence_wait(s, f, PIPE_TIMEOUT_INFINITE);
+   char *after = capture_text();
+   s->fence_destroy(s, f);
+   /* A second launch starts from an empty buffer (the kept one). */
+   g.global_size[0] = 2;
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
+   assert_int_equal(finish(ctx), PIPE_FENCE_SIGNALLED);
+   char *second = capture_text();
+   capture_end();
+
+   assert_int_equal(st, PIPE_FENCE_SIGNALLED);
+   assert_int_equal(printk_launches, 2);
+   assert_string_equal(before, "");
+   assert_string_equal(after, "0: 0.000000,0.500000,-1.000000,2.000000 lit\n"
+                              "[from device memory]\n"
+                              "1: 1.000000,0.500000,-1.000000,2.000000 lit\n"
+                              "2: 2.000000,0.500000,-1.000000,2.000000 lit\n"
+                              "3: 3.000000,0.500000,-1.000000,2.000000 lit\n");
+   assert_string_equal(second, "0: 0.000000,0.500000,-1.000000,2.000000 lit\n"
+                               "[from device memory]\n"
+                               "1: 1.000000,0.500000,-1.000000,2.000000 lit\n");
+   free(before);
+   free(after);
+   free(second);
+   s->resource_destroy(s, rs);
+   s->program_destroy(s, program);
+   ctx->destroy(ctx);
+}
+
+/* A program without the table passes no printf buffer: the saxpy launch
+ * of test_saxpy checks the parameters CUDA gets; here, a launch of a
+ * printing kernel whose fence is destroyed unwaited prints nothing and
+ * leaks nothing, and a failed launch frees its buffer. */
+static void test_printf_unwaited(void **state)
+{
+   (void)state;
+   struct pipe_screen *s = screens[0];
+   fake_cuda_define_kernel("printk", 6, printk_params, run_printk);
+   unsigned char table[256];
+   size_t size = printk_table(table);
+   char text[4096];
+   int len = snprintf(text, sizeof(text),
+                      "//\n.version 7.8\n.target sm_90\n.address_size 64\n"
+                      ".visible .global .align 8 .b8 " KILN_PRINTF_TABLE_SYM "[%zu] = {",
+                      size);
+   for (size_t i = 0; i < size; i++)
+      len += snprintf(text + len, sizeof(text) - (size_t)len, "%s%u", i ? ", " : "", table[i]);
+   len += snprintf(text + len, sizeof(text) - (size_t)len,
+                   "};\n.visible .entry printk(\n) {}\n");
+   char *error = NULL;
+   void *program = s->program_create(s, text, (size_t)len, &error);
+   assert_non_null(program);
+   void *k = s->get_kernel(s, program, "printk", &error);
+   assert_non_null(k);
+   struct pipe_context *ctx = s->context_create(s);
+   unsigned char args[8] = {0};
+   struct pipe_grid_info g = {.kernel = k, .work_dim = 1, .global_size = {2, 1, 1},
+                              .local_size = {2, 1, 1}, .args = args, .args_size = 8,
+                              .info = &printk_meta};
+   capture_begin();
+   printk_launches = 0;
+   fake_cuda_fail("cuLaunchKernel", CUDA_ERROR_INVALID_VALUE);
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_OUT_OF_RESOURCES);
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
+   struct pipe_fence *f = NULL;
+   ctx->flush(ctx, &f);
+   assert_non_null(f);
+   s->fence_destroy(s, f);
+   /* Launched and never waited for, then the queue goes. */
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
+   ctx->destroy(ctx);
+   char *out = capture_text();
+   capture_end();
+   /* The refused launch prints nothing; the others print once done,
+    * waited for by fence_destroy and by the queue's destruction. */
+   assert_int_equal(printk_launches, 2);
+   assert_string_equal(out, "0: 0.000000,0.500000,-1.000000,2.000000 lit\n"
+                            "[(null)]\n"
+                            "1: 1.000000,0.500000,-1.000000,2.000000 lit\n"
+                            "0: 0.000000,0.500000,-1.000000,2.000000 lit\n"
+                            "[(null)]\n"
+                            "1: 1.000000,0.500000,-1.000000,2.000000 lit\n");
+   free(out);
+   s->program_destroy(s, program);
+}
+
 static void test_error_log(void **state)
 {
    (void)state;
@@ -1005,6 +1260,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_illegal_address, setup_two, teardown),
       cmocka_unit_test_setup_teardown(test_oom_everywhere, setup_none, teardown),
       cmocka_unit_test_setup_teardown(test_error_log, setup_one, teardown),
+      cmocka_unit_test_setup_teardown(test_printf, setup_one, teardown),
+      cmocka_unit_test_setup_teardown(test_printf_unwaited, setup_one, teardown),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

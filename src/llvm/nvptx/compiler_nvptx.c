@@ -6,7 +6,9 @@
  *   native_* math as PTX's approximate instructions, signed zeros of odd
  *   functions) --> (backend.c) O3 --> no intrinsic the code generator
  *   cannot select (nvptx_math.c) --> PTX.
- * The refusals (images, samplers, printf) are log lines naming what to
+ * printf calls become records in a buffer (printf_lower.c, a hidden
+ * parameter) and the format table a global the driver reads back.
+ * The refusals (images, samplers) are log lines naming what to
  * change; KILN_CHECK=bounds is refused by the table (bounds_check). */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <llvm-c/Target.h>
 
 #include "kiln/kernel_info.h"
+#include "kiln/printf.h"
 #include "llvm/backend.h"
 #include "llvm/build_log.h"
 #include "llvm/metadata.h"
@@ -57,7 +60,7 @@ static enum kiln_build_status nvptx_resolve(const char *processor, struct kiln_l
 
 /* What the PTX ABI has no room for yet: said once per kernel argument, so
  * that the log names what to change. */
-static bool check_supported(LLVMModuleRef m, const struct kiln_kernel_info *k, unsigned n,
+static bool check_supported(const struct kiln_kernel_info *k, unsigned n,
                             struct kiln_build_log *log)
 {
    bool ok = true;
@@ -73,13 +76,6 @@ static bool check_supported(LLVMModuleRef m, const struct kiln_kernel_info *k, u
                                kind == KILN_ARG_SAMPLER ? "samplers" : "images");
          ok = false;
       }
-   if (kiln_printf_used(m)) {
-      /* printf_lower.c's records need a hidden buffer and a host that
-       * reads it back after the launch (docs/printf.md). */
-      kiln_build_log_append(log, "error: printf is not supported on NVIDIA GPUs yet "
-                                 "(Kiln prints only from the CPU device)\n");
-      ok = false;
-   }
    return ok;
 }
 
@@ -123,7 +119,7 @@ static enum kiln_build_status nvptx_lower(struct kiln_llvm_job *job)
 {
    struct kiln_build_output *out = job->out;
    static_local_sizes(job->m, out->kernels, out->num_kernels);
-   if (!check_supported(job->m, out->kernels, out->num_kernels, job->log))
+   if (!check_supported(out->kernels, out->num_kernels, job->log))
       return KILN_BUILD_FAILED;
    /* Code generation works on a copy with __constant in global memory
     * (nvptx_constant.c); backend.c disposes of it. */
@@ -132,6 +128,14 @@ static enum kiln_build_status nvptx_lower(struct kiln_llvm_job *job)
    if (st)
       return st;
    job->m = own;
+   /* printf calls become records in a buffer a hidden parameter gives
+    * (nvptx_abi.h); before the work-item functions are defined, since the
+    * records call get_global_id. */
+   enum kiln_printf_lower_status pst =
+      kiln_printf_lower(own, LLVMGetModuleDataLayout(own), KILN_PRINTF_FROM_FN, job->log);
+   if (pst != KILN_PRINTF_LOWER_OK)
+      return pst == KILN_PRINTF_LOWER_OUT_OF_MEMORY ? KILN_BUILD_OUT_OF_MEMORY : KILN_BUILD_FAILED;
+   kiln_nvptx_define_printf_buffer(own);
    kiln_nvptx_define_atomics64(own);
    kiln_nvptx_define_builtins(own);
    kiln_nvptx_lower_native_math(own);
@@ -142,6 +146,11 @@ static enum kiln_build_status nvptx_lower(struct kiln_llvm_job *job)
    /* libclc arrives linkonce_odr, kernel bodies as plain functions now:
     * internal, so O3 inlines and drops them. */
    kiln_internalize_non_kernels(own);
+   /* ... except the printf table, which the driver reads from the module
+    * (cuModuleGetGlobal) and no code refers to. */
+   LLVMValueRef table = LLVMGetNamedGlobal(own, KILN_PRINTF_TABLE_SYM);
+   if (table)
+      LLVMSetLinkage(table, LLVMExternalLinkage);
    /* A kernel may call only what libclc and Kiln define, and intrinsics:
     * anything else would be an unresolved symbol the CUDA JIT rejects
     * with a far less helpful message. */

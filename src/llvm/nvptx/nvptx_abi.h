@@ -24,7 +24,15 @@
  *               launch's dynamic shared memory (see below); its slot in
  *               core's argument buffer is 4 bytes, as on amdgcn.
  *   n + 0 .. n + 2  global work offset x, y, z (uint64 each);
- *   n + 3           work_dim (uint32, 1..3).
+ *   n + 3           work_dim (uint32, 1..3);
+ *   n + 4           only in programs that call printf (the module then
+ *                   has the global KILN_PRINTF_TABLE_SYM): the device
+ *                   address (uint64) of the launch's struct
+ *                   kiln_printf_buffer (include/kiln/printf.h), 0 for none
+ *                   (printf then returns -1).  The kernel appends its
+ *                   records there with atom.add on `used`; the driver
+ *                   reads the buffer back once the launch is done and
+ *                   prints it with src/util/printf_format.c.
  *
  * Core's argument buffer lays arguments 0..n-1 out exactly as the PTX
  * parameter space does (each at its natural alignment, in order), so the
@@ -60,8 +68,8 @@
  * ISA KILN_NVPTX_PTX_VERSION (ISA 7.8: CUDA 11.8 and every CUDA 12 or 13
  * driver load it), except sm_90a, which needs ISA 8.0.
  *
- * Not supported yet (the build fails with a log line saying so): printf,
- * image and sampler arguments.
+ * Not supported yet (the build fails with a log line saying so): image
+ * and sampler arguments.
  */
 #ifndef KILN_LLVM_NVPTX_ABI_H
 #define KILN_LLVM_NVPTX_ABI_H
@@ -76,6 +84,8 @@
 #define KILN_NVPTX_NUM_HIDDEN 4
 #define KILN_NVPTX_HIDDEN_GLOBAL_OFFSET 0 /* 3 x uint64: x, y, z */
 #define KILN_NVPTX_HIDDEN_WORK_DIM 3      /* uint32 */
+/* One more, after work_dim, in programs that call printf (uint64). */
+#define KILN_NVPTX_HIDDEN_PRINTF_BUFFER 4
 
 /* Byte offsets of the hidden parameters in a packed parameter buffer
  * whose OpenCL arguments take args_size bytes. */

@@ -24,11 +24,14 @@
 
 #include "llvm/metadata.h"
 #include "llvm/nvptx/nvptx_abi.h"
+#include "llvm/printf_lower.h"
 #include "util/alloc.h"
 
 #define ADDR_LOCAL 3
 #define OFFSET_VAR "__kiln_nvptx_global_offset"
 #define WORK_DIM_VAR "__kiln_nvptx_work_dim"
+/* Only in modules that call printf: the launch's printf buffer. */
+#define PRINTF_VAR "__kiln_nvptx_printf_buffer"
 
 static const char *const global_id = "_Z13get_global_idj";
 static const char *const global_offset = "_Z17get_global_offsetj";
@@ -60,6 +63,36 @@ static LLVMValueRef offset_var(LLVMModuleRef m)
 static LLVMValueRef work_dim_var(LLVMModuleRef m)
 {
    return shared_var(m, WORK_DIM_VAR, LLVMInt32TypeInContext(LLVMGetModuleContext(m)), 4);
+}
+
+static LLVMValueRef printf_var(LLVMModuleRef m)
+{
+   return shared_var(m, PRINTF_VAR, LLVMInt64TypeInContext(LLVMGetModuleContext(m)), 8);
+}
+
+/* Hidden parameters of the module's entries: the printf buffer's only
+ * where printf_lower.c's records need it. */
+static unsigned num_hidden(LLVMModuleRef m)
+{
+   return KILN_NVPTX_NUM_HIDDEN + (LLVMGetNamedGlobal(m, PRINTF_VAR) ? 1u : 0u);
+}
+
+void kiln_nvptx_define_printf_buffer(LLVMModuleRef m)
+{
+   LLVMValueRef decl = LLVMGetNamedFunction(m, KILN_PRINTF_BUFFER_FN);
+   if (!decl || LLVMGetFirstBasicBlock(decl))
+      return;
+   LLVMContextRef c = LLVMGetModuleContext(m);
+   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+   kiln_nvptx_define_in_place(m, decl);
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, decl, ""));
+   LLVMValueRef v = LLVMBuildLoad2(b, i64, printf_var(m), "");
+   LLVMSetAlignment(v, 8);
+   /* A device address of global memory: as a generic pointer, the same
+    * number. */
+   LLVMBuildRet(b, LLVMBuildIntToPtr(b, v, LLVMPointerTypeInContext(c, 0), ""));
+   LLVMDisposeBuilder(b);
 }
 
 void kiln_nvptx_copy_target_attrs(LLVMModuleRef m, LLVMValueRef fn)
@@ -418,7 +451,8 @@ static bool lower_kernel(LLVMModuleRef m, LLVMValueRef kernel, LLVMBuilderRef b)
    LLVMContextRef c = LLVMGetModuleContext(m);
    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
    unsigned n = LLVMCountParams(kernel);
-   unsigned total = n + KILN_NVPTX_NUM_HIDDEN;
+   bool prints = LLVMGetNamedGlobal(m, PRINTF_VAR) != NULL;
+   unsigned total = n + num_hidden(m);
    size_t len;
    const char *kname = LLVMGetValueName2(kernel, &len);
    LLVMTypeRef *types = kiln_calloc(total, sizeof(*types));
@@ -441,6 +475,8 @@ static bool lower_kernel(LLVMModuleRef m, LLVMValueRef kernel, LLVMBuilderRef b)
    }
    types[n + 0] = types[n + 1] = types[n + 2] = i64;
    types[n + 3] = i32;
+   if (prints)
+      types[n + KILN_NVPTX_HIDDEN_PRINTF_BUFFER] = i64;
    snprintf(body_name, len + sizeof("__kiln_nvptx_body."), "__kiln_nvptx_body.%s", name);
    LLVMSetValueName2(kernel, body_name, strlen(body_name));
 
@@ -470,6 +506,10 @@ static bool lower_kernel(LLVMModuleRef m, LLVMValueRef kernel, LLVMBuilderRef b)
       LLVMSetAlignment(LLVMBuildStore(b, LLVMGetParam(entry, n + d), p), 8);
    }
    LLVMSetAlignment(LLVMBuildStore(b, LLVMGetParam(entry, n + 3), work_dim_var(m)), 4);
+   if (prints)
+      LLVMSetAlignment(LLVMBuildStore(b, LLVMGetParam(entry, n + KILN_NVPTX_HIDDEN_PRINTF_BUFFER),
+                                      printf_var(m)),
+                       8);
    for (unsigned i = 0; i < n; i++) {
       LLVMValueRef p = LLVMGetParam(entry, i);
       if (words[i]) {
@@ -529,10 +569,13 @@ static LLVMValueRef hidden_value(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef
 {
    LLVMValueRef off = LLVMGetNamedGlobal(m, OFFSET_VAR);
    LLVMValueRef wd = LLVMGetNamedGlobal(m, WORK_DIM_VAR);
+   LLVMValueRef pf = LLVMGetNamedGlobal(m, PRINTF_VAR);
    LLVMValueRef ptr = LLVMGetOperand(load, 0);
-   unsigned n = LLVMCountParams(fn) - KILN_NVPTX_NUM_HIDDEN;
+   unsigned n = LLVMCountParams(fn) - num_hidden(m);
    LLVMValueRef v = NULL;
-   if (wd && ptr == wd) {
+   if (pf && ptr == pf) {
+      v = LLVMGetParam(fn, n + KILN_NVPTX_HIDDEN_PRINTF_BUFFER);
+   } else if (wd && ptr == wd) {
       v = LLVMGetParam(fn, n + KILN_NVPTX_HIDDEN_WORK_DIM);
    } else if (off && ptr == off) {
       v = LLVMGetParam(fn, n + KILN_NVPTX_HIDDEN_GLOBAL_OFFSET);
@@ -553,11 +596,12 @@ static LLVMValueRef hidden_value(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef
 
 void kiln_nvptx_forward_hidden(LLVMModuleRef m)
 {
-   if (!LLVMGetNamedGlobal(m, OFFSET_VAR) && !LLVMGetNamedGlobal(m, WORK_DIM_VAR))
+   if (!LLVMGetNamedGlobal(m, OFFSET_VAR) && !LLVMGetNamedGlobal(m, WORK_DIM_VAR) &&
+       !LLVMGetNamedGlobal(m, PRINTF_VAR))
       return;
    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
-      if (!kiln_is_kernel(fn) || LLVMCountParams(fn) < KILN_NVPTX_NUM_HIDDEN)
+      if (!kiln_is_kernel(fn) || LLVMCountParams(fn) < num_hidden(m))
          continue;
       for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
          LLVMValueRef next;

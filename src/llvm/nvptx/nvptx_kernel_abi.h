@@ -17,6 +17,12 @@
  * at entry. */
 void kiln_nvptx_define_work_items(LLVMModuleRef m);
 
+/* Defines KILN_PRINTF_BUFFER_FN (printf_lower.c's way to the buffer)
+ * where the module declares it: it reads the per-block copy of the hidden
+ * printf-buffer parameter, which kiln_nvptx_lower_kernels then gives
+ * every entry (nvptx_abi.h).  Call before kiln_nvptx_lower_kernels. */
+void kiln_nvptx_define_printf_buffer(LLVMModuleRef m);
+
 /* Turns every kernel K into an internal, always-inlined function called
  * by a new entry of K's name with the ABI's parameter list, which stores
  * the hidden values, turns each __local offset into a pointer and each

@@ -29,7 +29,12 @@
  *      - global_offset_x, global_offset_y, global_offset_z: uint64 each,
  *        the NDRange's global work offset (get_global_offset(d); and
  *        get_global_id(d) = offset + blockIdx*blockDim + threadIdx);
- *      - work_dim: uint32, get_work_dim().
+ *      - work_dim: uint32, get_work_dim();
+ *      - printf_buffer: uint64, only for kernels of programs that call
+ *        printf (the module defines KILN_PRINTF_TABLE_SYM): the device
+ *        address of the launch's struct kiln_printf_buffer
+ *        (include/kiln/printf.h), which cuda_printf.c prints after the
+ *        launch.
  *
  * Launch geometry: blockDim = the local work size, gridDim = global work
  * size / local work size per dimension (the global size is a multiple of
@@ -47,10 +52,12 @@
 #define CUDA_ABI_LOCAL_OFFSET_SIZE 4 /* bytes of a __local argument */
 #define CUDA_ABI_LOCAL_ALIGN 16      /* alignment of each __local argument's offset */
 #define CUDA_ABI_NUM_HIDDEN 4        /* parameters after the kernel's own */
+#define CUDA_ABI_HIDDEN_PRINTF_BUFFER 4 /* one more where the program prints */
 
 struct cuda_abi_hidden {
    uint64_t global_offset[3];
    uint32_t work_dim;
+   uint64_t printf_buffer;
 };
 
 #endif

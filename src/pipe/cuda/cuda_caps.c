@@ -7,6 +7,7 @@
 #include "llvm/nvptx/nvptx_target.h"
 #include "pipe/cuda/cuda_abi.h"
 #include "pipe/cuda/cuda_caps.h"
+#include "util/printf_format.h"
 #include "pipe/cuda/cuda_priv.h"
 
 static size_t at_least(int value, size_t floor)
@@ -89,7 +90,9 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
 
    /* Images come with CUDA arrays and texture objects (docs/cuda.md). */
    c->image_support = false;
-   c->printf_buffer_size = 0; /* no printf from the GPU yet */
+   /* Each printing launch gets a device buffer of this size (cuda_printf.c;
+    * KILN_PRINTF_BUFFER_SIZE changes it, and core reports that). */
+   c->printf_buffer_size = kiln_printf_buffer_size();
 
    c->error_correction = ATTR(ECC_ENABLED, 0) != 0;
    c->host_unified_memory = ATTR(INTEGRATED, 0) != 0;

@@ -57,6 +57,13 @@ static void ctx_destroy(struct pipe_context *ctx)
     * wait for theirs); the stream's other work finishes on its own. */
    if (c->staging)
       cuda_ws_host_free(ws, c->staging);
+   if (c->printf_jobs) {
+      /* Launches no fence covers (core flushes with a fence before it
+       * destroys a queue, so this is a flush that could not make one):
+       * their output still prints, once they are done. */
+      cl_int err = cuda_ws_stream_sync(ws, c->stream);
+      cuda_printf_finish(c->screen, cuda_printf_take(c), !err);
+   }
    cuda_screen_put_event(c->screen, c->start);
    cuda_ws_stream_destroy(ws, c->stream);
    kiln_free(c);
@@ -288,14 +295,17 @@ static void flush_idle(struct cuda_context *c, struct pipe_fence **fence)
    if (state == CL_SUCCESS) {
       c->recorded = false; /* idle: until the next work, nothing to fence */
       cuda_screen_put_event(s, e);
+      cuda_printf_finish(s, cuda_printf_take(c), true);
       return;
    }
    struct pipe_fence *f = kiln_calloc(1, sizeof(*f));
    if (!f) {
-      cuda_ws_stream_sync(s->ws, c->stream);
+      cl_int sync = cuda_ws_stream_sync(s->ws, c->stream);
       cuda_screen_put_event(s, e);
+      cuda_printf_finish(s, cuda_printf_take(c), !sync);
       return;
    }
+   f->printf_jobs = cuda_printf_take(c);
    if (state < 0) {
       /* The device failed: say so without an event to wait on. */
       cuda_screen_put_event(s, e);
@@ -326,9 +336,11 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    struct pipe_fence *f = kiln_calloc(1, sizeof(*f));
    if (!f) {
       /* No fence to hand back: complete the work here instead. */
-      cuda_ws_stream_sync(s->ws, c->stream);
+      cl_int sync = cuda_ws_stream_sync(s->ws, c->stream);
+      cuda_printf_finish(s, cuda_printf_take(c), !sync && !c->error);
       return;
    }
+   f->printf_jobs = cuda_printf_take(c);
    f->start = c->start;
    f->record_error = c->error;
    c->start = NULL;
@@ -346,9 +358,9 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    } else {
       /* No event to wait on: wait here, and report how the work went. */
       cl_int sync = cuda_ws_stream_sync(s->ws, c->stream);
-      atomic_init(&f->state, f->record_error ? f->record_error
-                             : sync          ? sync
-                                             : PIPE_FENCE_SIGNALLED);
+      cuda_printf_fence_done(s, f, f->record_error ? f->record_error
+                                   : sync          ? sync
+                                                   : PIPE_FENCE_SIGNALLED);
    }
    *fence = f;
 }

@@ -99,7 +99,9 @@ static int fence_wait(struct pipe_screen *screen, struct pipe_fence *fence, uint
       }
    }
    state = r ? r : fence->record_error ? fence->record_error : PIPE_FENCE_SIGNALLED;
-   atomic_store(&fence->state, state);
+   /* The launches' printf output goes out before anyone learns that the
+    * fence signalled (core completes the commands then). */
+   cuda_printf_fence_done(s, fence, state);
    return state;
 }
 
@@ -152,6 +154,12 @@ static void fence_destroy(struct pipe_screen *screen, struct pipe_fence *fence)
    struct cuda_screen *s = cuda_screen(screen);
    if (!fence)
       return;
+   if (fence->printf_jobs) {
+      /* Never waited for: the launches' buffers are free once they are
+       * done, and what they printed still prints. */
+      int state = fence->end ? cuda_ws_event_sync(s->ws, fence->end) : CL_OUT_OF_RESOURCES;
+      cuda_printf_finish(s, fence->printf_jobs, !state && !fence->record_error);
+   }
    cuda_screen_put_event(s, fence->start);
    cuda_screen_put_event(s, fence->end);
    kiln_free(fence);

@@ -31,6 +31,13 @@ struct cuda_screen {
    CUevent calib_event;
    uint64_t calib_host_ns;
    bool calibrated;
+
+   /* printf (cuda_printf.c): a stream for reads the host waits for, a
+    * launch buffer kept for the next launch; the lock also keeps two
+    * launches' output apart. */
+   pthread_mutex_t printf_lock;
+   CUstream printf_stream;
+   CUdeviceptr printf_spare;
 };
 
 static inline struct cuda_screen *cuda_screen(struct pipe_screen *s)
@@ -55,9 +62,14 @@ struct pipe_fence {
    CUevent start, end; /* NULL when the fence carries only an error */
    cl_int record_error;
    atomic_int state; /* FENCE_BUSY, PIPE_FENCE_SIGNALLED, or a CL error */
+   /* Launches whose printf output prints when the fence is first seen
+    * signalled (under the screen's printf_lock). */
+   struct cuda_printf_job *printf_jobs;
 };
 
 struct cuda_program;
+struct cuda_printf_job;
+struct cuda_printf_table;
 
 struct cuda_kernel {
    CUfunction function;
@@ -65,12 +77,14 @@ struct cuda_kernel {
    int static_shared;        /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
    int max_threads;          /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
    atomic_int dynamic_optin; /* the dynamic shared memory opted in to so far */
+   struct cuda_program *program;
 };
 
 struct cuda_program {
    CUmodule module;
    pthread_mutex_t lock;
    struct cuda_kernel *kernels;
+   struct cuda_printf_table *printf_table; /* NULL: no kernel calls printf */
 };
 
 struct cuda_context {
@@ -89,6 +103,9 @@ struct cuda_context {
    void *staging;
    size_t staging_size;
    bool staging_busy;
+   /* Launches with printf output recorded since the last fenced flush, in
+    * launch order. */
+   struct cuda_printf_job *printf_jobs;
 };
 
 static inline struct cuda_context *cuda_context(struct pipe_context *c)
@@ -112,6 +129,26 @@ struct pipe_context *cuda_context_create(struct pipe_screen *screen);
 void cuda_context_begin_work(struct cuda_context *c);
 /* Keeps the first error of the work since the last fence. */
 void cuda_context_error(struct cuda_context *c, cl_int err);
+
+/* cuda_printf.c */
+/* Copies the module's printf table, if it has one. */
+cl_int cuda_printf_program_init(struct cuda_screen *s, struct cuda_program *p);
+void cuda_printf_program_fini(struct cuda_program *p);
+/* A buffer for one launch of p's kernel, its header written on c's
+ * stream; *address is the kernel's hidden parameter. */
+cl_int cuda_printf_job_create(struct cuda_context *c, struct cuda_program *p,
+                              struct cuda_printf_job **out, uint64_t *address);
+/* j goes with the context's next fence, which prints it if launched. */
+void cuda_printf_job_push(struct cuda_context *c, struct cuda_printf_job *j, bool launched);
+/* The context's jobs, for a fence. */
+struct cuda_printf_job *cuda_printf_take(struct cuda_context *c);
+/* The jobs' work is done (print: and succeeded): print their output and
+ * free them. */
+void cuda_printf_finish(struct cuda_screen *s, struct cuda_printf_job *jobs, bool print);
+/* The fence's work ended in state: prints its jobs' output when it
+ * signalled, then publishes state. */
+void cuda_printf_fence_done(struct cuda_screen *s, struct pipe_fence *f, int state);
+void cuda_printf_screen_fini(struct cuda_screen *s);
 
 /* cuda_program.c */
 void cuda_program_init_screen(struct cuda_screen *s);

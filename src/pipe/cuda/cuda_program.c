@@ -43,6 +43,14 @@ static void *program_create(struct pipe_screen *screen, const void *code, size_t
       *error = log ? log : err == CL_OUT_OF_HOST_MEMORY ? NULL : message("%s", "cuModuleLoadDataEx failed");
       return NULL;
    }
+   err = cuda_printf_program_init(s, p);
+   if (err) {
+      cuda_ws_module_unload(s->ws, p->module);
+      kiln_free(p);
+      *error = err == CL_OUT_OF_HOST_MEMORY ? NULL
+                                            : message("%s", "reading the printf table failed");
+      return NULL;
+   }
    pthread_mutex_init(&p->lock, NULL);
    return p;
 }
@@ -57,6 +65,7 @@ static void program_destroy(struct pipe_screen *screen, void *program)
       next = k->next;
       kiln_free(k);
    }
+   cuda_printf_program_fini(p);
    cuda_ws_module_unload(s->ws, p->module);
    pthread_mutex_destroy(&p->lock);
    kiln_free(p);
@@ -87,6 +96,7 @@ static void *get_kernel(struct pipe_screen *screen, void *program, const char *n
                                                (int)s->base.caps.max_work_group_size);
    int dynamic = (int)s->shared_default - k->static_shared;
    atomic_init(&k->dynamic_optin, dynamic > 0 ? dynamic : 0);
+   k->program = p;
    pthread_mutex_lock(&p->lock);
    k->next = p->kernels;
    p->kernels = k;
@@ -212,8 +222,9 @@ int cuda_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info
       return CL_SUCCESS; /* an empty NDRange runs nothing */
 
    unsigned char stack_args[STACK_ARGS];
-   void *stack_params[STACK_PARAMS + CUDA_ABI_NUM_HIDDEN];
-   size_t num_params = (size_t)meta->num_args + CUDA_ABI_NUM_HIDDEN;
+   void *stack_params[STACK_PARAMS + CUDA_ABI_NUM_HIDDEN + 1];
+   bool prints = k->program && k->program->printf_table;
+   size_t num_params = (size_t)meta->num_args + CUDA_ABI_NUM_HIDDEN + prints;
    bool heap = info->args_size > STACK_ARGS || meta->num_args > STACK_PARAMS;
    unsigned char *args = heap ? kiln_malloc(info->args_size ? info->args_size : 1) : stack_args;
    void **params = heap ? kiln_malloc(num_params * sizeof(void *)) : stack_params;
@@ -242,6 +253,8 @@ int cuda_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info
    params[meta->num_args + 1] = &hidden.global_offset[1];
    params[meta->num_args + 2] = &hidden.global_offset[2];
    params[meta->num_args + 3] = &hidden.work_dim;
+   if (prints)
+      params[meta->num_args + CUDA_ABI_HIDDEN_PRINTF_BUFFER] = &hidden.printf_buffer;
 
    /* __local arguments are dynamic shared memory, on top of the kernel's
     * static shared memory; beyond the default 48 KiB the kernel must opt
@@ -263,7 +276,15 @@ int cuda_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info
       atomic_store(&k->dynamic_optin, most);
    }
    cuda_context_begin_work(c);
+   struct cuda_printf_job *job = NULL;
+   if (prints) {
+      err = cuda_printf_job_create(c, k->program, &job, &hidden.printf_buffer);
+      if (err)
+         goto out;
+   }
    err = cuda_ws_launch(s->ws, c->stream, k->function, grid, block, (unsigned)dynamic, params);
+   if (job)
+      cuda_printf_job_push(c, job, !err);
 out:
    if (heap) {
       kiln_free(args);

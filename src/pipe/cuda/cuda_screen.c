@@ -30,9 +30,11 @@ static void screen_destroy(struct pipe_screen *screen)
 {
    struct cuda_screen *s = cuda_screen(screen);
    cuda_screen_free_events(s);
+   cuda_printf_screen_fini(s);
    cuda_winsys_destroy(s->ws);
    api_release(s->api);
    pthread_mutex_destroy(&s->lock);
+   pthread_mutex_destroy(&s->printf_lock);
    kiln_free(s);
 }
 
@@ -115,6 +117,7 @@ static struct pipe_screen *screen_create(struct cuda_winsys *ws, struct cuda_api
    s->ws = ws;
    s->api = api;
    pthread_mutex_init(&s->lock, NULL);
+   pthread_mutex_init(&s->printf_lock, NULL);
    s->base.driver_name = "cuda";
    s->base.destroy = screen_destroy;
    s->base.get_timestamp = screen_timestamp;

@@ -75,6 +75,7 @@ struct cuda_api *cuda_api_load(void)
    CU(cuModuleLoadDataEx, "cuModuleLoadDataEx");
    CU(cuModuleUnload, "cuModuleUnload");
    CU(cuModuleGetFunction, "cuModuleGetFunction");
+   CU(cuModuleGetGlobal, "cuModuleGetGlobal_v2");
    CU(cuFuncGetAttribute, "cuFuncGetAttribute");
    CU(cuFuncSetAttribute, "cuFuncSetAttribute");
    CU(cuLaunchKernel, "cuLaunchKernel");

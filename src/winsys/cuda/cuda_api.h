@@ -184,6 +184,8 @@ struct cuda_api {
                                   CUjit_option *options, void **values);
    CUresult (*cuModuleUnload)(CUmodule module);
    CUresult (*cuModuleGetFunction)(CUfunction *func, CUmodule module, const char *name);
+   CUresult (*cuModuleGetGlobal)(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
+                                 const char *name);
    CUresult (*cuFuncGetAttribute)(int *value, int attrib, CUfunction func);
    CUresult (*cuFuncSetAttribute)(CUfunction func, int attrib, int value);
    CUresult (*cuLaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,

@@ -108,6 +108,10 @@ void cuda_ws_module_unload(struct cuda_winsys *ws, CUmodule module);
 /* CL_INVALID_KERNEL_NAME when the module has no such kernel. */
 cl_int cuda_ws_function(struct cuda_winsys *ws, CUmodule module, const char *name,
                         CUfunction *out);
+/* The address and size of a global the module defines: CL_INVALID_VALUE
+ * when it has none of that name. */
+cl_int cuda_ws_module_global(struct cuda_winsys *ws, CUmodule module, const char *name,
+                             CUdeviceptr *out, size_t *size);
 /* cuFuncGetAttribute, or fallback when CUDA cannot tell. */
 int cuda_ws_function_attribute(struct cuda_winsys *ws, CUfunction f, int attrib, int fallback);
 cl_int cuda_ws_function_set_attribute(struct cuda_winsys *ws, CUfunction f, int attrib,

@@ -251,6 +251,16 @@ cl_int cuda_ws_function(struct cuda_winsys *ws, CUmodule module, const char *nam
                          CL_OUT_OF_HOST_MEMORY);
 }
 
+cl_int cuda_ws_module_global(struct cuda_winsys *ws, CUmodule module, const char *name,
+                             CUdeviceptr *out, size_t *size)
+{
+   CUresult r;
+   WS_CALL(ws, r, cuModuleGetGlobal(out, size, module, name));
+   if (r == CUDA_ERROR_NOT_FOUND)
+      return CL_INVALID_VALUE; /* not an error worth a log line */
+   return cuda_ws_result(ws, r, "cuModuleGetGlobal", CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY);
+}
+
 int cuda_ws_function_attribute(struct cuda_winsys *ws, CUfunction f, int attrib, int fallback)
 {
    int value = fallback;
