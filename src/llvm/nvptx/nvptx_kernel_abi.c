@@ -19,6 +19,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -194,13 +195,15 @@ static void define_work_dim(LLVMModuleRef m, LLVMBuilderRef b)
    LLVMBuildRet(b, v);
 }
 
-/* group_id * local_size + local_id + offset, in 64 bits (a grid may hold
- * more than 2^32 work-items); 0 for dim >= 3 (§6.12.1). */
-static void define_global_id(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef fnty)
+/* Gives fn (a work-item function of the dimension, returning i64) a body:
+ * value(d) for d < 3, `other` past that (§6.12.1). */
+static void define_per_dim(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef fn,
+                           LLVMValueRef (*value)(LLVMModuleRef, LLVMBuilderRef, unsigned,
+                                                 const void *),
+                           const void *arg, uint64_t other)
 {
    LLVMContextRef c = LLVMGetModuleContext(m);
    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
-   LLVMValueRef fn = kiln_nvptx_redefine(m, global_id, fnty);
    LLVMValueRef dim = LLVMGetParam(fn, 0);
    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, fn, "");
    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, fn, "");
@@ -212,13 +215,11 @@ static void define_global_id(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef fnty
       LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c, fn, "");
       LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(dim), d, 0), bb);
       LLVMPositionBuilderAtEnd(b, bb);
-      LLVMValueRef g = LLVMBuildMul(b, sreg(m, b, "ctaid", d), sreg(m, b, "ntid", d), "");
-      g = LLVMBuildAdd(b, g, sreg(m, b, "tid", d), "");
-      vals[d] = LLVMBuildAdd(b, g, load_offset(m, b, LLVMConstInt(LLVMTypeOf(dim), d, 0)), "");
-      from[d] = bb;
+      vals[d] = value(m, b, d, arg);
+      from[d] = LLVMGetInsertBlock(b);
       LLVMBuildBr(b, done);
    }
-   vals[3] = LLVMConstInt(i64, 0, 0);
+   vals[3] = LLVMConstInt(i64, other, 0);
    from[3] = entry;
    LLVMPositionBuilderAtEnd(b, done);
    LLVMValueRef phi = LLVMBuildPhi(b, i64, "");
@@ -226,39 +227,39 @@ static void define_global_id(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef fnty
    LLVMBuildRet(b, phi);
 }
 
-/* ntid (local size), nctaid (groups) or their product (global size) of
- * dimension d; 1 for d >= 3, as §6.12.1 wants (libclc's return 0).  In 64
- * bits: a global size may exceed 2^32.  Dimensions below 3 but past
- * work_dim need nothing: the driver launches them 1 wide (cuda_abi.h). */
+/* group_id * local_size + local_id + offset, in 64 bits (a grid may hold
+ * more than 2^32 work-items). */
+static LLVMValueRef global_id_of(LLVMModuleRef m, LLVMBuilderRef b, unsigned d, const void *arg)
+{
+   (void)arg;
+   LLVMValueRef g = LLVMBuildMul(b, sreg(m, b, "ctaid", d), sreg(m, b, "ntid", d), "");
+   g = LLVMBuildAdd(b, g, sreg(m, b, "tid", d), "");
+   LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+   return LLVMBuildAdd(b, g, load_offset(m, b, LLVMConstInt(i32, d, 0)), "");
+}
+
+/* 0 for dim >= 3. */
+static void define_global_id(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef fnty)
+{
+   define_per_dim(m, b, kiln_nvptx_redefine(m, global_id, fnty), global_id_of, NULL, 0);
+}
+
+/* ntid (local size), nctaid (groups) or their product (global size). */
+static LLVMValueRef size_of(LLVMModuleRef m, LLVMBuilderRef b, unsigned d, const void *arg)
+{
+   const char *const *regs = arg;
+   LLVMValueRef v = sreg(m, b, regs[0], d);
+   return regs[1] ? LLVMBuildMul(b, v, sreg(m, b, regs[1], d), "") : v;
+}
+
+/* 1 for d >= 3, as §6.12.1 wants (libclc's return 0).  In 64 bits: a
+ * global size may exceed 2^32.  Dimensions below 3 but past work_dim need
+ * nothing: the driver launches them 1 wide (cuda_abi.h). */
 static void define_size(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef fnty, const char *name,
                         const char *reg0, const char *reg1)
 {
-   LLVMContextRef c = LLVMGetModuleContext(m);
-   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
-   LLVMValueRef fn = kiln_nvptx_redefine(m, name, fnty);
-   LLVMValueRef dim = LLVMGetParam(fn, 0);
-   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, fn, "");
-   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, fn, "");
-   LLVMPositionBuilderAtEnd(b, entry);
-   LLVMValueRef sw = LLVMBuildSwitch(b, dim, done, 3);
-   LLVMValueRef vals[4];
-   LLVMBasicBlockRef from[4];
-   for (unsigned d = 0; d < 3; d++) {
-      LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c, fn, "");
-      LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(dim), d, 0), bb);
-      LLVMPositionBuilderAtEnd(b, bb);
-      vals[d] = sreg(m, b, reg0, d);
-      if (reg1)
-         vals[d] = LLVMBuildMul(b, vals[d], sreg(m, b, reg1, d), "");
-      from[d] = bb;
-      LLVMBuildBr(b, done);
-   }
-   vals[3] = LLVMConstInt(i64, 1, 0);
-   from[3] = entry;
-   LLVMPositionBuilderAtEnd(b, done);
-   LLVMValueRef phi = LLVMBuildPhi(b, i64, "");
-   LLVMAddIncoming(phi, vals, from, 4);
-   LLVMBuildRet(b, phi);
+   const char *regs[2] = {reg0, reg1};
+   define_per_dim(m, b, kiln_nvptx_redefine(m, name, fnty), size_of, regs, 1);
 }
 
 void kiln_nvptx_define_work_items(LLVMModuleRef m)
