@@ -241,7 +241,6 @@ bool kiln_event_complete(cl_event ev, cl_int status)
    ev->dependents = ev->dependents_last = NULL;
    struct kiln_event_callback *cbs = ev->callbacks;
    ev->callbacks = NULL;
-   pthread_cond_broadcast(&ev->done);
    pthread_mutex_unlock(&ev->lock);
 
    if (traced)
@@ -254,6 +253,15 @@ bool kiln_event_complete(cl_event ev, cl_int status)
                (double)(ev->times[KILN_PROF_END] - ev->times[KILN_PROF_START]) / 1e6);
    if (ev->ops && ev->ops->cleanup)
       ev->ops->cleanup(ev);
+   /* Waiters (blocking calls, clWaitForEvents) return only now that the
+    * command let go of its memory objects: a buffer released after a
+    * blocking read is gone when the application looks, which a GPU's
+    * memory needs when a loop allocates and frees.  Its status was public
+    * first, so a destructor that runs in the cleanup sees it complete. */
+   pthread_mutex_lock(&ev->lock);
+   ev->settled = true;
+   pthread_cond_broadcast(&ev->done);
+   pthread_mutex_unlock(&ev->lock);
 
    /* Whatever is left (CL_SUBMITTED/CL_RUNNING ones of a command that
     * failed before it got there too) hears the final status. */
@@ -307,7 +315,7 @@ void kiln_event_release_queue_dependents(cl_event ev)
 cl_int kiln_event_wait(cl_event ev)
 {
    pthread_mutex_lock(&ev->lock);
-   while (kiln_event_status(ev) > CL_COMPLETE)
+   while (!ev->settled)
       pthread_cond_wait(&ev->done, &ev->lock);
    cl_int status = kiln_event_status(ev);
    pthread_mutex_unlock(&ev->lock);

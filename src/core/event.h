@@ -62,7 +62,8 @@ struct _cl_event {
    cl_command_type type;
 
    pthread_mutex_t lock;
-   pthread_cond_t done; /* broadcast when status becomes <= CL_COMPLETE */
+   pthread_cond_t done; /* broadcast when settled */
+   bool settled;        /* complete and its command's references dropped */
    _Atomic cl_int status;
    cl_ulong times[4];
    bool profiling;
