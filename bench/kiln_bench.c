@@ -75,6 +75,7 @@ struct options {
    double scale;
    bool no_child;
    bool build_only;
+   bool launch_only;
    const char *argv0;
 };
 
@@ -100,6 +101,8 @@ static void usage(FILE *f, const char *argv0)
            "  --no-child     skip the build measurements in fresh processes\n"
            "                 (including PoCL with POCL_KERNEL_CACHE=0)\n"
            "  --build-only   only measure the build (used for the child processes)\n"
+           "  --launch-only  only the launch-latency rows (no triad, no build children;\n"
+           "                 tiny host data): quick to repeat while tuning the launch path\n"
            "  --platform-index I  only the I-th platform of clGetPlatformIDs\n",
            argv0);
 }
@@ -144,6 +147,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
          o->no_child = true;
       } else if (!strcmp(a, "--build-only")) {
          o->build_only = true;
+      } else if (!strcmp(a, "--launch-only")) {
+         o->launch_only = true;
+         o->no_child = true;
       } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
          usage(stdout, argv[0]);
          exit(0);
@@ -1067,7 +1073,7 @@ out:
 }
 
 static void run_benchmarks(struct platform *p, const struct host *h, int runs,
-                           cl_device_type type)
+                           cl_device_type type, bool launch_only)
 {
    if (p->build.status != ST_OK) {
       for (int b = 0; b < B_COUNT; b++) {
@@ -1078,6 +1084,8 @@ static void run_benchmarks(struct platform *p, const struct host *h, int runs,
       }
       return;
    }
+   if (launch_only)
+      goto launches;
    size_t wg = 0;
    clGetKernelWorkGroupInfo(p->k[K_SGEMM], p->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg,
                             NULL);
@@ -1103,6 +1111,7 @@ static void run_benchmarks(struct platform *p, const struct host *h, int runs,
    bench_reduce(p, h, runs, K_REDUCE, true, &p->r[B_REDUCE_1PW]);
    fprintf(stderr, "kiln_bench: %s: math...\n", p->short_name);
    bench_math(p, h, runs, &p->r[B_MATH]);
+launches:
    fprintf(stderr, "kiln_bench: %s: launches...\n", p->short_name);
    bench_launch(p, runs, B_LAUNCH, &p->r[B_LAUNCH]);
    bench_launch(p, runs, B_ROUND_TRIP, &p->r[B_ROUND_TRIP]);
@@ -1519,7 +1528,7 @@ int main(int argc, char **argv)
 
    struct host h;
    fprintf(stderr, "kiln_bench: preparing host data and references...\n");
-   if (!host_init(&h, o.scale)) {
+   if (!host_init(&h, o.launch_only ? 1.0 / 1024 : o.scale)) {
       fprintf(stderr, "kiln_bench: out of host memory\n");
       return 1;
    }
@@ -1527,7 +1536,7 @@ int main(int argc, char **argv)
     * (which may spin for a while after their last work, and stay for the
     * life of the process) would otherwise take cycles from the triad's.
     * One triad per distinct thread count. */
-   if (o.device_type != CL_DEVICE_TYPE_GPU)
+   if (o.device_type != CL_DEVICE_TYPE_GPU && !o.launch_only)
       for (int i = 0; i < np; i++) {
          int same = -1;
          for (int j = 0; j < i && same < 0; j++)
@@ -1551,10 +1560,10 @@ int main(int argc, char **argv)
       } else {
          measure_build(p);
       }
-      run_benchmarks(p, &h, o.runs, o.device_type);
+      run_benchmarks(p, &h, o.runs, o.device_type, o.launch_only);
       platform_close(p);
       for (int b = 0; b < B_COUNT; b++)
-         failures += p->r[b].status != ST_OK;
+         failures += p->r[b].status != ST_OK && !(o.launch_only && p->r[b].status == ST_NOT_RUN);
    }
    if (!o.no_child)
       for (int i = 0; i < np; i++) {

@@ -9,6 +9,7 @@
 #include "core/queue.h"
 #include "util/alloc.h"
 #include "util/log.h"
+#include "util/spin.h"
 
 static cl_ulong now(cl_event ev)
 {
@@ -23,7 +24,8 @@ static void event_destroy(struct kiln_object *obj)
       next = cb->next;
       kiln_free(cb);
    }
-   kiln_free(ev->edges);
+   if (ev->edges != ev->inline_edges)
+      kiln_free(ev->edges);
    pthread_mutex_destroy(&ev->lock);
    pthread_cond_destroy(&ev->done);
    if (ev->queue)
@@ -112,10 +114,12 @@ cl_int kiln_event_reserve_edges(cl_event ev, unsigned n)
 {
    if (!n)
       return CL_SUCCESS;
-   struct kiln_event_edge *e = kiln_calloc(n, sizeof(*e));
-   if (!e)
+   struct kiln_event_edge *e = ev->inline_edges;
+   if (n > sizeof(ev->inline_edges) / sizeof(ev->inline_edges[0]) &&
+       !(e = kiln_calloc(n, sizeof(*e))))
       return CL_OUT_OF_HOST_MEMORY;
-   kiln_free(ev->edges);
+   if (ev->edges != ev->inline_edges)
+      kiln_free(ev->edges);
    ev->edges = e;
    ev->num_edges = 0;
    ev->cap_edges = n;
@@ -259,8 +263,9 @@ bool kiln_event_complete(cl_event ev, cl_int status)
     * memory needs when a loop allocates and frees.  Its status was public
     * first, so a destructor that runs in the cleanup sees it complete. */
    pthread_mutex_lock(&ev->lock);
-   ev->settled = true;
-   pthread_cond_broadcast(&ev->done);
+   atomic_store(&ev->settled, true);
+   if (ev->sleepers)
+      pthread_cond_broadcast(&ev->done);
    pthread_mutex_unlock(&ev->lock);
 
    /* Whatever is left (CL_SUBMITTED/CL_RUNNING ones of a command that
@@ -276,6 +281,12 @@ bool kiln_event_complete(cl_event ev, cl_int status)
       event_dependency_done(waiter, status, propagate);
       deps = next;
    }
+
+   pthread_mutex_lock(&ev->lock);
+   atomic_store(&ev->finished, true);
+   if (ev->sleepers)
+      pthread_cond_broadcast(&ev->done);
+   pthread_mutex_unlock(&ev->lock);
 
    if (ev->queue)
       kiln_queue_command_done(ev->queue, ev);
@@ -312,14 +323,40 @@ void kiln_event_release_queue_dependents(cl_event ev)
    }
 }
 
+static bool is_settled(void *ev)
+{
+   return atomic_load(&((cl_event)ev)->settled);
+}
+
+static bool is_finished(void *ev)
+{
+   return atomic_load(&((cl_event)ev)->finished);
+}
+
+/* Polls a while (a short command completes within microseconds), then
+ * sleeps until flag is set. */
+static void wait_for(cl_event ev, bool (*flag)(void *))
+{
+   if (kiln_spin_until(flag, ev))
+      return;
+   pthread_mutex_lock(&ev->lock);
+   while (!flag(ev)) {
+      ev->sleepers++;
+      pthread_cond_wait(&ev->done, &ev->lock);
+      ev->sleepers--;
+   }
+   pthread_mutex_unlock(&ev->lock);
+}
+
 cl_int kiln_event_wait(cl_event ev)
 {
-   pthread_mutex_lock(&ev->lock);
-   while (!ev->settled)
-      pthread_cond_wait(&ev->done, &ev->lock);
-   cl_int status = kiln_event_status(ev);
-   pthread_mutex_unlock(&ev->lock);
-   return status;
+   wait_for(ev, is_settled);
+   return kiln_event_status(ev);
+}
+
+void kiln_event_wait_finished(cl_event ev)
+{
+   wait_for(ev, is_finished);
 }
 
 cl_int kiln_event_add_callback(cl_event ev, cl_int type,

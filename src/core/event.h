@@ -62,8 +62,13 @@ struct _cl_event {
    cl_command_type type;
 
    pthread_mutex_t lock;
-   pthread_cond_t done; /* broadcast when settled */
-   bool settled;        /* complete and its command's references dropped */
+   pthread_cond_t done; /* broadcast when settled, and when finished */
+   /* Complete and its command's references dropped. */
+   atomic_bool settled;
+   /* Settled, its callbacks run and its dependants told (what clFinish
+    * waits for on the queue's last command). */
+   atomic_bool finished;
+   unsigned sleepers; /* threads waiting on done */
    _Atomic cl_int status;
    cl_ulong times[4];
    bool profiling;
@@ -74,9 +79,12 @@ struct _cl_event {
    /* Edges of the events waiting for this one, in the order they were
     * added (they belong to the waiters). */
    struct kiln_event_edge *dependents, *dependents_last;
-   /* This event's own edges, listed by the events it waits for. */
+   /* This event's own edges, listed by the events it waits for: in
+    * inline_edges when they fit (an in-order queue's command waits for one
+    * event), else allocated. */
    struct kiln_event_edge *edges;
    unsigned num_edges, cap_edges;
+   struct kiln_event_edge inline_edges[2];
    struct kiln_event_callback *callbacks;
 
    const struct kiln_command_ops *ops;
@@ -136,6 +144,13 @@ void kiln_event_release_queue_dependents(cl_event ev);
 
 /* Blocks until ev completed; returns its final status. */
 cl_int kiln_event_wait(cl_event ev);
+/* Blocks until ev completed, its callbacks ran and its dependants heard
+ * of it. */
+void kiln_event_wait_finished(cl_event ev);
+static inline bool kiln_event_finished(cl_event ev)
+{
+   return atomic_load(&ev->finished);
+}
 
 /* Registers a callback for the status type (CL_SUBMITTED, CL_RUNNING,
  * CL_COMPLETE; 1.2 §5.9); runs it at once if ev is already there. */

@@ -8,6 +8,7 @@
 #include "core/queue.h"
 #include "util/alloc.h"
 #include "util/log.h"
+#include "util/spin.h"
 
 /* A command whose work went to the device and is not known to be done. */
 struct in_flight {
@@ -23,16 +24,28 @@ struct in_flight {
  * the device and completes their events.  Devices that finish work as they
  * record it (the CPU) hand back no fence, and their commands complete on
  * the executor at once.  Per queue, so that a command that never ends (a
- * kernel spinning for ever) holds back its own queue only. */
+ * kernel spinning for ever) holds back its own queue only.
+ *
+ * Launch latency (docs/design.md, "Executor"): the executor takes every
+ * ready command at once (a batch) and runs them without the lock; a
+ * command completing on it makes the next one of an in-order queue ready
+ * without a wake-up.  Once idle it polls for new commands a while
+ * (util/spin.h) before it sleeps, and a push signals it only when it
+ * sleeps.  clFinish may run the queue's ready commands on the calling
+ * thread when no other thread runs them (kiln_executor_help): "running"
+ * makes whoever runs a batch the only user of the pipe context. */
 struct kiln_executor {
    cl_device_id device;
    pthread_mutex_t lock;
    pthread_cond_t wake, wake_completer;
    cl_event head, tail;
+   atomic_bool queued;  /* head != NULL, for pollers */
+   bool running;        /* a thread runs a batch: nobody else may */
+   bool asleep;         /* the executor thread waits on wake */
    struct in_flight *flying, *flying_tail;
    bool executor_started, completer_started;
    unsigned refs; /* the queue's and each live thread's; the last frees ex */
-   bool quit;     /* the queue is gone: exit once nothing is left */
+   atomic_bool quit; /* the queue is gone: exit once nothing is left */
 };
 
 /* Set on executor and completer threads: event callbacks run there, and
@@ -194,24 +207,67 @@ static void run_command(struct kiln_executor *ex, cl_event ev)
    kiln_event_complete(ev, final_status(ev, err));
 }
 
+/* Takes every ready command (ex->lock held). */
+static cl_event take_batch(struct kiln_executor *ex)
+{
+   cl_event batch = ex->head;
+   ex->head = ex->tail = NULL;
+   atomic_store_explicit(&ex->queued, false, memory_order_relaxed);
+   ex->running = true;
+   return batch;
+}
+
+static void run_batch(struct kiln_executor *ex, cl_event batch)
+{
+   while (batch) {
+      /* ev may complete and be freed by run_command. */
+      cl_event next = batch->next_ready;
+      run_command(ex, batch);
+      batch = next;
+   }
+}
+
+static bool work_or_quit(void *arg)
+{
+   struct kiln_executor *ex = arg;
+   return atomic_load_explicit(&ex->queued, memory_order_relaxed) ||
+          atomic_load_explicit(&ex->quit, memory_order_relaxed);
+}
+
 static void *executor_main(void *arg)
 {
    struct kiln_executor *ex = arg;
    on_executor_thread = true;
+   bool polled = false;
    pthread_mutex_lock(&ex->lock);
    for (;;) {
-      while (!ex->head && !ex->quit)
-         pthread_cond_wait(&ex->wake, &ex->lock);
-      if (!ex->head)
+      if (ex->head && !ex->running) {
+         cl_event batch = take_batch(ex);
+         pthread_mutex_unlock(&ex->lock);
+         /* ex->device stays valid while a command of it is queued or runs. */
+         run_batch(ex, batch);
+         pthread_mutex_lock(&ex->lock);
+         ex->running = false;
+         polled = false;
+         continue;
+      }
+      if (!ex->head && ex->quit)
          break;
-      cl_event ev = ex->head;
-      ex->head = ev->next_ready;
-      if (!ex->head)
-         ex->tail = NULL;
-      pthread_mutex_unlock(&ex->lock);
-      /* ex->device stays valid while a command of it is queued or runs. */
-      run_command(ex, ev);
-      pthread_mutex_lock(&ex->lock);
+      if (!polled) {
+         /* The next command of a program that enqueues back to back
+          * comes within microseconds: look for it before sleeping.  (A
+          * clFinish running a batch on its own thread makes this return
+          * at once: then sleep until it hands the queue back.) */
+         pthread_mutex_unlock(&ex->lock);
+         kiln_spin_until(work_or_quit, ex);
+         pthread_mutex_lock(&ex->lock);
+         polled = true;
+         continue;
+      }
+      ex->asleep = true;
+      pthread_cond_wait(&ex->wake, &ex->lock);
+      ex->asleep = false;
+      polled = false;
    }
    /* Stopped: let the completer drain what is in flight and leave. */
    ex->executor_started = false;
@@ -254,8 +310,39 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
    else
       ex->head = ev;
    ex->tail = ev;
-   pthread_cond_signal(&ex->wake);
+   atomic_store_explicit(&ex->queued, true, memory_order_relaxed);
+   /* Polling or running a batch (which ends with a look for more), the
+    * executor needs no signal; nor does it while a clFinish runs the
+    * queue (which hands over what is left when it returns). */
+   if (ex->asleep && !ex->running)
+      pthread_cond_signal(&ex->wake);
    pthread_mutex_unlock(&ex->lock);
+}
+
+void kiln_executor_help(struct kiln_executor *ex, bool (*done)(void *), void *arg)
+{
+   if (!ex)
+      return;
+   bool was = on_executor_thread;
+   while (!done(arg)) {
+      pthread_mutex_lock(&ex->lock);
+      if (!ex->head || ex->running || ex->quit) {
+         pthread_mutex_unlock(&ex->lock);
+         return;
+      }
+      cl_event batch = take_batch(ex);
+      pthread_mutex_unlock(&ex->lock);
+      /* Callbacks run here now: an enqueue from one must not wait for
+       * the queue to drain (queue.c, throttle). */
+      on_executor_thread = true;
+      run_batch(ex, batch);
+      on_executor_thread = was;
+      pthread_mutex_lock(&ex->lock);
+      ex->running = false;
+      if (ex->head && ex->asleep)
+         pthread_cond_signal(&ex->wake);
+      pthread_mutex_unlock(&ex->lock);
+   }
 }
 
 void kiln_executor_stop(struct kiln_executor *ex)
@@ -263,7 +350,7 @@ void kiln_executor_stop(struct kiln_executor *ex)
    if (!ex)
       return;
    pthread_mutex_lock(&ex->lock);
-   ex->quit = true;
+   atomic_store(&ex->quit, true);
    pthread_cond_signal(&ex->wake);
    pthread_cond_signal(&ex->wake_completer);
    drop_ref(ex);

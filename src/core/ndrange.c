@@ -1,6 +1,7 @@
 #include "core/ndrange.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,11 +44,7 @@ static void launch_free(struct kiln_launch *n)
    for (unsigned i = 0; i < n->num_bindings; i++)
       if (n->mems[i])
          kiln_object_unref(&n->mems[i]->obj);
-   kiln_free(n->bindings);
-   kiln_free(n->mems);
-   kiln_free(n->access);
-   kiln_free(n->images);
-   kiln_free(n->args);
+   /* args, bindings, mems, access and images live in n's block. */
    kiln_free(n->bounds);
    kiln_free(n->bounds_args);
    kiln_object_unref(&n->kernel->obj);
@@ -235,14 +232,6 @@ static unsigned arg_access(const struct kiln_arg_info *ai, cl_mem mem)
 static cl_int pack_args(struct kiln_launch *n, cl_device_id dev, cl_kernel k)
 {
    const struct kiln_kernel_info *info = k->info;
-   size_t na = info->num_args ? info->num_args : 1;
-   n->args = kiln_calloc(1, info->args_size ? info->args_size : 1);
-   n->bindings = kiln_calloc(na, sizeof(*n->bindings));
-   n->mems = kiln_calloc(na, sizeof(cl_mem));
-   n->access = kiln_calloc(na, 1);
-   n->images = kiln_calloc(na, sizeof(*n->images));
-   if (!n->args || !n->bindings || !n->mems || !n->access || !n->images)
-      return CL_OUT_OF_HOST_MEMORY;
    /* The check the driver's placement will pass: each __local argument
     * rounded up to LOCAL_ALIGN after the kernel's own variables, each size
     * checked before it is added so huge ones cannot wrap the sum. */
@@ -324,13 +313,35 @@ static cl_int pack_args(struct kiln_launch *n, cl_device_id dev, cl_kernel k)
    return CL_SUCCESS;
 }
 
+/* Rounds n up to a multiple of a's alignment. */
+#define ALIGN_TO(n, a) (((n) + _Alignof(a) - 1) / _Alignof(a) * _Alignof(a))
+
 cl_int kiln_launch_create(cl_device_id dev, cl_kernel k, cl_uint work_dim,
                           const size_t offset[3], const size_t global[3], const size_t local[3],
                           struct kiln_launch **out)
 {
-   struct kiln_launch *n = kiln_calloc(1, sizeof(*n));
-   if (!n)
+   /* One allocation per launch (a launch is on the path whose every
+    * microsecond counts, docs/performance.md): the launch, then its
+    * bindings, images, memory objects, access bits and argument bytes. */
+   const struct kiln_kernel_info *info = k->info;
+   size_t na = info->num_args ? info->num_args : 1;
+   size_t at_bindings = ALIGN_TO(sizeof(struct kiln_launch), struct pipe_binding);
+   size_t at_images = ALIGN_TO(at_bindings + na * sizeof(struct pipe_binding),
+                               struct pipe_image_view);
+   size_t at_mems = ALIGN_TO(at_images + na * sizeof(struct pipe_image_view), cl_mem);
+   size_t at_access = at_mems + na * sizeof(cl_mem);
+   /* The argument buffer holds any OpenCL type: align it like max_align_t. */
+   size_t at_args = ALIGN_TO(at_access + na, max_align_t);
+   size_t total = at_args + (info->args_size ? info->args_size : 1);
+   char *block = kiln_calloc(1, total);
+   if (!block)
       return CL_OUT_OF_HOST_MEMORY;
+   struct kiln_launch *n = (struct kiln_launch *)block;
+   n->bindings = (struct pipe_binding *)(block + at_bindings);
+   n->images = (struct pipe_image_view *)(block + at_images);
+   n->mems = (cl_mem *)(block + at_mems);
+   n->access = (unsigned char *)(block + at_access);
+   n->args = (unsigned char *)(block + at_args);
    n->kernel = k;
    n->device = dev;
    kiln_object_ref(&k->obj);

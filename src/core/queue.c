@@ -181,10 +181,40 @@ cl_int kiln_queue_flush(cl_command_queue q)
    return CL_SUCCESS;
 }
 
+static bool finished(void *ev)
+{
+   return kiln_event_finished(ev);
+}
+
 cl_int kiln_queue_finish(cl_command_queue q)
 {
    /* Waits for the commands enqueued before this call, not those other
-    * threads add meanwhile: a marker orders after exactly those. */
+    * threads add meanwhile. */
+   pthread_mutex_lock(&q->lock);
+   if (!q->outstanding) {
+      pthread_mutex_unlock(&q->lock);
+      return CL_SUCCESS;
+   }
+   if (kiln_queue_in_order(q) && !q->since_head && !q->barrier) {
+      /* In order (and nothing left from out-of-order days): the last
+       * command finishes after every earlier one (each waits for the one
+       * before).  None: the last has finished, and with it the rest;
+       * their completion is still being counted. */
+      cl_event last = q->last;
+      if (last)
+         kiln_object_ref(&last->obj);
+      pthread_mutex_unlock(&q->lock);
+      if (!last)
+         return CL_SUCCESS;
+      /* The queue's ready commands run here if its executor is not at
+       * them already: no wake-up either way. */
+      kiln_executor_help(q->executor, finished, last);
+      kiln_event_wait_finished(last);
+      kiln_object_unref(&last->obj);
+      return CL_SUCCESS;
+   }
+   pthread_mutex_unlock(&q->lock);
+   /* Out of order: a marker orders after exactly those commands. */
    cl_event marker;
    cl_int err = kiln_enqueue_sync(q, CL_COMMAND_MARKER, KILN_ORDER_MARKER,
                                   (struct kiln_wait_list){0, NULL}, &marker);

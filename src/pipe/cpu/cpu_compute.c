@@ -18,6 +18,7 @@
 #include "kiln/printf.h"
 #include "llvm/cpu/jit.h"
 #include "pipe/cpu/cpu_bounds.h"
+#include "pipe/cpu/cpu_context.h"
 #include "pipe/cpu/cpu_screen.h"
 #include "pipe/cpu/cpu_tpool.h"
 #include "util/alloc.h"
@@ -240,9 +241,28 @@ int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l)
          return CL_OUT_OF_RESOURCES;
       kiln_printf_buffer_reset(buf, cap);
    }
-   int err = cpu_tpool_launch(pool, k->fn, &l->grid, l->args, l->local_mem_size, buf)
+   /* This thread runs the first groups itself (cpu_tpool.h) where its
+    * stack holds a work-group of the kernel with the workers' margin, and
+    * the context's arena is free. */
+   struct cpu_context *cctx = (struct cpu_context *)ctx;
+   struct cpu_tpool_caller here = {&cctx->inline_arena, &cctx->inline_arena_size};
+   bool inline_ok = false;
+   if (k->stack) {
+      uint64_t items = (uint64_t)l->grid.local_size[0] * l->grid.local_size[1] *
+                       l->grid.local_size[2];
+      uint64_t fixed = k->stack[KILN_STACK_FIXED], per = k->stack[KILN_STACK_PER_ITEM];
+      size_t left = cpu_tpool_stack_left();
+      inline_ok = left > CPU_WORKER_STACK_RESERVE && fixed <= left - CPU_WORKER_STACK_RESERVE &&
+                  (!per || items <= (left - CPU_WORKER_STACK_RESERVE - fixed) / per);
+   }
+   if (inline_ok)
+      inline_ok = !atomic_flag_test_and_set(&cctx->inline_busy);
+   int err = cpu_tpool_launch(pool, k->fn, &l->grid, l->args, l->local_mem_size, buf,
+                              inline_ok ? &here : NULL)
                 ? CL_OUT_OF_RESOURCES
                 : CL_SUCCESS;
+   if (inline_ok)
+      atomic_flag_clear(&cctx->inline_busy);
    if (buf) {
       kiln_printf_print(k->printf_table, buf, stdout);
       kiln_free(buf);

@@ -13,6 +13,7 @@
 #include "pipe/cpu/cpu_tpool.h"
 #include "pipe/pipe_util.h"
 #include "util/alloc.h"
+#include "winsys/sw/sw_winsys.h"
 
 struct cpu_tpool *cpu_context_tpool(struct pipe_context *pctx)
 {
@@ -102,6 +103,7 @@ static void cpu_context_destroy(struct pipe_context *pctx)
    if (ctx->discrete)
       cpu_discrete_fini_context(pctx);
    cpu_tpool_destroy(ctx->tpool);
+   sw_winsys_free(ctx->inline_arena);
    pthread_mutex_destroy(&ctx->tpool_lock);
    kiln_free(ctx->cpus);
    kiln_free(ctx);
@@ -114,6 +116,7 @@ struct pipe_context *cpu_context_create(struct pipe_screen *screen)
       return NULL;
    struct pipe_context *ctx = &cctx->base;
    pthread_mutex_init(&cctx->tpool_lock, NULL);
+   atomic_flag_clear(&cctx->inline_busy);
    ctx->screen = screen;
    ctx->destroy = cpu_context_destroy;
    ctx->buffer_write = cpu_buffer_write;

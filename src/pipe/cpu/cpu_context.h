@@ -4,6 +4,7 @@
 #define KILN_PIPE_CPU_CONTEXT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "pipe/pipe.h"
 
@@ -19,6 +20,13 @@ struct cpu_context {
    unsigned num_cpus;
    pthread_mutex_t tpool_lock;
    struct cpu_tpool *tpool;
+   /* The __local arena of the work-groups a launch runs on the thread
+    * that records it (cpu_tpool.h), taken with inline_busy: launches of
+    * one context come from one thread at a time, except where no
+    * executor could start, and then the others use the workers. */
+   atomic_flag inline_busy;
+   char *inline_arena;
+   size_t inline_arena_size;
    /* Discrete test mode: the work recorded and not yet done. */
    struct cpu_discrete_queue *discrete;
 };

@@ -5,6 +5,16 @@
  * themselves.  Each worker owns its __local arena, and a large stack:
  * kernels with barriers keep per-work-item copies of their private values
  * on it (src/llvm/workgroup.c).
+ *
+ * Launch latency (docs/performance.md, "Launch path"): waking a sleeping
+ * worker costs a system call and a scheduler round trip each way, tens of
+ * microseconds on a busy machine, more than a small grid takes to run.
+ * So the launching thread (a queue's executor) runs the first groups
+ * itself and publishes the job only once they have taken longer than
+ * CPU_TPOOL_INLINE_NS; a grid of one group never wakes anyone.  Workers
+ * and a launcher waiting for them poll a while before they sleep
+ * (util/spin.h), and nobody signals a condition variable that no thread
+ * sleeps on.
  */
 /* pthread_attr_setaffinity_np needs _GNU_SOURCE, which meson.build
  * defines for every file. */
@@ -21,8 +31,13 @@
 #include "pipe/cpu/cpu_bounds.h"
 #include "winsys/sw/sw_winsys.h"
 #include "util/alloc.h"
+#include "util/spin.h"
 
 #define ARENA_ALIGN 128
+/* How long the launching thread runs groups alone before it wakes the
+ * workers: about what waking them costs.  A grid slower than that loses
+ * at most this much of its parallel time. */
+#define CPU_TPOOL_INLINE_NS 20000
 
 struct job {
    kiln_wg_fn fn;
@@ -34,6 +49,7 @@ struct job {
    uint64_t total;
    atomic_uint_fast64_t next;
    uint64_t chunk;
+   uint64_t deadline; /* inline phase: CLOCK_MONOTONIC ns */
 };
 
 struct cpu_tpool {
@@ -42,14 +58,39 @@ struct cpu_tpool {
    pthread_cond_t work, done;
    unsigned num_threads;
    pthread_t *threads;
-   uint64_t generation;   /* bumps with each job */
-   unsigned busy;         /* workers still on the current job */
+   /* Written under lock; read without it by spinning threads. */
+   atomic_uint_fast64_t generation; /* bumps with each job */
+   atomic_uint busy;                /* workers still on the current job */
+   atomic_bool quit;
+   /* Under lock. */
+   unsigned sleepers;     /* workers waiting on work */
+   bool launcher_asleep;  /* the launcher waits on done */
    bool out_of_memory;    /* a worker could not get its arena */
-   bool quit;
    struct job *job;
 };
 
-static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *oom)
+struct gen_wait {
+   struct cpu_tpool *pool;
+   uint64_t seen;
+};
+
+static bool job_or_quit(void *arg)
+{
+   struct gen_wait *w = arg;
+   return atomic_load_explicit(&w->pool->generation, memory_order_relaxed) != w->seen ||
+          atomic_load_explicit(&w->pool->quit, memory_order_relaxed);
+}
+
+static bool workers_done(void *arg)
+{
+   return !atomic_load(&((struct cpu_tpool *)arg)->busy);
+}
+
+/* Runs groups of job until none are left.  Inline (the launcher, before
+ * the workers know of the job): one group at a time, and only until
+ * job->deadline; true when it stopped there with groups left. */
+static bool run_groups(struct job *job, char **arena, size_t *arena_size, bool *oom,
+                       bool inline_phase)
 {
    const struct pipe_grid_info *info = job->info;
    if (job->local_mem_size > *arena_size) {
@@ -59,7 +100,7 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
          *oom = true;
          /* Claim the remaining groups so the launch ends. */
          atomic_store(&job->next, job->total);
-         return;
+         return false;
       }
       sw_winsys_free(*arena);
       *arena = grown;
@@ -77,15 +118,18 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
    }
    ctx.bounds = info->bounds;
    ctx.printf_buffer = job->printf_buffer;
+   uint64_t chunk = inline_phase ? 1 : job->chunk;
    for (;;) {
+      if (inline_phase && job->total > 1 && kiln_monotonic_ns() >= job->deadline)
+         return atomic_load_explicit(&job->next, memory_order_relaxed) < job->total;
       /* Claim [first, last) without ever moving the counter past total:
        * a fetch-add by every worker at the end would wrap it for grids
        * near 2^64 groups and run groups again. */
       uint64_t first = atomic_load_explicit(&job->next, memory_order_relaxed), last;
       do {
          if (first >= job->total)
-            return;
-         last = job->total - first > job->chunk ? first + job->chunk : job->total;
+            return false;
+         last = job->total - first > chunk ? first + chunk : job->total;
       } while (!atomic_compare_exchange_weak(&job->next, &first, last));
       /* Divide once per chunk, then step the id like an odometer. */
       ctx.group_id[0] = first % job->groups[0];
@@ -99,7 +143,7 @@ static void run_groups(struct job *job, char **arena, size_t *arena_size, bool *
             /* An access failed its check (here or on another worker): the
              * launch stops; groups already running finish. */
             atomic_store(&job->next, job->total);
-            return;
+            return false;
          }
          if (++ctx.group_id[0] == job->groups[0]) {
             ctx.group_id[0] = 0;
@@ -118,23 +162,31 @@ static void *worker_main(void *arg)
    char *arena = NULL;
    size_t arena_size = 0;
    uint64_t seen = 0;
-   pthread_mutex_lock(&pool->lock);
    for (;;) {
-      while (!pool->quit && pool->generation == seen)
+      /* Back-to-back launches find it polling, not asleep. */
+      kiln_spin_until(job_or_quit, &(struct gen_wait){pool, seen});
+      pthread_mutex_lock(&pool->lock);
+      while (!pool->quit && pool->generation == seen) {
+         pool->sleepers++;
          pthread_cond_wait(&pool->work, &pool->lock);
-      if (pool->quit)
+         pool->sleepers--;
+      }
+      if (pool->quit) {
+         pthread_mutex_unlock(&pool->lock);
          break;
+      }
       seen = pool->generation;
       struct job *job = pool->job;
       pthread_mutex_unlock(&pool->lock);
       bool oom = false;
-      run_groups(job, &arena, &arena_size, &oom);
+      run_groups(job, &arena, &arena_size, &oom, false);
       pthread_mutex_lock(&pool->lock);
       pool->out_of_memory |= oom;
-      if (--pool->busy == 0)
+      /* The job lives on the launcher's stack: not touched after this. */
+      if (atomic_fetch_sub(&pool->busy, 1) == 1 && pool->launcher_asleep)
          pthread_cond_signal(&pool->done);
+      pthread_mutex_unlock(&pool->lock);
    }
-   pthread_mutex_unlock(&pool->lock);
    sw_winsys_free(arena);
    return NULL;
 }
@@ -195,7 +247,7 @@ void cpu_tpool_destroy(struct cpu_tpool *pool)
    if (!pool)
       return;
    pthread_mutex_lock(&pool->lock);
-   pool->quit = true;
+   atomic_store(&pool->quit, true);
    pthread_cond_broadcast(&pool->work);
    pthread_mutex_unlock(&pool->lock);
    for (unsigned i = 0; i < pool->num_threads; i++)
@@ -209,7 +261,8 @@ void cpu_tpool_destroy(struct cpu_tpool *pool)
 }
 
 int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
-                     const void *args, size_t local_mem_size, void *printf_buffer)
+                     const void *args, size_t local_mem_size, void *printf_buffer,
+                     const struct cpu_tpool_caller *caller)
 {
    struct job job = {.fn = fn, .info = info, .args = args, .local_mem_size = local_mem_size,
                      .printf_buffer = printf_buffer};
@@ -223,9 +276,17 @@ int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_gr
       job.total *= job.groups[d];
    }
    atomic_init(&job.next, 0);
+   bool oom = false;
+   if (caller) {
+      /* Small grids end here, without a word to the workers. */
+      job.deadline = job.total > 1 ? kiln_monotonic_ns() + CPU_TPOOL_INLINE_NS : 0;
+      if (!run_groups(&job, caller->arena, caller->arena_size, &oom, true))
+         return oom ? -1 : 0;
+   }
    /* Several groups per grab when there are many: fewer atomic operations,
     * while keeping at least ~8 grabs per thread for balance. */
-   job.chunk = job.total / (pool->num_threads * 8u);
+   uint64_t left = job.total - atomic_load(&job.next);
+   job.chunk = left / ((pool->num_threads + (caller != NULL)) * 8u);
    if (job.chunk < 1)
       job.chunk = 1;
 
@@ -233,15 +294,52 @@ int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_gr
    pthread_mutex_lock(&pool->launch_lock);
    pthread_mutex_lock(&pool->lock);
    pool->job = &job;
-   pool->busy = pool->num_threads;
+   atomic_store(&pool->busy, pool->num_threads);
    pool->out_of_memory = false;
-   pool->generation++;
-   pthread_cond_broadcast(&pool->work);
-   while (pool->busy)
+   atomic_fetch_add(&pool->generation, 1);
+   if (pool->sleepers)
+      pthread_cond_broadcast(&pool->work);
+   pthread_mutex_unlock(&pool->lock);
+   if (caller)
+      run_groups(&job, caller->arena, caller->arena_size, &oom, false);
+   /* Every worker takes part in every job (and so stops touching it
+    * before busy reaches 0): wait for them, polling a while first. */
+   kiln_spin_until(workers_done, pool);
+   pthread_mutex_lock(&pool->lock);
+   while (atomic_load(&pool->busy)) {
+      pool->launcher_asleep = true;
       pthread_cond_wait(&pool->done, &pool->lock);
-   bool oom = pool->out_of_memory;
+      pool->launcher_asleep = false;
+   }
+   oom |= pool->out_of_memory;
    pool->job = NULL;
    pthread_mutex_unlock(&pool->lock);
    pthread_mutex_unlock(&pool->launch_lock);
    return oom ? -1 : 0;
+}
+
+size_t cpu_tpool_stack_left(void)
+{
+   /* Found once per thread (for the main thread glibc reads
+    * /proc/self/maps). */
+   static _Thread_local uintptr_t lo, hi;
+   static _Thread_local bool known;
+   if (!known) {
+      pthread_attr_t a;
+      void *addr;
+      size_t size;
+      if (!pthread_getattr_np(pthread_self(), &a)) {
+         if (!pthread_attr_getstack(&a, &addr, &size)) {
+            size_t guard = 0;
+            pthread_attr_getguardsize(&a, &guard);
+            lo = (uintptr_t)addr + guard;
+            hi = (uintptr_t)addr + size;
+         }
+         pthread_attr_destroy(&a);
+      }
+      known = true;
+   }
+   uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+   /* Outside the thread's stack (a sanitizer's fake frames): unknown. */
+   return sp > lo && sp <= hi ? sp - lo : 0;
 }

@@ -21,12 +21,29 @@ struct cpu_tpool;
  * CPU numbers). */
 struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus);
 void cpu_tpool_destroy(struct cpu_tpool *pool);
+/* The calling thread's share of a launch: where its work-groups find
+ * their __local memory (an arena it owns while the launch runs; grown as
+ * needed, freed by its owner).  A launch that is handed one runs its
+ * first work-groups on the calling thread and wakes the workers only once
+ * they take longer than CPU_TPOOL_INLINE_NS (cpu_tpool.c). */
+struct cpu_tpool_caller {
+   char **arena;
+   size_t *arena_size;
+};
+
 /* Runs every work-group of info with fn on the bound argument buffer
  * args, each group with local_mem_size bytes of __local memory; returns
- * when all finished (one launch at a time per pool).
+ * when all finished (one launch at a time per pool).  With caller (NULL:
+ * the workers run every group), the calling thread runs groups too; it
+ * must have the stack a work-group of fn needs (cpu_tpool_stack_left).
  * -1 if a worker could not allocate the __local arena.  printf_buffer
  * (NULL for programs without printf) goes to every group's context. */
 int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
-                     const void *args, size_t local_mem_size, void *printf_buffer);
+                     const void *args, size_t local_mem_size, void *printf_buffer,
+                     const struct cpu_tpool_caller *caller);
+
+/* Bytes of stack left below the caller's frame on the calling thread (0
+ * when the thread's stack cannot be found out). */
+size_t cpu_tpool_stack_left(void);
 
 #endif
