@@ -1532,6 +1532,38 @@ PATH(first_launch_on_device, HOST | RESOURCES)
 
 /* ---- set-up ---- */
 
+/* The CPU driver runs the first work-groups of a launch on the queue's
+ * own thread and wakes its workers only for launches that take longer
+ * (docs/design.md, "Executor"): a launch of groups that each take far
+ * longer gets every worker to make its __local arena. */
+static void warm_workers(struct fx *f)
+{
+   static const char slow_src[] =
+      "__kernel void slow(__global uint *b, __local uint *tmp)\n"
+      "{\n"
+      "   uint v = b[get_global_id(0)];\n"
+      "   for (uint i = 0; i < 1000000u; i++)\n"
+      "      v = v * 1664525u + 1013904223u;\n"
+      "   tmp[get_local_id(0)] = v;\n"
+      "   barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "   b[get_global_id(0)] = tmp[0];\n"
+      "}\n";
+   const char *src = slow_src;
+   cl_int err = NONE_YET;
+   cl_program p = clCreateProgramWithSource(f->ctx, 1, &src, NULL, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   assert_int_equal(clBuildProgram(p, 1, &f->dev, NULL, NULL, NULL), CL_SUCCESS);
+   cl_kernel k = kernel(p, "slow");
+   set_mem(k, 0, f->check);
+   assert_int_equal(clSetKernelArg(k, 1, 16 * sizeof(cl_uint), NULL), CL_SUCCESS);
+   size_t global = N, local = 16;
+   assert_int_equal(clEnqueueNDRangeKernel(f->q, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(clFinish(f->q), CL_SUCCESS);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+}
+
 static int setup(void **state)
 {
    (void)state;
@@ -1574,7 +1606,12 @@ static int setup(void **state)
    assert_int_equal(
       clEnqueueNDRangeKernel(f->q, f->k_reverse, 1, NULL, &global, &local, 0, NULL, NULL),
       CL_SUCCESS);
+   assert_int_equal(
+      clEnqueueNDRangeKernel(f->qo, f->k_reverse, 1, NULL, &global, &local, 0, NULL, NULL),
+      CL_SUCCESS);
+   warm_workers(f);
    assert_int_equal(clFinish(f->q), CL_SUCCESS);
+   assert_int_equal(clFinish(f->qo), CL_SUCCESS);
    F = f;
    return 0;
 }
