@@ -319,12 +319,13 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
    pthread_mutex_unlock(&ex->lock);
 }
 
-void kiln_executor_help(struct kiln_executor *ex, bool (*done)(void *), void *arg)
+void kiln_executor_help(struct kiln_executor *ex, cl_event last)
 {
    if (!ex)
       return;
    bool was = on_executor_thread;
-   while (!done(arg)) {
+   bool ran_last = false;
+   while (!ran_last && !kiln_event_finished(last)) {
       pthread_mutex_lock(&ex->lock);
       if (!ex->head || ex->running || ex->quit) {
          pthread_mutex_unlock(&ex->lock);
@@ -335,9 +336,25 @@ void kiln_executor_help(struct kiln_executor *ex, bool (*done)(void *), void *ar
       /* Callbacks run here now: an enqueue from one must not wait for
        * the queue to drain (queue.c, throttle). */
       on_executor_thread = true;
-      run_batch(ex, batch);
+      while (batch && !ran_last) {
+         cl_event next = batch->next_ready;
+         ran_last = batch == last;
+         run_command(ex, batch);
+         batch = next;
+      }
       on_executor_thread = was;
       pthread_mutex_lock(&ex->lock);
+      if (batch) {
+         /* Commands after last: back to the front, for the executor. */
+         cl_event tail = batch;
+         while (tail->next_ready)
+            tail = tail->next_ready;
+         tail->next_ready = ex->head;
+         if (!ex->head)
+            ex->tail = tail;
+         ex->head = batch;
+         atomic_store_explicit(&ex->queued, true, memory_order_relaxed);
+      }
       ex->running = false;
       if (ex->head && ex->asleep)
          pthread_cond_signal(&ex->wake);

@@ -17,13 +17,13 @@ struct kiln_executor;
 struct kiln_executor *kiln_executor_create(cl_device_id dev);
 /* Queues ev (whose dependencies have completed) for execution. */
 void kiln_executor_push(struct kiln_executor *ex, cl_event ev);
-/* Runs ex's ready commands on the calling thread, batch after batch,
- * while done(arg) is false and no other thread runs them; returns when
- * done, or when there is nothing it may run (the caller then waits as
- * usual: the executor thread runs what comes later).  For clFinish: a
+/* Runs ex's ready commands on the calling thread, in order, while no
+ * other thread runs them, until it has run last (or last finished);
+ * returns early when there is nothing it may run (the caller then waits
+ * as usual: the executor thread runs what comes later).  For clFinish: a
  * round trip of enqueue and finish then needs no thread wake-up.  The
- * caller must hold the queue. */
-void kiln_executor_help(struct kiln_executor *ex, bool (*done)(void *), void *arg);
+ * caller holds the queue and last. */
+void kiln_executor_help(struct kiln_executor *ex, cl_event last);
 /* Ends ex's threads once no command is queued or in flight (the queue is
  * going away: nothing can push any more), and frees it.  Safe to call
  * from the executor's own threads. */

@@ -181,11 +181,6 @@ cl_int kiln_queue_flush(cl_command_queue q)
    return CL_SUCCESS;
 }
 
-static bool finished(void *ev)
-{
-   return kiln_event_finished(ev);
-}
-
 cl_int kiln_queue_finish(cl_command_queue q)
 {
    /* Waits for the commands enqueued before this call, not those other
@@ -206,9 +201,11 @@ cl_int kiln_queue_finish(cl_command_queue q)
       pthread_mutex_unlock(&q->lock);
       if (!last)
          return CL_SUCCESS;
-      /* The queue's ready commands run here if its executor is not at
-       * them already: no wake-up either way. */
-      kiln_executor_help(q->executor, finished, last);
+      /* The queue's ready commands up to the last run here if its
+       * executor is not at them already: no wake-up either way.  (Their
+       * callbacks then run on this thread, before it returns, which a
+       * clFinish waited for anyway.) */
+      kiln_executor_help(q->executor, last);
       kiln_event_wait_finished(last);
       kiln_object_unref(&last->obj);
       return CL_SUCCESS;
