@@ -243,11 +243,12 @@ int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l)
    }
    /* This thread runs the first groups itself (cpu_tpool.h) where its
     * stack holds a work-group of the kernel with the workers' margin, and
-    * the context's arena is free. */
+    * the context's arena is free.  Not for a sub-device, whose work-groups
+    * run on its own CPUs only. */
    struct cpu_context *cctx = (struct cpu_context *)ctx;
    struct cpu_tpool_caller here = {&cctx->inline_arena, &cctx->inline_arena_size};
    bool inline_ok = false;
-   if (k->stack) {
+   if (k->stack && !cctx->num_cpus) {
       uint64_t items = (uint64_t)l->grid.local_size[0] * l->grid.local_size[1] *
                        l->grid.local_size[2];
       uint64_t fixed = k->stack[KILN_STACK_FIXED], per = k->stack[KILN_STACK_PER_ITEM];

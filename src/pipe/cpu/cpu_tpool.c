@@ -286,7 +286,7 @@ int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_gr
    /* Several groups per grab when there are many: fewer atomic operations,
     * while keeping at least ~8 grabs per thread for balance. */
    uint64_t left = job.total - atomic_load(&job.next);
-   job.chunk = left / ((pool->num_threads + (caller != NULL)) * 8u);
+   job.chunk = left / (pool->num_threads * 8u);
    if (job.chunk < 1)
       job.chunk = 1;
 
@@ -300,8 +300,9 @@ int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_gr
    if (pool->sleepers)
       pthread_cond_broadcast(&pool->work);
    pthread_mutex_unlock(&pool->lock);
-   if (caller)
-      run_groups(&job, caller->arena, caller->arena_size, &oom, false);
+   /* The caller runs no more groups: at most one group per worker runs
+    * at any time, as many as the device has compute units (a sub-device
+    * of one unit runs one work-group at a time). */
    /* Every worker takes part in every job (and so stops touching it
     * before busy reaches 0): wait for them, polling a while first. */
    kiln_spin_until(workers_done, pool);

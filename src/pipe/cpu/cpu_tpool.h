@@ -24,8 +24,10 @@ void cpu_tpool_destroy(struct cpu_tpool *pool);
 /* The calling thread's share of a launch: where its work-groups find
  * their __local memory (an arena it owns while the launch runs; grown as
  * needed, freed by its owner).  A launch that is handed one runs its
- * first work-groups on the calling thread and wakes the workers only once
- * they take longer than CPU_TPOOL_INLINE_NS (cpu_tpool.c). */
+ * first work-groups on the calling thread and hands the rest to the
+ * workers only once they take longer than CPU_TPOOL_INLINE_NS
+ * (cpu_tpool.c); the caller then only waits, so no more groups run at
+ * once than there are workers. */
 struct cpu_tpool_caller {
    char **arena;
    size_t *arena_size;
@@ -34,8 +36,8 @@ struct cpu_tpool_caller {
 /* Runs every work-group of info with fn on the bound argument buffer
  * args, each group with local_mem_size bytes of __local memory; returns
  * when all finished (one launch at a time per pool).  With caller (NULL:
- * the workers run every group), the calling thread runs groups too; it
- * must have the stack a work-group of fn needs (cpu_tpool_stack_left).
+ * the workers run every group), the calling thread runs the first groups;
+ * it must have the stack a work-group of fn needs (cpu_tpool_stack_left).
  * -1 if a worker could not allocate the __local arena.  printf_buffer
  * (NULL for programs without printf) goes to every group's context. */
 int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
