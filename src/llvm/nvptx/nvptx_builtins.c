@@ -4,6 +4,7 @@
 
 #include <llvm-c/Core.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "llvm/nvptx/nvptx_kernel_abi.h"
@@ -106,6 +107,52 @@ static void define_smoothstep(LLVMModuleRef m, LLVMValueRef decl, LLVMBuilderRef
    LLVMBuildRet(b, LLVMBuildFMul(b, LLVMBuildFMul(b, v, v, ""), poly, ""));
 }
 
+static LLVMValueRef call_intrinsic2(LLVMModuleRef m, LLVMBuilderRef b, const char *name,
+                                    LLVMValueRef x, LLVMValueRef y)
+{
+   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+   LLVMTypeRef t = LLVMTypeOf(x);
+   LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, &t, 1);
+   LLVMValueRef args[2] = {x, y};
+   return LLVMBuildCall2(b, LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, &t, 1), fn, args,
+                         2, "");
+}
+
+/* sub_sat of signed integers: libclc-19 saturates 0 - INT_MIN to INT_MIN
+ * (it takes the direction of an overflow from x, not y). */
+static void define_sub_sat(LLVMModuleRef m, LLVMValueRef decl, LLVMBuilderRef b)
+{
+   LLVMValueRef fn = begin(m, decl, b);
+   if (fn)
+      LLVMBuildRet(b, call_intrinsic2(m, b, "llvm.ssub.sat", LLVMGetParam(fn, 0),
+                                      LLVMGetParam(fn, 1)));
+}
+
+/* mad_sat of 64-bit integers: a * b + c exactly, in 128 bits, then
+ * clamped (libclc-19 gets products near the limits wrong). */
+static void define_mad_sat64(LLVMModuleRef m, LLVMValueRef decl, bool is_signed, LLVMBuilderRef b)
+{
+   LLVMValueRef fn = begin(m, decl, b);
+   if (!fn)
+      return;
+   LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, 0)), w = widened(t);
+   LLVMValueRef v[3];
+   for (unsigned i = 0; i < 3; i++)
+      v[i] = is_signed ? LLVMBuildSExt(b, LLVMGetParam(fn, i), w, "")
+                       : LLVMBuildZExt(b, LLVMGetParam(fn, i), w, "");
+   LLVMValueRef r = LLVMBuildAdd(b, LLVMBuildMul(b, v[0], v[1], ""), v[2], "");
+   LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+   LLVMValueRef hi = LLVMConstInt(et, is_signed ? INT64_MAX : UINT64_MAX, 0);
+   r = call_intrinsic2(m, b, is_signed ? "llvm.smin" : "llvm.umin", r,
+                       is_signed ? LLVMBuildSExt(b, splat(b, t, hi), w, "")
+                                 : LLVMBuildZExt(b, splat(b, t, hi), w, ""));
+   if (is_signed)
+      r = call_intrinsic2(m, b, "llvm.smax", r,
+                          LLVMBuildSExt(b, splat(b, t, LLVMConstInt(et, (unsigned long long)INT64_MIN, 1)),
+                                        w, ""));
+   LLVMBuildRet(b, LLVMBuildTrunc(b, r, t, ""));
+}
+
 static bool is_smoothstep_dd_vector(const char *name, LLVMValueRef fn)
 {
    static const char prefix[] = "_Z10smoothstepddDv";
@@ -123,19 +170,33 @@ static bool is_smoothstep_dd_vector(const char *name, LLVMValueRef fn)
 
 void kiln_nvptx_define_builtins(LLVMModuleRef m)
 {
-   static const char mad_hi[] = "_Z6mad_hi";
+   static const char mad_hi[] = "_Z6mad_hi", sub_sat[] = "_Z7sub_sat", mad_sat[] = "_Z7mad_sat";
    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-   LLVMValueRef next;
-   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = next) {
-      next = LLVMGetNextFunction(fn);
+   /* New definitions go at the end of the list: stop before them. */
+   LLVMValueRef last = LLVMGetLastFunction(m), next = LLVMGetFirstFunction(m);
+   for (LLVMValueRef fn = next; fn && next; fn = next) {
+      next = fn == last ? NULL : LLVMGetNextFunction(fn);
       size_t len;
       const char *name = LLVMGetValueName2(fn, &len);
+      /* libclc's wrong definitions are replaced. */
+      LLVMTypeRef fnty = LLVMGlobalGetValueType(fn);
+      if (!strncmp(name, sub_sat, sizeof(sub_sat) - 1) && LLVMCountParamTypes(fnty) == 2 &&
+          strchr("acsil", element_letter(name + sizeof(sub_sat) - 1))) {
+         define_sub_sat(m, fn, b);
+         continue;
+      }
+      if (!strncmp(name, mad_sat, sizeof(mad_sat) - 1) && LLVMCountParamTypes(fnty) == 3) {
+         char e = element_letter(name + sizeof(mad_sat) - 1);
+         if (e && strchr("lm", e)) {
+            define_mad_sat64(m, fn, e == 'l', b);
+            continue;
+         }
+      }
       if (LLVMGetFirstBasicBlock(fn))
          continue;
       if (!strncmp(name, mad_hi, sizeof(mad_hi) - 1)) {
          char e = element_letter(name + sizeof(mad_hi) - 1);
          const char *sign = strchr("aclsi", e), *unsign = strchr("hmtj", e);
-         LLVMTypeRef fnty = LLVMGlobalGetValueType(fn);
          if (e && (sign || unsign) && LLVMCountParamTypes(fnty) == 3)
             define_mad_hi(m, fn, sign != NULL, b);
       } else if (is_smoothstep_dd_vector(name, fn)) {

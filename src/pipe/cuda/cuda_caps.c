@@ -88,8 +88,24 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
    c->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                          CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
 
-   /* Images come with CUDA arrays and texture objects (docs/cuda.md). */
-   c->image_support = false;
+   /* Images are linear device memory that Kiln's image functions read
+    * and write through a descriptor (cuda_image.c), as on the CPU: every
+    * format and sampler of OpenCL 1.2, no texture unit (docs/cuda.md).
+    * The limits are the CPU device's: 128 read and 64 write image
+    * arguments of 8 bytes fit the parameter space; sizes keep byte
+    * offsets in range. */
+   c->image_support = true;
+   c->max_read_image_args = 128;
+   c->max_write_image_args = 64;
+   c->max_samplers = 16;
+   c->image2d_max_width = c->image2d_max_height = 16384;
+   c->image3d_max_width = c->image3d_max_height = c->image3d_max_depth = 2048;
+   c->image_max_array_size = 2048;
+   c->image_max_buffer_size = c->max_mem_alloc_size / 16;
+   /* Widths are ints in the descriptor; 2^27 is what NVIDIA's OpenCL
+    * reports too. */
+   if (c->image_max_buffer_size > 1u << 27)
+      c->image_max_buffer_size = 1u << 27;
    /* Each printing launch gets a device buffer of this size (cuda_printf.c;
     * KILN_PRINTF_BUFFER_SIZE changes it, and core reports that). */
    c->printf_buffer_size = kiln_printf_buffer_size();
