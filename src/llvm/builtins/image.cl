@@ -48,7 +48,9 @@ uint __kiln_sampler_bits(sampler_t s);
  * channel type and order are known only at launch, so inlined each read
  * or write brings a switch over every format (~250 IR lines); a kernel
  * with a hundred reads (darktable's locallaplacian.cl) then spent ~10 s
- * in O3's LICM and the code generator.  The addressing, which a constant
+ * in O3's LICM and the code generator.  RGBA float, the format of every
+ * darktable image, keeps an inline fast path (one compare, one load), so
+ * only the other formats pay the call.  The addressing, which a constant
  * sampler folds, stays inline. */
 #define OUTLINE __attribute__((noinline))
 
@@ -150,7 +152,7 @@ INLINE int __kiln_img_load_chan_i(const uchar *p, int type, int i)
    }
 }
 
-OUTLINE float4 __kiln_img_load_f(const desc_t *d, int x, int y, int z)
+OUTLINE float4 __kiln_img_load_f_any(const desc_t *d, int x, int y, int z)
 {
    const uchar *p = __kiln_img_texel_ptr(d, x, y, z);
    float4 c = (float4)(0.0f);
@@ -182,6 +184,13 @@ OUTLINE float4 __kiln_img_load_f(const desc_t *d, int x, int y, int z)
    }
    }
    return __kiln_img_swizzle_in_f(c, d->channel_order);
+}
+
+INLINE float4 __kiln_img_load_f(const desc_t *d, int x, int y, int z)
+{
+   if (d->channel_type == CLK_FLOAT && d->channel_order == CLK_RGBA)
+      return vload4(0, (const float *)__kiln_img_texel_ptr(d, x, y, z));
+   return __kiln_img_load_f_any(d, x, y, z);
 }
 
 OUTLINE int4 __kiln_img_load_i(const desc_t *d, int x, int y, int z)
@@ -228,7 +237,7 @@ INLINE void __kiln_img_store_chan_i(uchar *p, int type, int i, int v, bool from_
    }
 }
 
-OUTLINE void __kiln_img_store_f(const desc_t *d, int x, int y, int z, float4 v)
+OUTLINE void __kiln_img_store_f_any(const desc_t *d, int x, int y, int z, float4 v)
 {
    uchar *p = __kiln_img_texel_ptr(d, x, y, z);
    switch (d->channel_type) {
@@ -259,6 +268,14 @@ OUTLINE void __kiln_img_store_f(const desc_t *d, int x, int y, int z, float4 v)
       __kiln_img_store_chan_f(p, d->channel_type, 2, c.s2);
    if (n > 3)
       __kiln_img_store_chan_f(p, d->channel_type, 3, c.s3);
+}
+
+INLINE void __kiln_img_store_f(const desc_t *d, int x, int y, int z, float4 v)
+{
+   if (d->channel_type == CLK_FLOAT && d->channel_order == CLK_RGBA)
+      vstore4(v, 0, (float *)__kiln_img_texel_ptr(d, x, y, z));
+   else
+      __kiln_img_store_f_any(d, x, y, z, v);
 }
 
 OUTLINE void __kiln_img_store_i(const desc_t *d, int x, int y, int z, int4 v, bool from_signed)
