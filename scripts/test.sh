@@ -43,7 +43,8 @@ sanitized() {
    meson test -C "$dir" --print-errorlogs "$@"
 }
 echo "== ASan+UBSan"
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$KILN_ROOT/scripts/lsan.supp \
+   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
    sanitized "$KILN_ROOT/build-asan" address,undefined --suite unit --suite cl --suite stress
 echo "== TSan"
 TSAN_OPTIONS=halt_on_error=1 sanitized "$KILN_ROOT/build-tsan" thread --suite stress
