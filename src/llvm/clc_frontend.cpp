@@ -13,6 +13,7 @@ extern "C" {
 #include "llvm/guard.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
+#include "util/tls.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -726,7 +727,7 @@ namespace {
 
 // How many kiln_llvm_guard frames this thread is inside: the handlers throw
 // only where something will catch.
-thread_local unsigned guard_depth;
+thread_local unsigned guard_depth KILN_TLS_MODEL;
 
 // report_fatal_error's message, carried to the catch.  A fixed array: the
 // handler may run because memory ran out.

@@ -867,6 +867,41 @@ static void test_images(void **state)
    kiln_build_output_fini(&out);
 }
 
+/* libclc-19's saturating conversions from floating point give INT_MIN and
+ * worse for NaN, and its rounded integer-to-float ones are a step off:
+ * LLVM's fpto[su]i.sat and PTX's cvt.r[zmp] replace them. */
+static void test_conversions(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+            "kernel void cv(global float *f, global int *i, global uint *u, global long *l,\n"
+            "               global double *d, global ulong *m)\n"
+            "{\n"
+            "   i[0] = convert_int_sat(NAN) + 77;\n"
+            "   l[0] = convert_long_sat_rtp(d[0]);\n"
+            "   f[1] = convert_float_rtz(i[1]);\n"
+            "   f[2] = convert_float_rtn(u[2]);\n"
+            "   float2 v = convert_float2_rtp(l[3] ? (long2)(l[4], l[5]) : (long2)(1, 2));\n"
+            "   f[3] = v.x + v.y;\n"
+            "   d[1] = convert_double_rtz(m[0]);\n"
+            "   f[4] = convert_float_rtn(d[2]);\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   if (!strstr(ptx, "cvt.rz.f64.u64"))
+      fprintf(stderr, "%s\n", ptx);
+   assert_non_null(strstr(ptx, ", 77;")); /* NaN saturates to 0 */
+   assert_non_null(strstr(ptx, "cvt.rpi.f64.f64"));
+   assert_non_null(strstr(ptx, "cvt.rz.f32.s32"));
+   assert_non_null(strstr(ptx, "cvt.rm.f32.u32"));
+   assert_non_null(strstr(ptx, "cvt.rp.f32.s64"));
+   assert_non_null(strstr(ptx, "cvt.rz.f64.u64"));
+   assert_non_null(strstr(ptx, "cvt.rm.f32.f64"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
 /* vload16 of char at an address that is not a multiple of 4: LLVM's
  * code generator made it one ld.v4.u32 (an illegal address on the GPU). */
 static void test_unaligned_byte_vectors(void **state)
@@ -1196,6 +1231,7 @@ int main(void)
       cmocka_unit_test(test_images),
       cmocka_unit_test(test_saturation),
       cmocka_unit_test(test_unaligned_byte_vectors),
+      cmocka_unit_test(test_conversions),
       cmocka_unit_test(test_targets),
       cmocka_unit_test(test_compile_link),
       cmocka_unit_test(test_target_ids),

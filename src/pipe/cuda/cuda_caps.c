@@ -9,6 +9,7 @@
 #include "pipe/cuda/cuda_caps.h"
 #include "util/printf_format.h"
 #include "pipe/cuda/cuda_priv.h"
+#include "pipe/pipe_image.h"
 
 static size_t at_least(int value, size_t floor)
 {
@@ -91,21 +92,8 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
    /* Images are linear device memory that Kiln's image functions read
     * and write through a descriptor (cuda_image.c), as on the CPU: every
     * format and sampler of OpenCL 1.2, no texture unit (docs/cuda.md).
-    * The limits are the CPU device's: 128 read and 64 write image
-    * arguments of 8 bytes fit the parameter space; sizes keep byte
-    * offsets in range. */
-   c->image_support = true;
-   c->max_read_image_args = 128;
-   c->max_write_image_args = 64;
-   c->max_samplers = 16;
-   c->image2d_max_width = c->image2d_max_height = 16384;
-   c->image3d_max_width = c->image3d_max_height = c->image3d_max_depth = 2048;
-   c->image_max_array_size = 2048;
-   c->image_max_buffer_size = c->max_mem_alloc_size / 16;
-   /* Widths are ints in the descriptor; 2^27 is what NVIDIA's OpenCL
-    * reports too. */
-   if (c->image_max_buffer_size > 1u << 27)
-      c->image_max_buffer_size = 1u << 27;
+    * 2^27 pixels per 1D image buffer is what NVIDIA's OpenCL reports. */
+   pipe_image_linear_caps(c, (size_t)1 << 27);
    /* Each printing launch gets a device buffer of this size (cuda_printf.c;
     * KILN_PRINTF_BUFFER_SIZE changes it, and core reports that). */
    c->printf_buffer_size = kiln_printf_buffer_size();
