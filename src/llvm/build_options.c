@@ -257,8 +257,10 @@ kiln_build_options_parse(const char *options, enum kiln_cl_std max_std,
                          char *reason, size_t reason_size)
 {
    memset(out, 0, sizeof(*out));
-   /* §5.6.3.5: without -cl-std the device's OpenCL C version applies. */
-   out->cl_std = max_std;
+   /* §5.6.3.5: without -cl-std the device's OpenCL C version applies;
+    * 3.0 (5.8.6.5) makes that the newest OpenCL C 1.x, so a 3.0 device
+    * compiles unmarked programs as 1.2. */
+   out->cl_std = max_std > KILN_CL_STD_1_2 ? KILN_CL_STD_1_2 : max_std;
    if (reason && reason_size)
       reason[0] = '\0';
 

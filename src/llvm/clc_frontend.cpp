@@ -125,6 +125,7 @@ const char *cl_std_flag(enum kiln_cl_std std)
    switch (std) {
    case KILN_CL_STD_1_0: return "-cl-std=CL1.0";
    case KILN_CL_STD_1_2: return "-cl-std=CL1.2";
+   case KILN_CL_STD_3_0: return "-cl-std=CL3.0";
    case KILN_CL_STD_1_1: break;
    }
    return "-cl-std=CL1.1";

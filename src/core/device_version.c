@@ -1,0 +1,102 @@
+#include "core/device_version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "kiln/cl_command_buffer.h"
+
+cl_uint kiln_device_cl_version(cl_device_id dev)
+{
+   return dev->caps->opencl_version ? dev->caps->opencl_version : 120;
+}
+
+static void put(cl_name_version *out, size_t i, cl_version v, const char *name)
+{
+   if (!out)
+      return;
+   out[i].version = v;
+   snprintf(out[i].name, sizeof(out[i].name), "%s", name);
+}
+
+size_t kiln_device_c_versions(cl_device_id dev, cl_name_version *out)
+{
+   (void)dev;
+   /* Every Kiln device compiles OpenCL C 1.0 to 1.2 (the parser of
+    * src/llvm/build_options.c knows those three -cl-std values). */
+   size_t n = 0;
+   put(out, n++, CL_MAKE_VERSION(1, 0, 0), "OpenCL C");
+   put(out, n++, CL_MAKE_VERSION(1, 1, 0), "OpenCL C");
+   put(out, n++, CL_MAKE_VERSION(1, 2, 0), "OpenCL C");
+   return n;
+}
+
+static bool has_extension(const char *list, const char *name)
+{
+   size_t len = strlen(name);
+   for (const char *p = list; (p = strstr(p, name)); p += len)
+      if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == 0))
+         return true;
+   return false;
+}
+
+size_t kiln_device_c_features(cl_device_id dev, cl_name_version *out)
+{
+   if (kiln_device_cl_version(dev) < 300)
+      return 0;
+   const struct pipe_caps *c = dev->caps;
+   const cl_version v = CL_MAKE_VERSION(3, 0, 0);
+   size_t n = 0;
+   /* A full-profile device has 64-bit integers. */
+   put(out, n++, v, "__opencl_c_int64");
+   if (c->image_support) {
+      put(out, n++, v, "__opencl_c_images");
+      if (has_extension(c->extensions, "cl_khr_3d_image_writes"))
+         put(out, n++, v, "__opencl_c_3d_image_writes");
+   }
+   if (c->double_fp_config)
+      put(out, n++, v, "__opencl_c_fp64");
+   return n;
+}
+
+/* Extensions whose version is not 1.0.0. */
+static const struct {
+   const char *name;
+   cl_version version;
+} extension_versions[] = {
+   {"cl_khr_command_buffer", KILN_CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION},
+};
+
+size_t kiln_extensions_with_version(const char *list, cl_name_version *out, size_t max)
+{
+   size_t n = 0;
+   const char *p = list;
+   while (*p) {
+      while (*p == ' ')
+         p++;
+      size_t len = strcspn(p, " ");
+      if (!len)
+         break;
+      if (out && n < max) {
+         char name[CL_NAME_VERSION_MAX_NAME_SIZE];
+         snprintf(name, sizeof(name), "%.*s", (int)len, p);
+         cl_version v = CL_MAKE_VERSION(1, 0, 0);
+         for (size_t i = 0; i < sizeof(extension_versions) / sizeof(extension_versions[0]); i++)
+            if (!strcmp(name, extension_versions[i].name))
+               v = extension_versions[i].version;
+         put(out, n, v, name);
+      }
+      n++;
+      p += len;
+   }
+   return n;
+}
+
+void kiln_device_clang_ext(cl_device_id dev, char *buf, size_t size)
+{
+   size_t m = (size_t)snprintf(buf, size, "%s", dev->caps->clang_extensions);
+   cl_name_version features[KILN_MAX_C_FEATURES];
+   size_t n = kiln_device_c_features(dev, features);
+   for (size_t i = 0; i < n && m < size; i++)
+      m += (size_t)snprintf(buf + m, size - m, "%s+%s", m ? "," : "", features[i].name);
+}
