@@ -233,10 +233,12 @@ int main(int argc, char **argv)
       return 2;
    }
 
-   /* --target cpu is this machine's CPU; anything else an AMD processor. */
+   /* --target cpu is this machine's CPU; anything else an AMD processor.
+    * The version is the device's (pipe_caps::opencl_version): the CPU
+    * device is the platform's 3.0, the AMD one still 1.2. */
    struct kiln_compile_target t = {.ir = cpu ? "cpu" : "amdgcn",
                                    .processor = cpu ? "" : target,
-                                   .opencl_version = KILN_CL_VERSION_NUMBER};
+                                   .opencl_version = cpu ? KILN_CL_VERSION_NUMBER : 120};
    struct kiln_build_output out;
    enum kiln_build_status st;
 #if KILN_DRIVER_CPU
