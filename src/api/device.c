@@ -105,14 +105,9 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
        * is the value 3.0 implementations without a submission report. */
       INFO_STRING("v0000-01-01-00");
    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-      /* 3.0's minimum: what OpenCL C 1.2's atomic_* functions give. */
-      INFO_VALUE(cl_device_atomic_capabilities,
-                 CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+      INFO_VALUE(cl_device_atomic_capabilities, kiln_device_atomic_memory_caps(dev));
    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-      /* 3.0's minimum: barrier()'s work-group fence. */
-      INFO_VALUE(cl_device_atomic_capabilities,
-                 CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                    CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+      INFO_VALUE(cl_device_atomic_capabilities, kiln_device_atomic_fence_caps(dev));
    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:

@@ -11,7 +11,7 @@
 
 /* At most this many OpenCL C versions and optional features. */
 #define KILN_MAX_C_VERSIONS 4
-#define KILN_MAX_C_FEATURES 8
+#define KILN_MAX_C_FEATURES 16
 
 /* 300 for an OpenCL 3.0 device, 120 for 1.2 (pipe_caps::opencl_version,
  * 0 counting as 120). */
@@ -25,6 +25,11 @@ size_t kiln_device_c_versions(cl_device_id dev, cl_name_version *out);
  * device (none on an older one); same protocol. */
 size_t kiln_device_c_features(cl_device_id dev, cl_name_version *out);
 
+/* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES and _FENCE_CAPABILITIES: the
+ * driver's (pipe_caps), or 3.0's minimum where it gives none. */
+cl_device_atomic_capabilities kiln_device_atomic_memory_caps(cl_device_id dev);
+cl_device_atomic_capabilities kiln_device_atomic_fence_caps(cl_device_id dev);
+
 /* *_EXTENSIONS_WITH_VERSION for a space-separated extension list: up to
  * max entries into out (may be NULL); returns how many there are. */
 size_t kiln_extensions_with_version(const char *list, cl_name_version *out, size_t max);
@@ -33,5 +38,9 @@ size_t kiln_extensions_with_version(const char *list, cl_name_version *out, size
  * OpenCL C features, so that __opencl_c_* macros match
  * CL_DEVICE_OPENCL_C_FEATURES under -cl-std=CL3.0. */
 void kiln_device_clang_ext(cl_device_id dev, char *buf, size_t size);
+
+/* The same from a driver's caps alone, for kiln-compile (no device). */
+struct pipe_caps;
+void kiln_caps_clang_ext(const struct pipe_caps *caps, char *buf, size_t size);
 
 #endif

@@ -34,6 +34,9 @@ static const struct {
    {"CL1.0", KILN_CL_STD_1_0},
    {"CL1.1", KILN_CL_STD_1_1},
    {"CL1.2", KILN_CL_STD_1_2},
+   /* Not 2.0: a 3.0 device need not compile it, and Kiln has no 2.0
+    * device (no generic address space, pipes, device-side enqueue). */
+   {"CL3.0", KILN_CL_STD_3_0},
 };
 
 struct parser {
@@ -207,7 +210,7 @@ static enum kiln_build_options_status set_cl_std(struct parser *p, const char *v
       p->out->cl_std = cl_std_values[i].std;
       return KILN_BUILD_OPTIONS_OK;
    }
-   return fail(p, "-cl-std=%.32s: unknown OpenCL C version (CL1.0, CL1.1 or CL1.2 expected)",
+   return fail(p, "-cl-std=%.32s: unknown OpenCL C version (CL1.0, CL1.1, CL1.2 or CL3.0 expected)",
                value);
 }
 

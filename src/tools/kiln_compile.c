@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/binary.h"
+#include "core/device_version.h"
 #include "kiln/cl_version.h"
 #include "kiln/kernel_info.h"
 #include "llvm/amdgpu/amdgpu_target.h"
@@ -249,7 +250,11 @@ int main(int argc, char **argv)
          return 2;
       }
       t.image_support = screen->caps.image_support;
-      t.cl_ext = screen->caps.clang_extensions;
+      /* The device's -cl-ext list with its OpenCL C 3.0 features, as
+       * core gives clBuildProgram (core/device_version.c). */
+      char cl_ext[sizeof(screen->caps.clang_extensions) + 512];
+      kiln_caps_clang_ext(&screen->caps, cl_ext, sizeof(cl_ext));
+      t.cl_ext = cl_ext;
       st = kiln_llvm_build(source, size, options, &t, &out);
       screen->destroy(screen);
    } else

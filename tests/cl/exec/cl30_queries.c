@@ -95,6 +95,9 @@ static void device(cl_device_id d)
    size_t ncv = size / sizeof(*cv);
    for (unsigned m = 0; m <= 2; m++)
       CHECK(cv && has(cv, ncv, "OpenCL C", CL_MAKE_VERSION(1, m, 0)), "OpenCL C 1.%u missing", m);
+   /* A 3.0 device compiles OpenCL C 3.0 (-cl-std=CL3.0); a 1.2 one not. */
+   CHECK(cv && has(cv, ncv, "OpenCL C", CL_MAKE_VERSION(3, 0, 0)) == (major >= 3),
+         "OpenCL C 3.0 %s on a %u.%u device", major >= 3 ? "missing" : "listed", major, minor);
 
    /* Features: a 1.2 device lists none; a 3.0 one those its other
     * answers imply, and nothing it lacks. */
@@ -116,8 +119,7 @@ static void device(cl_device_id d)
          "__opencl_c_generic_address_space", "__opencl_c_pipes", "__opencl_c_device_enqueue",
          "__opencl_c_subgroups", "__opencl_c_program_scope_global_variables",
          "__opencl_c_read_write_images", "__opencl_c_work_group_collective_functions",
-         "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
-         "__opencl_c_atomic_scope_device", "__opencl_c_fp16"};
+         "__opencl_c_fp16"};
       for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
          CHECK(!has(fv, nf, absent[i], v3), "%s listed", absent[i]);
    }
@@ -125,9 +127,32 @@ static void device(cl_device_id d)
    cl_device_atomic_capabilities mem = 0, fence = 0;
    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(mem), &mem, NULL));
    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof(fence), &fence, NULL));
-   CHECK(mem == (CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP));
-   CHECK(fence == (CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP));
+   /* 3.0's minimum everywhere, exactly that on a 1.2 device. */
+   const cl_device_atomic_capabilities min_mem =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+   const cl_device_atomic_capabilities min_fence =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+   CHECK((mem & min_mem) == min_mem && (fence & min_fence) == min_fence,
+         "atomic capabilities %#llx / %#llx", (unsigned long long)mem, (unsigned long long)fence);
+   if (major < 3) {
+      CHECK(mem == min_mem && fence == min_fence);
+   } else {
+      /* The atomic feature macros follow the memory capabilities. */
+      static const struct {
+         const char *name;
+         cl_device_atomic_capabilities bit;
+      } atomic_features[] = {
+         {"__opencl_c_atomic_order_acq_rel", CL_DEVICE_ATOMIC_ORDER_ACQ_REL},
+         {"__opencl_c_atomic_order_seq_cst", CL_DEVICE_ATOMIC_ORDER_SEQ_CST},
+         {"__opencl_c_atomic_scope_device", CL_DEVICE_ATOMIC_SCOPE_DEVICE},
+         {"__opencl_c_atomic_scope_all_devices", CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES},
+      };
+      for (size_t i = 0; i < sizeof(atomic_features) / sizeof(atomic_features[0]); i++)
+         CHECK(has(fv, nf, atomic_features[i].name, v3) == !!(mem & atomic_features[i].bit),
+               "%s against capabilities %#llx", atomic_features[i].name,
+               (unsigned long long)mem);
+   }
 
    static const cl_device_info false_bools[] = {
       CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
