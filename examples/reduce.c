@@ -1,5 +1,6 @@
 /* Example: a work-group tree reduction in __local memory with barriers,
- * on the Kiln platform's CPU device, checked against the host. */
+ * on the Kiln platform's default device (the CPU unless KILN_DEVICES puts
+ * another device first), checked against the host. */
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 110
 #endif
@@ -45,8 +46,8 @@ int main(void)
    cl_int err = CL_SUCCESS;
    cl_platform_id platform = find_kiln();
    cl_device_id dev;
-   if (!platform || clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &dev, NULL)) {
-      fprintf(stderr, "reduce: no Kiln CPU device\n");
+   if (!platform || clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &dev, NULL)) {
+      fprintf(stderr, "reduce: no Kiln device\n");
       return 1;
    }
    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);

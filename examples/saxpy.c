@@ -1,4 +1,5 @@
-/* Example: y = a*x + y on the first CPU device of the Kiln platform,
+/* Example: y = a*x + y on the default device of the Kiln platform (the
+ * CPU unless KILN_DEVICES puts another device first),
  * through the system ICD loader, checked against the host. */
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 110
@@ -44,7 +45,7 @@ int main(void)
    if (!platform)
       return fail("finding the Kiln platform", CL_INVALID_PLATFORM);
    cl_device_id dev;
-   cl_int err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &dev, NULL);
+   cl_int err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &dev, NULL);
    if (err)
       return fail("clGetDeviceIDs", err);
    char name[256] = "";

@@ -6,7 +6,7 @@ KILN_MESON_ARGS="-Dwerror=true ${KILN_MESON_ARGS:-}"
 # The applications stage's packages (tests/apps/run.sh), unless it is
 # skipped with KILN_APPS=0 (local runs; CI leaves it on).
 kiln_app_packages=()
-[ "${KILN_APPS:-1}" = 0 ] || kiln_app_packages=(hashcat clpeak ffmpeg python3-pyopencl python3-numpy)
+[ "${KILN_APPS:-1}" = 0 ] || kiln_app_packages=(hashcat clpeak ffmpeg darktable python3-pyopencl python3-numpy)
 source "$(dirname "$0")/setup.sh" valgrind piglit ${kiln_app_packages[@]+"${kiln_app_packages[@]}"}
 
 echo "== unit and end-to-end tests"
@@ -24,8 +24,9 @@ echo "== piglit OpenCL profile"
 bash "$KILN_ROOT/tests/piglit/run.sh" "$KILN_BUILD"
 
 # Real applications (docs/apps.md): hashcat's self-tests and a known-answer
-# crack, clpeak, ffmpeg's OpenCL filters against their CPU versions, and
-# pyopencl against numpy, on Kiln alone; ~1.5 min on 2 cores, 5 min per
+# crack, clpeak, ffmpeg's OpenCL filters against their CPU versions,
+# darktable-cli's OpenCL path against its CPU path, and pyopencl against
+# numpy, on Kiln alone; ~2 min on 2 cores, 5 min per
 # application at most.  KILN_APPS=0 skips it.
 echo "== applications"
 t0=$SECONDS
@@ -42,7 +43,8 @@ sanitized() {
    meson test -C "$dir" --print-errorlogs "$@"
 }
 echo "== ASan+UBSan"
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$KILN_ROOT/scripts/lsan.supp \
+   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
    sanitized "$KILN_ROOT/build-asan" address,undefined --suite unit --suite cl --suite stress
 echo "== TSan"
 TSAN_OPTIONS=halt_on_error=1 sanitized "$KILN_ROOT/build-tsan" thread --suite stress

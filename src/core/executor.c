@@ -8,6 +8,7 @@
 #include "core/queue.h"
 #include "util/alloc.h"
 #include "util/log.h"
+#include "util/tls.h"
 
 /* A command whose work went to the device and is not known to be done. */
 struct in_flight {
@@ -37,7 +38,7 @@ struct kiln_executor {
 
 /* Set on executor and completer threads: event callbacks run there, and
  * an enqueue from a callback must never wait for these threads. */
-static _Thread_local bool on_executor_thread;
+static _Thread_local bool on_executor_thread KILN_TLS_MODEL;
 
 bool kiln_executor_on_thread(void)
 {

@@ -184,6 +184,14 @@ cl_int kiln_queue_flush(cl_command_queue q)
 
 cl_int kiln_queue_finish(cl_command_queue q)
 {
+   /* Nothing outstanding: every earlier command has completed, settled
+    * and run its callbacks (kiln_queue_command_done comes last), so there
+    * is nothing to wait for and no executor thread to start. */
+   pthread_mutex_lock(&q->lock);
+   bool idle = q->outstanding == 0;
+   pthread_mutex_unlock(&q->lock);
+   if (idle)
+      return CL_SUCCESS;
    /* Waits for the commands enqueued before this call, not those other
     * threads add meanwhile: a marker orders after exactly those. */
    cl_event marker;

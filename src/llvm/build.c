@@ -161,6 +161,8 @@ static enum kiln_build_status frontend(struct job *j, const char *source, size_t
       .headers = headers,
       .num_headers = num_headers,
    };
+   if (t->builtins_first)
+      ct.link_first = t->builtins_first(&ct.link_first_size);
    kiln_llvm_init_targets();
    j->c = LLVMContextCreate();
    char *fe_log = NULL;

@@ -16,13 +16,19 @@
  * freed; 16-byte aligned. */
 const unsigned char *kiln_builtins_bitcode(size_t *size);
 
+/* The image functions for NVIDIA GPUs: builtins/image.cl compiled for
+ * nvptx64 with its own handles (images are linear memory there too, read
+ * through a struct kiln_image_desc).  It calls libclc, which the nvptx
+ * front end links after it.  Static storage, 16-byte aligned. */
+const unsigned char *kiln_builtins_nvptx_image_bitcode(size_t *size);
+
 /* Clang's opencl-c-base.h as Kiln was built with it (the header
  * -finclude-default-header reads), so that a build needs no clang files
  * installed; *size receives its length.  Static storage. */
 const char *kiln_builtins_base_header(size_t *size);
 
-/* "sha256:<64 hex digits>" of that bitcode and header, fixed at build
- * time. */
+/* "sha256:<64 hex digits>" of those libraries and the header, fixed at
+ * build time. */
 const char *kiln_builtins_hash(void);
 
 #endif

@@ -13,6 +13,7 @@ extern "C" {
 #include "llvm/guard.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
+#include "util/tls.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -226,6 +227,10 @@ Args cc1_args(const kiln_build_options &opts, const kiln_clc_target &target)
               "-ffp-contract=on", "-discard-value-names", "-ferror-limit", "19"});
    add_options(args, opts, target.num_headers > 0);
    add_header_only_features(args, opts, target.cl_ext);
+   // Clang links these in this order, each only for what the module
+   // needs by then.
+   if (target.link_first)
+      add(args, {"-mlink-builtin-bitcode", KILN_CLC_LINK_FIRST_NAME});
    if (target.link_bitcode)
       add(args, {"-mlink-builtin-bitcode", KILN_CLC_LINK_NAME});
    add(args, {"-x", "cl", KILN_CLC_SOURCE_NAME});
@@ -249,7 +254,7 @@ public:
    bool needSystemDependencies() override { return true; }
    bool sawDependency(llvm::StringRef name, bool, bool, bool, bool missing) override
    {
-      return !missing && name != KILN_CLC_SOURCE_NAME && name != KILN_CLC_LINK_NAME &&
+      return !missing && name != KILN_CLC_SOURCE_NAME && !name.starts_with(KILN_CLC_LINK_DIR "/") &&
              !name.starts_with(KILN_CLANG_RESOURCE_DIR) &&
              !name.starts_with(KILN_CLC_HEADER_DIR "/");
    }
@@ -493,7 +498,7 @@ private:
       if (!fe)
          return false; // <built-in>, <scratch space>: no file
       llvm::StringRef name = fe->getName();
-      if (name == KILN_CLC_SOURCE_NAME || name == KILN_CLC_LINK_NAME ||
+      if (name == KILN_CLC_SOURCE_NAME || name.starts_with(KILN_CLC_LINK_DIR "/") ||
           name.starts_with(KILN_CLC_HEADER_DIR "/") || name.starts_with(KILN_CLANG_RESOURCE_DIR "/"))
          return false;
       llvm::SmallString<256> real;
@@ -575,12 +580,14 @@ bool run_clang(const Args &args, const kiln_build_options &opts, const char *sou
    memory->addFile(KILN_CLANG_RESOURCE_DIR "/include/opencl-c-base.h", 0,
                    llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(header, header_size),
                                                     "opencl-c-base.h", false));
-   if (target.link_bitcode)
-      memory->addFile(KILN_CLC_LINK_NAME, 0,
-                      llvm::MemoryBuffer::getMemBuffer(
-                         llvm::StringRef(static_cast<const char *>(target.link_bitcode),
-                                         target.link_bitcode_size),
-                         KILN_CLC_LINK_NAME, false));
+   auto add_library = [&](const char *name, const void *data, size_t size) {
+      if (data)
+         memory->addFile(name, 0,
+                         llvm::MemoryBuffer::getMemBuffer(
+                            llvm::StringRef(static_cast<const char *>(data), size), name, false));
+   };
+   add_library(KILN_CLC_LINK_FIRST_NAME, target.link_first, target.link_first_size);
+   add_library(KILN_CLC_LINK_NAME, target.link_bitcode, target.link_bitcode_size);
    // clCompileProgram's headers, copied: Clang's lexer wants a NUL after
    // each buffer, and the application's strings need not have one.
    for (unsigned i = 0; i < target.num_headers; i++) {
@@ -747,7 +754,7 @@ namespace {
 
 // How many kiln_llvm_guard frames this thread is inside: the handlers throw
 // only where something will catch.
-thread_local unsigned guard_depth;
+thread_local unsigned guard_depth KILN_TLS_MODEL;
 
 // report_fatal_error's message, carried to the catch.  A fixed array: the
 // handler may run because memory ran out.

@@ -21,8 +21,10 @@ extern "C" {
 
 /* Diagnostics name the source after this file; Kiln has no file of it. */
 #define KILN_CLC_SOURCE_NAME "input.cl"
-/* Where the library to link appears to Clang (an in-memory file). */
-#define KILN_CLC_LINK_NAME "/kiln-builtins.bc"
+/* Where the libraries to link appear to Clang (in-memory files). */
+#define KILN_CLC_LINK_DIR "/kiln-builtins"
+#define KILN_CLC_LINK_NAME KILN_CLC_LINK_DIR "/library.bc"
+#define KILN_CLC_LINK_FIRST_NAME KILN_CLC_LINK_DIR "/first.bc"
 /* Where clCompileProgram's input headers appear to Clang (in memory): the
  * first -I directory, so "name" and "dir/name" resolve as the application
  * named them, and includes between headers resolve relative to them. */
@@ -54,6 +56,11 @@ struct kiln_clc_target {
     * -mlink-builtin-bitcode does.  NULL for none. */
    const void *link_bitcode;
    size_t link_bitcode_size;
+   /* Linked before link_bitcode, which then also gives what this one's
+    * definitions call (nvptx: Kiln's image functions over libclc).  NULL
+    * for none. */
+   const void *link_first;
+   size_t link_first_size;
    /* clCompileProgram's input_headers (NULL, 0 for none). */
    const struct kiln_header *headers;
    unsigned num_headers;

@@ -10,9 +10,10 @@
 #include <stdint.h>
 
 #include "llvm/build_log.h"
+#include "util/tls.h"
 
 /* Set for the lifetime of a compiler thread: the parser's limit. */
-static _Thread_local const char *stack_floor;
+static _Thread_local const char *stack_floor KILN_TLS_MODEL;
 
 const char *kiln_llvm_stack_floor(void)
 {

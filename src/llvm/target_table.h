@@ -54,6 +54,9 @@ struct kiln_llvm_target {
    enum kiln_build_status (*resolve)(const char *processor, struct kiln_llvm_machine *m,
                                      struct kiln_build_log *log);
    enum kiln_llvm_builtins builtins;
+   /* Optional: a library of Kiln's linked before those builtins (nvptx:
+    * the image functions, which call libclc). */
+   const unsigned char *(*builtins_first)(size_t *size);
    /* Whether the front end gets -target-cpu and the machine's features
     * (GPU builtins are compiled per processor, nvptx's for a PTX ISA
     * version; the CPU's are a baseline, see triple). */

@@ -5,6 +5,7 @@
  *   kiln-compile -t gfx1030 -o saxpy.bin saxpy.cl
  *   kiln-compile -t gfx1100 -S saxpy.cl          (disassembly on stdout)
  *   kiln-compile -t gfx900 --elf saxpy.o saxpy.cl (the bare code object)
+ *   kiln-compile -t sm_90 --elf saxpy.ptx saxpy.cl (an NVIDIA GPU's PTX)
  */
 #include <CL/cl.h>
 #include <errno.h>
@@ -21,11 +22,13 @@
 #include "llvm/amdgpu/amdgpu_target.h"
 #include "llvm/compiler.h"
 #include "llvm/amdgpu/disasm.h"
+#include "llvm/nvptx/nvptx_target.h"
 /* The GPU targets compile through src/llvm alone; their extension list
  * is a header of the driver's (no libdrm).  What needs a driver's code
  * (the CPU's caps, the amdgpu code object reader for -S) is there only
  * when meson's -Ddrivers built that driver. */
 #include "pipe/amdgpu/amdgpu_caps.h"
+#include "pipe/cuda/cuda_caps.h"
 #if KILN_DRIVER_AMDGPU
 #include "pipe/amdgpu/amdgpu_code_object.h"
 #endif
@@ -39,9 +42,10 @@ static void usage(FILE *f)
    fprintf(f,
            "usage: kiln-compile -t TARGET [-o BINARY] [--elf OBJECT] [-S] [-D NAME[=V]] "
            "[--options STRING] FILE.cl\n"
-           "  -t, --target TARGET   cpu (this machine's processor) or an AMD GPU: gfx900, ...\n"
+           "  -t, --target TARGET   cpu (this machine's processor), an AMD GPU (gfx900, ...)\n"
+           "                        or an NVIDIA GPU (sm_90, ...)\n"
            "  -o, --output FILE     the program binary for clCreateProgramWithBinary\n"
-           "      --elf FILE        the device code object alone (GPU targets)\n"
+           "      --elf FILE        the device code object alone (GPU targets; PTX for NVIDIA)\n"
            "  -S, --disassemble     print each kernel's descriptor and instructions (GPU)\n"
            "      --options STRING  clBuildProgram options (\"-cl-fast-relaxed-math ...\")\n"
            "  -D NAME[=VALUE]       same as --options \"-D NAME=VALUE\"\n"
@@ -188,6 +192,8 @@ int main(int argc, char **argv)
 #endif
          for (unsigned i = 0; kiln_amdgpu_target_at(i); i++)
             printf("%s\n", kiln_amdgpu_target_at(i)->gfx);
+         for (unsigned i = 0; kiln_nvptx_target_at(i); i++)
+            printf("%s\n", kiln_nvptx_target_at(i)->sm);
          kiln_free(options);
          return 0;
       case 'h': usage(stdout); kiln_free(options); return 0;
@@ -201,8 +207,8 @@ int main(int argc, char **argv)
       kiln_free(options);
       return 2;
    }
-   bool cpu = !strcmp(target, "cpu");
-   if (!cpu && !kiln_amdgpu_target_find(target)) {
+   bool cpu = !strcmp(target, "cpu"), nvptx = kiln_nvptx_target_find(target) != NULL;
+   if (!cpu && !nvptx && !kiln_amdgpu_target_find(target)) {
       fprintf(stderr, "kiln-compile: unknown target '%s' (--list-targets)\n", target);
       kiln_free(options);
       return 2;
@@ -213,7 +219,7 @@ int main(int argc, char **argv)
       return 2;
    }
 #if !KILN_DRIVER_AMDGPU
-   if (disasm) {
+   if (disasm && !nvptx) {
       fprintf(stderr, "kiln-compile: -S needs the amdgpu driver (meson -Ddrivers=...,amdgpu)\n");
       kiln_free(options);
       return 2;
@@ -234,10 +240,16 @@ int main(int argc, char **argv)
       return 2;
    }
 
-   /* --target cpu is this machine's CPU; anything else an AMD processor.
-    * The version is the device's (pipe_caps::opencl_version): the CPU
-    * device is the platform's 3.0, the AMD one still 1.2. */
-   struct kiln_compile_target t = {.ir = cpu ? "cpu" : "amdgcn",
+   if (disasm && nvptx) {
+      fprintf(stderr, "kiln-compile: -S is for AMD GPUs (--elf writes an NVIDIA GPU's PTX)\n");
+      kiln_free(options);
+      return 2;
+   }
+   /* --target cpu is this machine's CPU, sm_* an NVIDIA GPU, anything
+    * else an AMD processor.  The version is the device's
+    * (pipe_caps::opencl_version): the CPU device is the platform's 3.0,
+    * the GPUs still 1.2. */
+   struct kiln_compile_target t = {.ir = cpu ? "cpu" : nvptx ? "nvptx" : "amdgcn",
                                    .processor = cpu ? "" : target,
                                    .opencl_version = cpu ? KILN_CL_VERSION_NUMBER : 120};
    struct kiln_build_output out;
@@ -260,7 +272,9 @@ int main(int argc, char **argv)
    } else
 #endif
    {
-      t.cl_ext = AMDGPU_CLANG_EXTENSIONS;
+      /* What the drivers report (images: the CUDA device's, linear). */
+      t.cl_ext = nvptx ? CUDA_CLANG_EXTENSIONS : AMDGPU_CLANG_EXTENSIONS;
+      t.image_support = nvptx;
       st = kiln_llvm_build(source, size, options, &t, &out);
    }
    kiln_free(source);

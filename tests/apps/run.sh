@@ -1,8 +1,8 @@
 #!/bin/bash
 # The applications stage: real Debian OpenCL applications (hashcat, clpeak,
-# ffmpeg's OpenCL filters, pyopencl) run on one Kiln build, with only that
-# build visible to the ICD loader, and their results checked against known
-# answers or the applications' own CPU paths (docs/apps.md).  Exit status 0
+# ffmpeg's OpenCL filters, darktable-cli, pyopencl) run on one Kiln build,
+# with only that build visible to the ICD loader, and their results checked
+# against known answers or the applications' own CPU paths (docs/apps.md).  Exit status 0
 # when every check passed, 1 on a wrong result, a crash or a time-out, 2 on
 # a set-up error.
 #
@@ -17,7 +17,8 @@
 #
 # KILN_APPS=0 skips the stage (exit 0); CI leaves it on.  Kiln's compile
 # cache lives in BUILD_DIR/apps-cache, so a second run skips the builds.
-# Needs hashcat, clpeak, ffmpeg, python3-pyopencl (scripts/test.sh installs them).
+# Needs hashcat, clpeak, ffmpeg, darktable, python3-pyopencl (scripts/test.sh
+# installs them).
 set -euo pipefail
 
 if [ "${KILN_APPS:-1}" = 0 ]; then
@@ -46,7 +47,7 @@ die() { echo "apps: $*" >&2; exit 2; }
 build=$(cd "$build" && pwd)
 icd=${icd:-$build/etc/OpenCL/vendors/kiln.icd}
 [ -f "$icd" ] || die "no $icd: build Kiln first (ninja -C $build)"
-for tool in hashcat clpeak ffmpeg /usr/bin/python3; do
+for tool in hashcat clpeak ffmpeg darktable-cli /usr/bin/python3; do
    command -v "$tool" >/dev/null || die "$tool not found (scripts/test.sh installs it)"
 done
 /usr/bin/python3 -c 'import pyopencl' 2>/dev/null || die "no pyopencl for /usr/bin/python3 (apt-get install python3-pyopencl)"
@@ -177,6 +178,43 @@ for f in "${ffmpeg_filters[@]}"; do
       else fail "ffmpeg $clf vs $cpuf ($planes): lowest frame PSNR $worst dB < $min: $line"; fi
    fi
 done
+
+# -- darktable-cli: one generated 256x192 image (PFM, written by
+# darktable_check.py) through exposure, sharpen and soften (an XMP sidecar
+# the script writes), once on darktable's CPU path and once with OpenCL
+# forced on, compared by PSNR and the largest difference.  darktable drops
+# CPU OpenCL devices on first sight ("discarding new device as emulated by
+# CPU") and remembers them in its darktablerc; the CPU run writes that
+# entry, the test clears its "disabled" field (the eighth) and the OpenCL
+# run then builds darktable's 36 programs (Kiln's compile cache keeps them
+# for the next run) and benchmarks the device once.  Each run's log must
+# show every module processed where it should ("on GPU" is darktable's
+# word for any OpenCL device).
+dt=$work/darktable
+mkdir -p "$dt/conf"
+if /usr/bin/python3 "$here/darktable_check.py" make "$dt" >"$logs/darktable-make.log" 2>&1; then
+   dtcli=(darktable-cli "$dt/in.pfm" "$dt/edit.xmp")
+   dtopts=(--core --configdir "$dt/conf" --cachedir "$dt/cache" --conf opencl=TRUE -d opencl -d perf)
+   if run darktable-cpu "${dtcli[@]}" "$dt/cpu.pfm" "${dtopts[@]}"; then
+      # The first run saw the device, dropped it and wrote its entry.
+      sed -i -E 's/^(cldevice_v[0-9]+_[a-z0-9]+=([^ ]+ ){7})1 /\10 /' "$dt/conf/darktablerc"
+      if run darktable-opencl "${dtcli[@]}" "$dt/cl.pfm" "${dtopts[@]}"; then
+         platform_is darktable-opencl "PLATFORM NAME & VENDOR: +$platform,"
+         for m in exposure sharpen soften; do
+            grep -q "processed \`$m' on CPU" "$logs/darktable-cpu.log" ||
+               fail "darktable: the CPU run did not process $m on the CPU"
+            grep -q "processed \`$m' on GPU" "$logs/darktable-opencl.log" ||
+               fail "darktable: the OpenCL run did not process $m through OpenCL"
+         done
+         if line=$(/usr/bin/python3 "$here/darktable_check.py" compare "$dt/cpu.pfm" "$dt/cl.pfm" 2>&1); then
+            ok "darktable-cli OpenCL vs CPU (exposure, sharpen, soften): $line"
+         else fail "darktable-cli OpenCL vs CPU: $line"; fi
+         grep -h "opencl_summary_statistics\|KERNEL LOADING TIME" "$logs/darktable-opencl.log" | sed 's/^ */    /'
+      fi
+   fi
+else
+   fail "darktable: could not write the input image (log: $logs/darktable-make.log)"
+fi
 
 # -- pyopencl: arrays, reductions, scans and random numbers against numpy
 # (tests/apps/pyopencl_check.py prints each comparison).

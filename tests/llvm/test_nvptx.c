@@ -568,14 +568,6 @@ static void expect_refused(const char *src, const char *message)
 static void test_refusals(void **state)
 {
    (void)state;
-   expect_refused("kernel void img(read_only image2d_t im, global float4 *o)\n"
-                  "{\n"
-                  "   o[0] = read_imagef(im, (int2)(0, 0));\n"
-                  "}\n",
-                  "error: kernel 'img', argument 'im': images are not supported on NVIDIA "
-                  "GPUs yet");
-   expect_refused("kernel void smp(sampler_t s, global int *o) { o[0] = 1; }\n",
-                  "argument 's': samplers are not supported");
    expect_refused("kernel void p(global int *o, constant char *f) { printf(f, o[0]); }\n",
                   "error: printf: the format must be a string literal");
    expect_refused("void missing(void);\n"
@@ -834,6 +826,129 @@ static void test_missing_builtins(void **state)
    assert_non_null(strstr(ptx, "mul.hi.s64"));
    assert_non_null(strstr(ptx, "mul.hi.u64"));
    check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* Images are Kiln's image functions over a descriptor (image.cl for
+ * nvptx64, linked before libclc): kernels with every kind of image and
+ * sampler build, and nothing is left undefined. */
+static void test_images(void **state)
+{
+   (void)state;
+   struct kiln_compile_target t = cl12;
+   t.image_support = true;
+   static const char src[] =
+      "const sampler_t lin = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_LINEAR;\n"
+      "kernel void img(read_only image2d_t a, write_only image2d_t b, sampler_t s,\n"
+      "                read_only image3d_t c, read_only image1d_buffer_t d,\n"
+      "                read_only image2d_array_t e, global float4 *o)\n"
+      "{\n"
+      "   int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+      "   float4 v = read_imagef(a, s, p) + read_imagef(a, lin, (float2)(0.25f, 0.5f));\n"
+      "   v += read_imagef(c, s, (int4)(p, 1, 0)) + read_imagef(d, p.x);\n"
+      "   v += read_imagef(e, s, (float4)(0.5f, 0.5f, 1.0f, 0.0f));\n"
+      "   write_imagef(b, p, v);\n"
+      "   write_imageui(b, p, read_imageui(a, s, p));\n"
+      "   o[0] = (float4)(get_image_width(a), get_image_height(c), get_image_depth(c),\n"
+      "                   get_image_array_size(e));\n"
+      "}\n";
+   struct kiln_build_output out = {0};
+   assert_int_equal(kiln_llvm_build(src, sizeof(src) - 1, "", &t, &out), KILN_BUILD_OK);
+   const struct kiln_kernel_info *k = kernel(&out, "img");
+   assert_int_equal(k->args[0].kind, KILN_ARG_IMAGE2D);
+   assert_int_equal(k->args[2].kind, KILN_ARG_SAMPLER);
+   assert_int_equal(k->args[3].kind, KILN_ARG_IMAGE3D);
+   /* An image is the address of its descriptor. */
+   assert_int_equal(k->args[0].size, 8);
+   const char *ptx = out.object;
+   assert_null(strstr(ptx, "read_image"));
+   assert_null(strstr(ptx, ".extern .func"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* libclc-19's saturating conversions from floating point give INT_MIN and
+ * worse for NaN, and its rounded integer-to-float ones are a step off:
+ * LLVM's fpto[su]i.sat and PTX's cvt.r[zmp] replace them. */
+static void test_conversions(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+            "kernel void cv(global float *f, global int *i, global uint *u, global long *l,\n"
+            "               global double *d, global ulong *m)\n"
+            "{\n"
+            "   i[0] = convert_int_sat(NAN) + 77;\n"
+            "   l[0] = convert_long_sat_rtp(d[0]);\n"
+            "   f[1] = convert_float_rtz(i[1]);\n"
+            "   f[2] = convert_float_rtn(u[2]);\n"
+            "   float2 v = convert_float2_rtp(l[3] ? (long2)(l[4], l[5]) : (long2)(1, 2));\n"
+            "   f[3] = v.x + v.y;\n"
+            "   d[1] = convert_double_rtz(m[0]);\n"
+            "   f[4] = convert_float_rtn(d[2]);\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   if (!strstr(ptx, "cvt.rz.f64.u64"))
+      fprintf(stderr, "%s\n", ptx);
+   assert_non_null(strstr(ptx, ", 77;")); /* NaN saturates to 0 */
+   assert_non_null(strstr(ptx, "cvt.rpi.f64.f64"));
+   assert_non_null(strstr(ptx, "cvt.rz.f32.s32"));
+   assert_non_null(strstr(ptx, "cvt.rm.f32.u32"));
+   assert_non_null(strstr(ptx, "cvt.rp.f32.s64"));
+   assert_non_null(strstr(ptx, "cvt.rz.f64.u64"));
+   assert_non_null(strstr(ptx, "cvt.rm.f32.f64"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* vload16 of char at an address that is not a multiple of 4: LLVM's
+ * code generator made it one ld.v4.u32 (an illegal address on the GPU). */
+static void test_unaligned_byte_vectors(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("kernel void v(global char *in, global char16 *out, local uchar *l)\n"
+            "{\n"
+            "   out[0] = vload16(0, in + 1);\n"
+            "   l[get_local_id(0)] = in[2];\n"
+            "   barrier(CLK_LOCAL_MEM_FENCE);\n"
+            "   out[1] = as_char16(vload16(0, l + 3));\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   if (strstr(ptx, ".v4.u32\t{") || strstr(ptx, ".v4.b32\t{"))
+      fprintf(stderr, "%s\n", ptx);
+   assert_null(strstr(ptx, "ld.global.v4.u32"));
+   assert_null(strstr(ptx, "ld.shared.v4.u32"));
+   assert_null(strstr(ptx, "ld.global.v4.b32"));
+   assert_null(strstr(ptx, "ld.shared.v4.b32"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
+/* libclc-19 saturates 0 - INT_MIN to INT_MIN and gets mad_sat(long) wrong
+ * near the limits: Kiln's definitions replace them (folded here). */
+static void test_saturation(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("kernel void sat(global int *i, global long *l, global ulong *u)\n"
+            "{\n"
+            "   i[0] = sub_sat(0, (int)0x80000000);\n"
+            "   l[0] = mad_sat(-1L, 0L, -9223372036854775807L);\n"
+            "   l[1] = mad_sat(3037000500L, 3037000500L, -9000000000000000000L);\n"
+            "   u[0] = mad_sat(0x10000000000UL, 0x1000000UL, 0UL);\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   if (!strstr(ptx, "2147483647"))
+      fprintf(stderr, "%s\n", ptx);
+   assert_non_null(strstr(ptx, "2147483647"));
+   assert_non_null(strstr(ptx, "-9223372036854775807"));
+   /* 3037000500^2 overflows a long, the sum does not. */
+   assert_non_null(strstr(ptx, "223372037000250000"));
+   assert_true(strstr(ptx, "-1;") || strstr(ptx, "18446744073709551615")); /* 2^64: ULONG_MAX */
    kiln_build_output_fini(&out);
 }
 
@@ -1113,6 +1228,10 @@ int main(void)
       cmocka_unit_test(test_sizes_beyond_dims),
       cmocka_unit_test(test_signed_zeros),
       cmocka_unit_test(test_missing_builtins),
+      cmocka_unit_test(test_images),
+      cmocka_unit_test(test_saturation),
+      cmocka_unit_test(test_unaligned_byte_vectors),
+      cmocka_unit_test(test_conversions),
       cmocka_unit_test(test_targets),
       cmocka_unit_test(test_compile_link),
       cmocka_unit_test(test_target_ids),

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fake_cuda.h"
+#include "kiln/image.h"
 #include "kiln/kernel_info.h"
 #include "kiln/printf.h"
 #include "pipe/cuda/cuda_abi.h"
@@ -155,6 +156,29 @@ static struct kiln_kernel_info layout_meta = {
 static const unsigned empty_params[] = {8, 8, 8, 4};
 static struct kiln_kernel_info empty_meta = {.name = "empty", .num_args = 0, .args_size = 0};
 
+/* img(image2d_t) + hidden parameters: what a kernel sees of an image
+ * argument is the address of its descriptor in device memory. */
+static const unsigned img_params[] = {8, 8, 8, 8, 4};
+static struct kiln_arg_info img_args[] = {
+   {.kind = KILN_ARG_IMAGE2D, .size = 8, .offset = 0},
+};
+static struct kiln_kernel_info img_meta = {
+   .name = "img", .num_args = 1, .args = img_args, .args_size = 8};
+static struct kiln_image_desc img_seen;
+static uint64_t img_seen_address;
+static uint32_t img_seen_texel;
+
+static void run_img(const struct fake_cuda_launch *l)
+{
+   fake_cuda_param(l, 0, &img_seen_address, 8);
+   const struct kiln_image_desc *d = fake_cuda_ptr(img_seen_address, sizeof(*d));
+   if (!d)
+      return;
+   img_seen = *d;
+   const uint32_t *texel = fake_cuda_ptr(d->data + d->row_pitch, 4); /* (0, 1) */
+   img_seen_texel = texel ? *texel : 0;
+}
+
 static struct fake_cuda_kernel *layout_kernel, *bad_kernel;
 
 static void define_kernels(void)
@@ -165,13 +189,15 @@ static void define_kernels(void)
    layout_kernel->max_threads = 768;
    layout_kernel->local_bytes = 48;
    fake_cuda_define_kernel("empty", 4, empty_params, NULL);
+   fake_cuda_define_kernel("img", 5, img_params, run_img);
    bad_kernel = fake_cuda_define_kernel("bad", 4, empty_params, NULL);
    bad_kernel->fault = CUDA_ERROR_ILLEGAL_ADDRESS;
 }
 
 static const char ptx[] = "//\n.version 8.0\n.target sm_90\n.address_size 64\n"
                           ".visible .entry saxpy(\n) {}\n.visible .entry layout(\n) {}\n"
-                          ".visible .entry empty(\n) {}\n.visible .entry bad(\n) {}\n";
+                          ".visible .entry empty(\n) {}\n.visible .entry bad(\n) {}\n"
+                          ".visible .entry img(\n) {}\n";
 
 static void *load(struct pipe_screen *s, const char *name, void **program)
 {
@@ -227,7 +253,9 @@ static void test_caps(void **state)
    assert_int_equal(c->max_constant_buffer_size, 65536);
    assert_true(c->error_correction);
    assert_false(c->host_unified_memory);
-   assert_false(c->image_support);
+   /* Linear images through Kiln's image functions. */
+   assert_true(c->image_support);
+   assert_non_null(strstr(c->extensions, "cl_khr_3d_image_writes"));
    assert_int_equal(c->address_bits, 64);
    assert_non_null(strstr(c->extensions, "cl_khr_fp64"));
    assert_true(c->queue_properties & CL_QUEUE_PROFILING_ENABLE);
@@ -680,6 +708,67 @@ static void test_saxpy(void **state)
       assert_true(out[i] == (i < N / 2 ? 1.0f : 2.0f * (float)i + 1.0f));
    s->resource_destroy(s, rx);
    s->resource_destroy(s, ry);
+   s->program_destroy(s, program);
+   ctx->destroy(ctx);
+}
+
+static void test_image_binding(void **state)
+{
+   (void)state;
+   struct pipe_screen *s = screens[0];
+   assert_true(s->caps.image_support);
+   struct pipe_context *ctx = s->context_create(s);
+   void *program, *k = load(s, "img", &program);
+   size_t used = fake_cuda_used(0);
+   struct pipe_resource *r = s->resource_create(s, 4096);
+   uint32_t pattern[1024];
+   for (int i = 0; i < 1024; i++)
+      pattern[i] = 0x01000000u + (uint32_t)i;
+   ctx->buffer_write(ctx, r, 0, sizeof(pattern), pattern);
+   struct pipe_image_view view = {
+      .type = CL_MEM_OBJECT_IMAGE2D, .format = {CL_RGBA, CL_UNORM_INT8}, .elem_size = 4,
+      .width = 8, .height = 4, .depth = 1, .row_pitch = 64};
+   unsigned char args[8] = {0};
+   struct pipe_binding b = {.arg = 0, .kind = PIPE_BIND_IMAGE, .res = r, .offset = 256,
+                            .image = &view};
+   struct pipe_grid_info g = {.kernel = k, .work_dim = 1, .global_size = {1, 1, 1},
+                              .local_size = {1, 1, 1}, .args = args, .args_size = sizeof(args),
+                              .info = &img_meta, .bindings = &b, .num_bindings = 1};
+   uint64_t first = 0;
+   for (int i = 0; i < 2; i++) {
+      memset(&img_seen, 0, sizeof(img_seen));
+      assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
+      assert_int_equal(finish(ctx), PIPE_FENCE_SIGNALLED);
+      assert_int_equal(img_seen.width, 8);
+      assert_int_equal(img_seen.height, 4);
+      assert_int_equal(img_seen.depth, 1);
+      assert_int_equal(img_seen.row_pitch, 64);
+      assert_int_equal(img_seen.slice_pitch, 0);
+      assert_int_equal(img_seen.channel_order, CL_RGBA);
+      assert_int_equal(img_seen.channel_type, CL_UNORM_INT8);
+      assert_int_equal(img_seen.elem_size, 4);
+      /* Texel (0, 1): 256 + 64 bytes into the buffer. */
+      assert_int_equal(img_seen_texel, pattern[(256 + 64) / 4]);
+      if (!i)
+         first = img_seen_address;
+   }
+   /* The descriptor was written once and is reused. */
+   assert_int_equal(img_seen_address, first);
+   size_t with_one = fake_cuda_used(0);
+   /* Another view of the same memory gets its own. */
+   view.width = 4;
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
+   assert_int_equal(finish(ctx), PIPE_FENCE_SIGNALLED);
+   assert_int_equal(img_seen.width, 4);
+   assert_int_not_equal(img_seen_address, first);
+   assert_true(fake_cuda_used(0) > with_one);
+   /* A failed descriptor allocation fails the launch, nothing leaks. */
+   view.width = 2;
+   fake_cuda_fail("cuMemAlloc", CUDA_ERROR_OUT_OF_MEMORY);
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_MEM_OBJECT_ALLOCATION_FAILURE);
+   /* The descriptors go with the resource. */
+   s->resource_destroy(s, r);
+   assert_int_equal(fake_cuda_used(0), used);
    s->program_destroy(s, program);
    ctx->destroy(ctx);
 }
@@ -1256,6 +1345,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_kernel_info, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_saxpy, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_launch_parameters, setup_one, teardown),
+      cmocka_unit_test_setup_teardown(test_image_binding, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_launch_error, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_illegal_address, setup_two, teardown),
       cmocka_unit_test_setup_teardown(test_oom_everywhere, setup_none, teardown),

@@ -44,6 +44,15 @@ uint __kiln_sampler_bits(sampler_t s);
 /* Helpers are external (OpenCL C 1.1 has no static functions), hence
  * the prefix; always_inline keeps them out of the kernels. */
 #define INLINE __attribute__((always_inline))
+/* The per-format load and store of one texel stay out of line: the
+ * channel type and order are known only at launch, so inlined each read
+ * or write brings a switch over every format (~250 IR lines); a kernel
+ * with a hundred reads (darktable's locallaplacian.cl) then spent ~10 s
+ * in O3's LICM and the code generator.  RGBA float, the format of every
+ * darktable image, keeps an inline fast path (one compare, one load), so
+ * only the other formats pay the call.  The addressing, which a constant
+ * sampler folds, stays inline. */
+#define OUTLINE __attribute__((noinline))
 
 /* ---- element storage ---- */
 
@@ -143,7 +152,7 @@ INLINE int __kiln_img_load_chan_i(const uchar *p, int type, int i)
    }
 }
 
-INLINE float4 __kiln_img_load_f(const desc_t *d, int x, int y, int z)
+OUTLINE float4 __kiln_img_load_f_any(const desc_t *d, int x, int y, int z)
 {
    const uchar *p = __kiln_img_texel_ptr(d, x, y, z);
    float4 c = (float4)(0.0f);
@@ -177,7 +186,14 @@ INLINE float4 __kiln_img_load_f(const desc_t *d, int x, int y, int z)
    return __kiln_img_swizzle_in_f(c, d->channel_order);
 }
 
-INLINE int4 __kiln_img_load_i(const desc_t *d, int x, int y, int z)
+INLINE float4 __kiln_img_load_f(const desc_t *d, int x, int y, int z)
+{
+   if (d->channel_type == CLK_FLOAT && d->channel_order == CLK_RGBA)
+      return vload4(0, (const float *)__kiln_img_texel_ptr(d, x, y, z));
+   return __kiln_img_load_f_any(d, x, y, z);
+}
+
+OUTLINE int4 __kiln_img_load_i(const desc_t *d, int x, int y, int z)
 {
    const uchar *p = __kiln_img_texel_ptr(d, x, y, z);
    int n = __kiln_img_num_channels(d->channel_order);
@@ -221,7 +237,7 @@ INLINE void __kiln_img_store_chan_i(uchar *p, int type, int i, int v, bool from_
    }
 }
 
-INLINE void __kiln_img_store_f(const desc_t *d, int x, int y, int z, float4 v)
+OUTLINE void __kiln_img_store_f_any(const desc_t *d, int x, int y, int z, float4 v)
 {
    uchar *p = __kiln_img_texel_ptr(d, x, y, z);
    switch (d->channel_type) {
@@ -254,7 +270,15 @@ INLINE void __kiln_img_store_f(const desc_t *d, int x, int y, int z, float4 v)
       __kiln_img_store_chan_f(p, d->channel_type, 3, c.s3);
 }
 
-INLINE void __kiln_img_store_i(const desc_t *d, int x, int y, int z, int4 v, bool from_signed)
+INLINE void __kiln_img_store_f(const desc_t *d, int x, int y, int z, float4 v)
+{
+   if (d->channel_type == CLK_FLOAT && d->channel_order == CLK_RGBA)
+      vstore4(v, 0, (float *)__kiln_img_texel_ptr(d, x, y, z));
+   else
+      __kiln_img_store_f_any(d, x, y, z, v);
+}
+
+OUTLINE void __kiln_img_store_i(const desc_t *d, int x, int y, int z, int4 v, bool from_signed)
 {
    uchar *p = __kiln_img_texel_ptr(d, x, y, z);
    int4 c = __kiln_img_swizzle_out_i(v, d->channel_order);

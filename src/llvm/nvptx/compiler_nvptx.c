@@ -5,11 +5,14 @@
  *   parameters, Kiln's work-item functions, 64-bit atomics, mad_hi,
  *   native_* math as PTX's approximate instructions, signed zeros of odd
  *   functions) --> (backend.c) O3 --> no intrinsic the code generator
- *   cannot select (nvptx_math.c) --> PTX.
+ *   cannot select (nvptx_math.c), no load it compiles wrongly
+ *   (nvptx_loads.c) --> PTX.
  * printf calls become records in a buffer (printf_lower.c, a hidden
  * parameter) and the format table a global the driver reads back.
- * The refusals (images, samplers) are log lines naming what to
- * change; KILN_CHECK=bounds is refused by the table (bounds_check). */
+ * Images are linear memory read through a struct kiln_image_desc in
+ * device memory (the CPU's image.cl, compiled for nvptx64 and linked
+ * before libclc); samplers are their CLK_* bits.  KILN_CHECK=bounds is
+ * refused by the table (bounds_check). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 
 #include "kiln/kernel_info.h"
 #include "kiln/printf.h"
+#include "llvm/builtins.h"
 #include "llvm/backend.h"
 #include "llvm/build_log.h"
 #include "llvm/metadata.h"
@@ -27,6 +31,7 @@
 #include "llvm/nvptx/nvptx_builtins.h"
 #include "llvm/nvptx/nvptx_constant.h"
 #include "llvm/nvptx/nvptx_kernel_abi.h"
+#include "llvm/nvptx/nvptx_loads.h"
 #include "llvm/nvptx/nvptx_math.h"
 #include "llvm/nvptx/nvptx_target.h"
 #include "llvm/printf_lower.h"
@@ -56,27 +61,6 @@ static enum kiln_build_status nvptx_resolve(const char *processor, struct kiln_l
    m->features = kiln_strdup(features);
    m->libclc = kiln_strdup(LIBCLC_FILE);
    return KILN_BUILD_OK; /* allocation failures: kiln_llvm_machine_init */
-}
-
-/* What the PTX ABI has no room for yet: said once per kernel argument, so
- * that the log names what to change. */
-static bool check_supported(const struct kiln_kernel_info *k, unsigned n,
-                            struct kiln_build_log *log)
-{
-   bool ok = true;
-   for (unsigned i = 0; i < n; i++)
-      for (uint32_t a = 0; a < k[i].num_args; a++) {
-         enum kiln_arg_kind kind = k[i].args[a].kind;
-         if (!kiln_arg_is_image(kind) && kind != KILN_ARG_SAMPLER)
-            continue;
-         kiln_build_log_append(log,
-                               "error: kernel '%s', argument '%s': %s are not supported on "
-                               "NVIDIA GPUs yet\n",
-                               k[i].name, k[i].args[a].name ? k[i].args[a].name : "?",
-                               kind == KILN_ARG_SAMPLER ? "samplers" : "images");
-         ok = false;
-      }
-   return ok;
 }
 
 /* Bytes of static __local variables each kernel uses itself (OpenCL 1.2
@@ -119,8 +103,6 @@ static enum kiln_build_status nvptx_lower(struct kiln_llvm_job *job)
 {
    struct kiln_build_output *out = job->out;
    static_local_sizes(job->m, out->kernels, out->num_kernels);
-   if (!check_supported(out->kernels, out->num_kernels, job->log))
-      return KILN_BUILD_FAILED;
    /* Code generation works on a copy with __constant in global memory
     * (nvptx_constant.c); backend.c disposes of it. */
    LLVMModuleRef own = NULL;
@@ -165,9 +147,11 @@ static enum kiln_build_status nvptx_lower(struct kiln_llvm_job *job)
    return KILN_BUILD_OK;
 }
 
-/* After the optimiser: nothing the code generator would abort on. */
+/* After the optimiser: nothing the code generator would abort on or
+ * compile wrongly. */
 static enum kiln_build_status nvptx_check(struct kiln_llvm_job *job)
 {
+   kiln_nvptx_split_byte_vector_loads(job->m);
    return kiln_nvptx_check_selectable(job->m, job->log) ? KILN_BUILD_OK : KILN_BUILD_FAILED;
 }
 
@@ -177,6 +161,7 @@ const struct kiln_llvm_target kiln_llvm_target_nvptx = {
    .triple = KILN_NVPTX_TRIPLE,
    .resolve = nvptx_resolve,
    .builtins = KILN_LLVM_BUILTINS_LIBCLC,
+   .builtins_first = kiln_builtins_nvptx_image_bitcode,
    .frontend_cpu = true,
    .bounds_check = false,
    .lower = nvptx_lower,

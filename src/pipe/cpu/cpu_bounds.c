@@ -20,9 +20,10 @@
 
 #include "kiln/bounds.h"
 #include "llvm/cpu/jit.h"
+#include "util/tls.h"
 
 /* The work-group this thread runs under checks. */
-static _Thread_local jmp_buf *current_group;
+static _Thread_local jmp_buf *current_group KILN_TLS_MODEL;
 
 static unsigned space_of(uint32_t flags)
 {

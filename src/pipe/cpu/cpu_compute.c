@@ -20,6 +20,7 @@
 #include "pipe/cpu/cpu_bounds.h"
 #include "pipe/cpu/cpu_screen.h"
 #include "pipe/cpu/cpu_tpool.h"
+#include "pipe/pipe_image.h"
 #include "util/alloc.h"
 #include "util/printf_format.h"
 
@@ -157,17 +158,9 @@ static size_t cpu_bind(const struct pipe_grid_info *info, unsigned char *args,
          local += align_local(b->local_size);
          break;
       case PIPE_BIND_IMAGE: {
-         const struct pipe_image_view *iv = b->image;
          struct kiln_image_desc *d = &images[b->arg];
-         d->data = (uint64_t)(uintptr_t)((char *)cpu_resource_data(b->res) + b->offset);
-         d->row_pitch = iv->row_pitch;
-         d->slice_pitch = iv->slice_pitch;
-         d->width = (int32_t)iv->width;
-         d->height = (int32_t)iv->height;
-         d->depth = (int32_t)iv->depth;
-         d->channel_order = (int32_t)iv->format.image_channel_order;
-         d->channel_type = (int32_t)iv->format.image_channel_data_type;
-         d->elem_size = (int32_t)iv->elem_size;
+         *d = pipe_image_desc(b->image,
+                              (uint64_t)(uintptr_t)((char *)cpu_resource_data(b->res) + b->offset));
          v = (uint64_t)(uintptr_t)d;
          break;
       }

@@ -10,6 +10,7 @@
 #include "pipe/cpu/cpu_info.h"
 #include "pipe/cpu/cpu_topology.h"
 #include "pipe/cpu/cpu_tpool.h"
+#include "pipe/pipe_image.h"
 #include "winsys/sw/sw_winsys.h"
 #include "util/alloc.h"
 
@@ -119,24 +120,8 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
                          CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
 
    /* Images are linear host memory read and written by the builtins
-    * library (src/llvm/builtins/image.cl); the limits are not the
-    * hardware's but what keeps an image's byte offsets and a kernel's
-    * argument buffer (max_parameter_size) in range: 128 image arguments
-    * of 8 bytes fill 1024 bytes. */
-   c->image_support = true;
-   c->max_read_image_args = 128;
-   c->max_write_image_args = 64;
-   c->max_samplers = 16;
-   c->image2d_max_width = c->image2d_max_height = 16384;
-   c->image3d_max_width = c->image3d_max_height = c->image3d_max_depth = 2048;
-   /* OpenCL 1.2's minimums: 2048 images per array, 65536 pixels per 1D
-    * image buffer.  The array limit matches the 3D depth above (an array
-    * is laid out like a 3D image); a 1D buffer is limited by its buffer
-    * alone, so the largest pixel (16 bytes) of the largest buffer. */
-   c->image_max_array_size = 2048;
-   c->image_max_buffer_size = c->max_mem_alloc_size / 16;
-   if (c->image_max_buffer_size < 65536)
-      c->image_max_buffer_size = 65536;
+    * library (src/llvm/builtins/image.cl). */
+   pipe_image_linear_caps(c, INT32_MAX);
    /* Full profile's minimum; kernels' printf output goes through it. */
    c->printf_buffer_size = KILN_PRINTF_BUFFER_DEFAULT;
 

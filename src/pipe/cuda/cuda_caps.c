@@ -9,6 +9,7 @@
 #include "pipe/cuda/cuda_caps.h"
 #include "util/printf_format.h"
 #include "pipe/cuda/cuda_priv.h"
+#include "pipe/pipe_image.h"
 
 static size_t at_least(int value, size_t floor)
 {
@@ -89,8 +90,11 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
    c->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                          CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
 
-   /* Images come with CUDA arrays and texture objects (docs/cuda.md). */
-   c->image_support = false;
+   /* Images are linear device memory that Kiln's image functions read
+    * and write through a descriptor (cuda_image.c), as on the CPU: every
+    * format and sampler of OpenCL 1.2, no texture unit (docs/cuda.md).
+    * 2^27 pixels per 1D image buffer is what NVIDIA's OpenCL reports. */
+   pipe_image_linear_caps(c, (size_t)1 << 27);
    /* Each printing launch gets a device buffer of this size (cuda_printf.c;
     * KILN_PRINTF_BUFFER_SIZE changes it, and core reports that). */
    c->printf_buffer_size = kiln_printf_buffer_size();

@@ -43,30 +43,6 @@ static void table_unref(struct cuda_printf_table *t)
       kiln_free(t);
 }
 
-/* The screen's stream for copies the host waits for at once (tables,
- * buffers of finished launches): never behind a queue's work. */
-static cl_int sync_stream(struct cuda_screen *s, CUstream *out)
-{
-   if (!s->printf_stream) {
-      cl_int err = cuda_ws_stream_create(s->ws, &s->printf_stream);
-      if (err)
-         return err;
-   }
-   *out = s->printf_stream;
-   return CL_SUCCESS;
-}
-
-static cl_int read_now(struct cuda_screen *s, void *dst, CUdeviceptr src, size_t size)
-{
-   CUstream st;
-   cl_int err = sync_stream(s, &st);
-   if (!err)
-      err = cuda_ws_copy_dtoh(s->ws, st, dst, src, size);
-   if (!err)
-      err = cuda_ws_stream_sync(s->ws, st);
-   return err;
-}
-
 cl_int cuda_printf_program_init(struct cuda_screen *s, struct cuda_program *p)
 {
    CUdeviceptr address;
@@ -84,7 +60,7 @@ cl_int cuda_printf_program_init(struct cuda_screen *s, struct cuda_program *p)
    atomic_init(&t->refs, 1);
    t->size = size;
    pthread_mutex_lock(&s->printf_lock);
-   err = read_now(s, &t->table, address, size);
+   err = cuda_screen_read_now(s, &t->table, address, size);
    pthread_mutex_unlock(&s->printf_lock);
    if (err || t->table.magic != KILN_PRINTF_TABLE_MAGIC || t->table.size > size) {
       kiln_free(t);
@@ -172,7 +148,7 @@ static bool read_string(void *user, uint64_t address, char *buf, size_t size)
    struct cuda_screen *s = user;
    size_t ok = 0, bad = size; /* ok bytes are known readable, bad not */
    for (size_t n = size - 1; n > ok;) {
-      if (!read_now(s, buf, (CUdeviceptr)address, n)) {
+      if (!cuda_screen_read_now(s, buf, (CUdeviceptr)address, n)) {
          if (memchr(buf, 0, n) || n == size - 1) {
             buf[n] = '\0';
             return true;
@@ -183,7 +159,7 @@ static bool read_string(void *user, uint64_t address, char *buf, size_t size)
       }
       n = ok + (bad - ok) / 2;
    }
-   if (!ok || read_now(s, buf, (CUdeviceptr)address, ok))
+   if (!ok || cuda_screen_read_now(s, buf, (CUdeviceptr)address, ok))
       return false;
    buf[ok] = '\0'; /* no NUL within the allocation: what there is */
    return true;
@@ -193,7 +169,7 @@ static bool read_string(void *user, uint64_t address, char *buf, size_t size)
 static void print_job(struct cuda_screen *s, const struct cuda_printf_job *j)
 {
    struct kiln_printf_buffer head;
-   if (read_now(s, &head, j->buffer, KILN_PRINTF_BUFFER_DATA))
+   if (cuda_screen_read_now(s, &head, j->buffer, KILN_PRINTF_BUFFER_DATA))
       return;
    uint64_t end = head.used;
    if (end > j->capacity)
@@ -208,7 +184,7 @@ static void print_job(struct cuda_screen *s, const struct cuda_printf_job *j)
    *buf = head;
    buf->used = end;
    buf->capacity = end;
-   if (!end || !read_now(s, buf->data, j->buffer + KILN_PRINTF_BUFFER_DATA, (size_t)end)) {
+   if (!end || !cuda_screen_read_now(s, buf->data, j->buffer + KILN_PRINTF_BUFFER_DATA, (size_t)end)) {
       struct kiln_printf_reader reader = {.read_string = read_string, .user = s};
       kiln_printf_print_with(&j->table->table, buf, stdout, &reader);
    }
@@ -253,7 +229,4 @@ void cuda_printf_screen_fini(struct cuda_screen *s)
    if (s->printf_spare)
       cuda_ws_mem_free(s->ws, s->printf_spare);
    s->printf_spare = 0;
-   if (s->printf_stream)
-      cuda_ws_stream_destroy(s->ws, s->printf_stream);
-   s->printf_stream = NULL;
 }

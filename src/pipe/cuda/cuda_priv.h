@@ -22,7 +22,7 @@ struct cuda_screen {
    unsigned shared_default; /* dynamic + static shared memory without opt-in */
    unsigned shared_optin;   /* the most a kernel may opt in to */
 
-   pthread_mutex_t lock; /* events[], the calibration */
+   pthread_mutex_t lock; /* events[], the calibration, sync_stream */
    CUevent *events;      /* unused events, for fences */
    unsigned num_events, max_events;
    /* Device time to host time: calib_event completed at host time
@@ -32,11 +32,14 @@ struct cuda_screen {
    uint64_t calib_host_ns;
    bool calibrated;
 
-   /* printf (cuda_printf.c): a stream for reads the host waits for, a
-    * launch buffer kept for the next launch; the lock also keeps two
-    * launches' output apart. */
+   /* For copies the host waits for at once (cuda_screen_read_now,
+    * cuda_screen_write_now): never behind a queue's work.  Made at the
+    * first, under lock. */
+   CUstream sync_stream;
+
+   /* printf (cuda_printf.c): a launch buffer kept for the next launch;
+    * the lock also keeps two launches' output apart. */
    pthread_mutex_t printf_lock;
-   CUstream printf_stream;
    CUdeviceptr printf_spare;
 };
 
@@ -45,10 +48,15 @@ static inline struct cuda_screen *cuda_screen(struct pipe_screen *s)
    return (struct cuda_screen *)s;
 }
 
+struct cuda_image_desc;
+
 struct cuda_resource {
    struct pipe_resource base;
    CUdeviceptr ptr;
    void *host; /* user memory registered with CUDA; NULL for device memory */
+   /* Descriptors of the image views launches used (cuda_image.c). */
+   pthread_mutex_t lock;
+   struct cuda_image_desc *images;
 };
 
 static inline struct cuda_resource *cuda_resource(struct pipe_resource *r)
@@ -112,6 +120,17 @@ static inline struct cuda_context *cuda_context(struct pipe_context *c)
 {
    return (struct cuda_context *)c;
 }
+
+/* cuda_screen.c: copies between host memory and the device that are
+ * done when they return. */
+cl_int cuda_screen_read_now(struct cuda_screen *s, void *dst, CUdeviceptr src, size_t size);
+cl_int cuda_screen_write_now(struct cuda_screen *s, CUdeviceptr dst, const void *src, size_t size);
+
+/* cuda_image.c: the device address of the descriptor of view, whose
+ * element (0, 0, 0) is offset bytes into res. */
+cl_int cuda_image_descriptor(struct cuda_screen *s, struct pipe_resource *res, size_t offset,
+                             const struct pipe_image_view *view, uint64_t *address);
+void cuda_image_free_descriptors(struct cuda_screen *s, struct cuda_resource *r);
 
 /* cuda_caps.c */
 void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *caps);

@@ -140,8 +140,8 @@ void cuda_program_init_screen(struct cuda_screen *s)
 /* Writes what the kernel receives for each binding into args (the
  * driver's copy of the argument buffer); *dynamic_shared gets the
  * __local arguments' total. */
-static int write_bindings(const struct pipe_grid_info *info, unsigned char *args,
-                          size_t *dynamic_shared)
+static int write_bindings(struct cuda_screen *s, const struct pipe_grid_info *info,
+                          unsigned char *args, size_t *dynamic_shared)
 {
    const struct kiln_kernel_info *meta = info->info;
    size_t shared = 0;
@@ -150,7 +150,8 @@ static int write_bindings(const struct pipe_grid_info *info, unsigned char *args
       if (b->arg >= meta->num_args)
          return CL_OUT_OF_RESOURCES;
       const struct kiln_arg_info *a = &meta->args[b->arg];
-      size_t need = b->kind == PIPE_BIND_GLOBAL ? sizeof(uint64_t) : sizeof(uint32_t);
+      size_t need = b->kind == PIPE_BIND_GLOBAL || b->kind == PIPE_BIND_IMAGE ? sizeof(uint64_t)
+                                                                           : sizeof(uint32_t);
       if (a->size < need || (size_t)a->offset + need > info->args_size)
          return CL_OUT_OF_RESOURCES;
       switch (b->kind) {
@@ -171,10 +172,15 @@ static int write_bindings(const struct pipe_grid_info *info, unsigned char *args
       case PIPE_BIND_SAMPLER:
          memcpy(args + a->offset, &b->sampler_bits, sizeof(uint32_t));
          break;
-      case PIPE_BIND_IMAGE:
+      case PIPE_BIND_IMAGE: {
+         uint64_t address;
+         cl_int err = cuda_image_descriptor(s, b->res, b->offset, b->image, &address);
+         if (err)
+            return err;
+         memcpy(args + a->offset, &address, sizeof(address));
+         break;
+      }
       default:
-         /* The device reports no image support: core sends none. */
-         kiln_log(KILN_LOG_PIPE, "cuda: image arguments are not supported");
          return CL_OUT_OF_RESOURCES;
       }
    }
@@ -234,7 +240,7 @@ int cuda_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info
    if (info->args_size)
       memcpy(args, info->args, info->args_size);
    size_t dynamic = 0;
-   err = write_bindings(info, args, &dynamic);
+   err = write_bindings(s, info, args, &dynamic);
    if (err)
       goto out;
    for (uint32_t i = 0; i < meta->num_args; i++) {

@@ -26,11 +26,46 @@ static void api_release(struct cuda_api_shared *a)
    }
 }
 
+static cl_int sync_stream(struct cuda_screen *s, CUstream *out)
+{
+   cl_int err = CL_SUCCESS;
+   pthread_mutex_lock(&s->lock);
+   if (!s->sync_stream)
+      err = cuda_ws_stream_create(s->ws, &s->sync_stream);
+   *out = s->sync_stream;
+   pthread_mutex_unlock(&s->lock);
+   return err;
+}
+
+cl_int cuda_screen_read_now(struct cuda_screen *s, void *dst, CUdeviceptr src, size_t size)
+{
+   CUstream st;
+   cl_int err = sync_stream(s, &st);
+   if (!err)
+      err = cuda_ws_copy_dtoh(s->ws, st, dst, src, size);
+   if (!err)
+      err = cuda_ws_stream_sync(s->ws, st);
+   return err;
+}
+
+cl_int cuda_screen_write_now(struct cuda_screen *s, CUdeviceptr dst, const void *src, size_t size)
+{
+   CUstream st;
+   cl_int err = sync_stream(s, &st);
+   if (!err)
+      err = cuda_ws_copy_htod(s->ws, st, dst, src, size);
+   if (!err)
+      err = cuda_ws_stream_sync(s->ws, st);
+   return err;
+}
+
 static void screen_destroy(struct pipe_screen *screen)
 {
    struct cuda_screen *s = cuda_screen(screen);
    cuda_screen_free_events(s);
    cuda_printf_screen_fini(s);
+   if (s->sync_stream)
+      cuda_ws_stream_destroy(s->ws, s->sync_stream);
    cuda_winsys_destroy(s->ws);
    api_release(s->api);
    pthread_mutex_destroy(&s->lock);
@@ -58,6 +93,7 @@ static struct pipe_resource *resource_create(struct pipe_screen *screen, size_t 
       kiln_free(r);
       return NULL;
    }
+   pthread_mutex_init(&r->lock, NULL);
    r->base.screen = screen;
    r->base.size = size;
    return &r->base;
@@ -82,6 +118,7 @@ static struct pipe_resource *resource_from_user_memory(struct pipe_screen *scree
       return NULL;
    }
    r->host = ptr;
+   pthread_mutex_init(&r->lock, NULL);
    r->base.screen = screen;
    r->base.size = size;
    r->base.user_memory = true;
@@ -94,6 +131,8 @@ static void resource_destroy(struct pipe_screen *screen, struct pipe_resource *r
    struct cuda_resource *r = cuda_resource(res);
    if (!r)
       return;
+   cuda_image_free_descriptors(s, r);
+   pthread_mutex_destroy(&r->lock);
    if (r->host)
       cuda_ws_host_unregister(s->ws, r->host);
    else
