@@ -76,6 +76,13 @@ cl_mem_flags kiln_api_inherit_flags(cl_mem_flags parent_flags, cl_mem_flags f);
 /* CL_INVALID_OPERATION when m's CL_MEM_HOST_* flags forbid the host to
  * read (read) or write (write) it (1.2 reads, writes and maps). */
 cl_int kiln_api_check_host_access(cl_mem m, bool read, bool write, const char *func);
+/* clCreate{Buffer,Image}WithProperties: CL_INVALID_PROPERTY for any
+ * property name (3.0 defines none without extensions). */
+cl_int kiln_api_check_mem_properties(const cl_mem_properties *properties, const char *func);
+/* Gives a new mem (NULL passes through) its property list for
+ * CL_MEM_PROPERTIES; releases it and returns NULL when out of memory. */
+cl_mem kiln_api_mem_set_properties(cl_mem mem, const cl_mem_properties *properties,
+                                   cl_int *errcode_ret);
 /* Map flags: CL_MAP_READ and/or CL_MAP_WRITE, or (1.2)
  * CL_MAP_WRITE_INVALIDATE_REGION alone. */
 bool kiln_api_valid_map_flags(cl_map_flags flags);

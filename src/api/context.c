@@ -1,5 +1,5 @@
 /* clCreateContext, clCreateContextFromType, clRetain/ReleaseContext,
- * clGetContextInfo. */
+ * clGetContextInfo, clSetContextDestructorCallback. */
 #include <string.h>
 
 #include "api/api.h"
@@ -137,4 +137,18 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }
+}
+
+/* OpenCL 3.0 (5.4): called when the context is destroyed, after every
+ * object made in it is gone. */
+CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
+   cl_context context, void(CL_CALLBACK *pfn_notify)(cl_context, void *), void *user_data)
+{
+   cl_context ctx = kiln_context_from(context);
+   if (!ctx)
+      return API_FAIL(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   if (!pfn_notify)
+      return API_FAIL(CL_INVALID_VALUE, "pfn_notify is NULL");
+   cl_int err = kiln_context_add_destructor_callback(ctx, pfn_notify, user_data);
+   return err ? API_FAIL(err, "out of host memory") : CL_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #include "api/icd.h"
 #include "core/device.h"
 #include "core/device_partition.h"
+#include "core/device_version.h"
 #include "core/platform.h"
 #include "util/printf_format.h"
 
@@ -63,6 +64,90 @@ static const char *device_extensions(cl_device_id dev, char *buf, size_t size)
    const char *drv = dev->caps->extensions;
    snprintf(buf, size, "%s%s%s", drv, *drv ? " " : "", CORE_EXTENSIONS);
    return buf;
+}
+
+/* The queries OpenCL 2.x and 3.0 added.  Kiln answers them for every
+ * device, 1.2 ones included (a 3.0 platform may hold those, and their
+ * answers must agree with what they report).  Every optional feature no
+ * device has reads as absent: the entry points of api/absent.c agree. */
+static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret)
+{
+   const struct pipe_caps *c = dev->caps;
+   switch (param_name) {
+   case CL_DEVICE_NUMERIC_VERSION: {
+      cl_uint n = kiln_device_cl_version(dev);
+      INFO_VALUE(cl_version, CL_MAKE_VERSION(n / 100, n / 10 % 10, 0));
+   }
+   case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
+      char buf[sizeof(c->extensions) + sizeof(CORE_EXTENSIONS) + 1];
+      const char *list = device_extensions(dev, buf, sizeof(buf));
+      cl_name_version v[64];
+      size_t n = kiln_extensions_with_version(list, v, 64);
+      INFO_ARRAY(v, n < 64 ? n : 64);
+   }
+   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
+      cl_name_version v[KILN_MAX_C_VERSIONS];
+      INFO_ARRAY(v, kiln_device_c_versions(dev, v));
+   }
+   case CL_DEVICE_OPENCL_C_FEATURES: {
+      cl_name_version v[KILN_MAX_C_FEATURES];
+      INFO_ARRAY(v, kiln_device_c_features(dev, v));
+   }
+   case CL_DEVICE_IL_VERSION:
+      INFO_STRING(""); /* no IL programs (api/absent.c) */
+   case CL_DEVICE_ILS_WITH_VERSION:
+   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+      INFO_ARRAY((const cl_name_version *)NULL, 0);
+   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+      /* Kiln has not been through the Khronos conformance process; this
+       * is the value 3.0 implementations without a submission report. */
+      INFO_STRING("v0000-01-01-00");
+   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+      INFO_VALUE(cl_device_atomic_capabilities, kiln_device_atomic_memory_caps(dev));
+   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+      INFO_VALUE(cl_device_atomic_capabilities, kiln_device_atomic_fence_caps(dev));
+   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+   case CL_DEVICE_PIPE_SUPPORT:
+   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+      INFO_VALUE(cl_bool, CL_FALSE);
+   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+      INFO_VALUE(cl_device_device_enqueue_capabilities, 0);
+   case CL_DEVICE_SVM_CAPABILITIES:
+      INFO_VALUE(cl_device_svm_capabilities, 0);
+   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+      INFO_VALUE(cl_command_queue_properties, 0);
+   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+   case CL_DEVICE_MAX_PIPE_ARGS:
+   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+   /* No cl_khr_image2d_from_buffer: both alignments are 0 (3.0). */
+   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+   /* 0: atomics need only their natural alignment. */
+   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+      INFO_VALUE(cl_uint, 0);
+   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+      INFO_VALUE(size_t, 0); /* no program-scope global variables */
+   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      /* The driver's guess before any kernel; kernels may differ. */
+      INFO_VALUE(size_t, c->preferred_work_group_size_multiple
+                            ? c->preferred_work_group_size_multiple
+                            : 1);
+   default:
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   }
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
@@ -185,8 +270,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       INFO_STRING(KILN_VERSION);
    case CL_DEVICE_PROFILE:
       INFO_STRING("FULL_PROFILE");
-   case CL_DEVICE_VERSION:
-      INFO_STRING(KILN_OPENCL_VERSION);
+   case CL_DEVICE_VERSION: {
+      /* "OpenCL<space><major.minor><space><vendor-specific>" */
+      char v[64];
+      cl_uint n = kiln_device_cl_version(dev);
+      snprintf(v, sizeof(v), "OpenCL %u.%u Kiln " KILN_VERSION, n / 100, n / 10 % 10);
+      INFO_STRING(v);
+   }
    case CL_DEVICE_OPENCL_C_VERSION:
       INFO_STRING(KILN_OPENCL_C_VERSION);
    case CL_DEVICE_EXTENSIONS: {
@@ -254,6 +344,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       /* Root devices are not counted: always 1. */
       INFO_VALUE(cl_uint, kiln_object_refcount(&dev->obj));
    default:
-      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+      return device_info_30(dev, param_name, param_value_size, param_value, param_value_size_ret);
    }
 }

@@ -110,7 +110,36 @@ static void dispatch_init(void)
    SLOT(clUnloadPlatformCompiler);
    SLOT(clGetKernelArgInfo);
    SLOT(clEnqueueMigrateMemObjects);
+   /* OpenCL 2.x and 3.0: implemented, or (api/absent.c) answering as 3.0
+    * prescribes for an optional feature no device has. */
+   SLOT(clCreatePipe);
+   SLOT(clGetPipeInfo);
+   SLOT(clSVMAlloc);
+   SLOT(clSVMFree);
+   SLOT(clEnqueueSVMFree);
+   SLOT(clEnqueueSVMMemcpy);
+   SLOT(clEnqueueSVMMemFill);
+   SLOT(clEnqueueSVMMap);
+   SLOT(clEnqueueSVMUnmap);
+   SLOT(clCreateSamplerWithProperties);
+   SLOT(clSetKernelArgSVMPointer);
+   SLOT(clSetKernelExecInfo);
+   SLOT(clCloneKernel);
+   SLOT(clCreateProgramWithIL);
+   SLOT(clEnqueueSVMMigrateMem);
+   SLOT(clGetDeviceAndHostTimer);
+   SLOT(clGetHostTimer);
+   SLOT(clGetKernelSubGroupInfo);
+   SLOT(clSetDefaultDeviceCommandQueue);
+   SLOT(clSetProgramReleaseCallback);
+   SLOT(clSetProgramSpecializationConstant);
+   SLOT(clCreateBufferWithProperties);
+   SLOT(clCreateImageWithProperties);
+   SLOT(clSetContextDestructorCallback);
 #undef SLOT
+   /* cl_khr_subgroups' name of the same query (the extension is not
+    * offered; its slot answers like the core entry point). */
+   d->clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfo;
    /* OpenCL 1.2, but ocl-icd and the CTS look extension entry points up
     * with it when the loader is 1.2 or later. */
    d->clGetExtensionFunctionAddressForPlatform = get_extension_function_for_platform;

@@ -252,6 +252,22 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags
                        __func__);
 }
 
+/* OpenCL 3.0: clCreateImage with a property list (5.3.1). */
+CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(
+   cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+   const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr,
+   cl_int *errcode_ret)
+{
+   if (!kiln_context_from(context))
+      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   cl_int err = kiln_api_check_mem_properties(properties, __func__);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "bad properties");
+   cl_mem mem = create_image(context, flags, image_format, image_desc, true, host_ptr,
+                             errcode_ret, __func__);
+   return kiln_api_mem_set_properties(mem, properties, errcode_ret);
+}
+
 /* OpenCL 1.2 (5.3.1): every image type through one descriptor. */
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
                                               const cl_image_format *image_format,

@@ -15,6 +15,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, c
    cl_context ctx = kiln_context_from(context);
    if (!ctx)
       return API_FAIL(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   /* 2.0 and 3.0 add CL_MEM_KERNEL_READ_AND_WRITE to this query: formats
+    * a kernel may read and write through one image, and no device has
+    * read-write images (CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS is 0). */
+   bool read_write = flags & CL_MEM_KERNEL_READ_AND_WRITE;
+   flags &= ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE;
    if (!kiln_api_valid_mem_flags(flags))
       return API_FAIL(CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
    if (!kiln_mem_type_is_image(image_type))
@@ -24,7 +29,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, c
    /* Every format is supported for every access and image type (1D
     * buffers included: they are the same linear rows), by every device
     * that has images at all. */
-   cl_uint n = kiln_context_has_images(ctx) ? kiln_image_formats_list(image_formats, num_entries) : 0;
+   cl_uint n = kiln_context_has_images(ctx) && !read_write
+                  ? kiln_image_formats_list(image_formats, num_entries)
+                  : 0;
    if (num_image_formats)
       *num_image_formats = n;
    return CL_SUCCESS;

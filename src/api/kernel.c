@@ -84,6 +84,21 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
    return CL_SUCCESS;
 }
 
+/* OpenCL 2.1 and 3.0 (5.9.1): a copy of a kernel with its argument values
+ * so far; the two are independent afterwards. */
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
+{
+   cl_kernel k = kiln_kernel_from(source_kernel);
+   if (!k)
+      API_FAIL_RET(errcode_ret, CL_INVALID_KERNEL, "%p is not a kernel", (void *)source_kernel);
+   cl_kernel clone = NULL;
+   cl_int err = kiln_kernel_clone(k, &clone);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "out of host memory");
+   kiln_set_error(errcode_ret, CL_SUCCESS);
+   return clone;
+}
+
 /* The memory object type an image parameter takes. */
 static cl_mem_object_type image_arg_type(enum kiln_arg_kind k)
 {

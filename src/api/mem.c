@@ -1,4 +1,4 @@
-/* clCreateBuffer, clCreateSubBuffer, clRetain/ReleaseMemObject,
+/* clCreateBuffer(WithProperties), clCreateSubBuffer, clRetain/ReleaseMemObject,
  * clGetMemObjectInfo, clSetMemObjectDestructorCallback. */
 #include <string.h>
 
@@ -94,6 +94,45 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags 
    return mem;
 }
 
+/* OpenCL 3.0 defines no memory property of its own (the names come from
+ * extensions Kiln does not offer: external memory, buffer device
+ * address): any name is CL_INVALID_PROPERTY, an empty list is fine. */
+cl_int kiln_api_check_mem_properties(const cl_mem_properties *properties, const char *func)
+{
+   if (properties && properties[0])
+      return kiln_api_fail(func, CL_INVALID_PROPERTY, "unknown memory property 0x%llx",
+                           (unsigned long long)properties[0]);
+   return CL_SUCCESS;
+}
+
+cl_mem kiln_api_mem_set_properties(cl_mem mem, const cl_mem_properties *properties,
+                                   cl_int *errcode_ret)
+{
+   if (!mem)
+      return NULL;
+   if (kiln_props_copy(&mem->props, properties)) {
+      clReleaseMemObject(mem);
+      kiln_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+      return NULL;
+   }
+   return mem;
+}
+
+/* OpenCL 3.0: clCreateBuffer with a property list (5.2.1). */
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
+                                                             const cl_mem_properties *properties,
+                                                             cl_mem_flags flags, size_t size,
+                                                             void *host_ptr, cl_int *errcode_ret)
+{
+   if (!kiln_context_from(context))
+      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   cl_int err = kiln_api_check_mem_properties(properties, __func__);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "bad properties");
+   cl_mem mem = clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
+   return kiln_api_mem_set_properties(mem, properties, errcode_ret);
+}
+
 CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                                   cl_buffer_create_type buffer_create_type,
                                                   const void *buffer_create_info,
@@ -161,7 +200,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
 {
    cl_mem mem = kiln_mem_from(memobj);
    if (!mem)
-      return API_FAIL_HANDLE(param_name >= CL_MEM_TYPE && param_name <= CL_MEM_OFFSET, param_name,
+      return API_FAIL_HANDLE(param_name >= CL_MEM_TYPE && param_name <= CL_MEM_PROPERTIES, param_name,
                              CL_INVALID_MEM_OBJECT, memobj, "a memory object");
    switch (param_name) {
    case CL_MEM_TYPE:
@@ -193,6 +232,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
       /* A sub-buffer's origin; a 1D image buffer (whose parent is its
        * buffer) has none. */
       INFO_VALUE(size_t, mem->parent && !kiln_mem_is_image(mem) ? mem->offset : 0);
+   /* OpenCL 2.0 and 3.0. */
+   case CL_MEM_USES_SVM_POINTER:
+      INFO_VALUE(cl_bool, CL_FALSE); /* no device has SVM */
+   case CL_MEM_PROPERTIES:
+      INFO_ARRAY(mem->props.list, mem->props.count);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }

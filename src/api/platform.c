@@ -3,6 +3,8 @@
 
 #include "api/api.h"
 #include "api/icd.h"
+#include "api/timer.h"
+#include "core/device_version.h"
 #include "core/platform.h"
 
 CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
@@ -48,6 +50,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
       INFO_STRING(KILN_PLATFORM_VENDOR);
    case CL_PLATFORM_EXTENSIONS:
       INFO_STRING(KILN_PLATFORM_EXTENSIONS);
+   case CL_PLATFORM_NUMERIC_VERSION: /* 3.0 */
+      INFO_VALUE(cl_version, CL_MAKE_VERSION(KILN_CL_VERSION_MAJOR, KILN_CL_VERSION_MINOR, 0));
+   case CL_PLATFORM_EXTENSIONS_WITH_VERSION: { /* 3.0 */
+      cl_name_version v[8];
+      size_t n = kiln_extensions_with_version(KILN_PLATFORM_EXTENSIONS, v, 8);
+      INFO_ARRAY(v, n < 8 ? n : 8);
+   }
+   case CL_PLATFORM_HOST_TIMER_RESOLUTION: /* 2.1 and 3.0: api/timer.c */
+      INFO_VALUE(cl_ulong, kiln_api_host_timer_resolution());
    case CL_PLATFORM_ICD_SUFFIX_KHR:
       INFO_STRING(KILN_PLATFORM_ICD_SUFFIX);
    default:

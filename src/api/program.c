@@ -366,6 +366,13 @@ static cl_int program_info(cl_program p, cl_program_info param_name, size_t para
          *param_value_size_ret = need;
       return CL_SUCCESS;
    }
+   /* OpenCL 2.1 and 3.0: no device takes IL or has program-scope global
+    * constructors (api/absent.c), so no program has either. */
+   case CL_PROGRAM_IL:
+      INFO_ARRAY((const char *)NULL, 0);
+   case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+   case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+      INFO_VALUE(cl_bool, CL_FALSE);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }
@@ -378,7 +385,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_
    cl_program p = kiln_program_from(program);
    if (!p)
       return API_FAIL_HANDLE(param_name >= CL_PROGRAM_REFERENCE_COUNT &&
-                                param_name <= CL_PROGRAM_KERNEL_NAMES,
+                                param_name <= CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT,
                              param_name, CL_INVALID_PROGRAM, program, "a program");
    pthread_mutex_lock(&p->lock);
    cl_int err = program_info(p, param_name, param_value_size, param_value, param_value_size_ret);
@@ -401,6 +408,9 @@ static cl_int build_info(const struct kiln_program_build *b, cl_program_build_in
       /* A failed build or link leaves NONE; a program from an executable
        * binary is one before clBuildProgram too (§5.6.6 of 1.2). */
       INFO_VALUE(cl_program_binary_type, b->binary_type);
+   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
+      /* 2.0 and 3.0: no device has program-scope global variables. */
+      INFO_VALUE(size_t, 0);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }
@@ -415,7 +425,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_dev
    /* CL_INVALID_DEVICE, listed first, needs a valid program to judge. */
    if (!p)
       return API_FAIL_HANDLE(param_name >= CL_PROGRAM_BUILD_STATUS &&
-                                param_name <= CL_PROGRAM_BINARY_TYPE,
+                                param_name <= CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
                              param_name, CL_INVALID_PROGRAM, program, "a program");
    int i = kiln_device_from(device) ? kiln_program_device_index(p, device) : -1;
    if (i < 0)

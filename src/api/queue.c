@@ -1,5 +1,5 @@
-/* clCreateCommandQueue, clRetain/ReleaseCommandQueue, clGetCommandQueueInfo,
- * clSetCommandQueueProperty, clFlush, clFinish. */
+/* clCreateCommandQueue(WithProperties), clRetain/ReleaseCommandQueue,
+ * clGetCommandQueueInfo, clSetCommandQueueProperty, clFlush, clFinish. */
 #include <string.h>
 
 #include "api/api.h"
@@ -37,9 +37,57 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(
    return q;
 }
 
-/* OpenCL 2.0's form, for programs (the current CTS among them) that use
- * it on any device: only CL_QUEUE_PROPERTIES, with the 1.x bits, is
- * understood; CL_QUEUE_SIZE and the on-device bits are for 2.0 devices. */
+/* Bits of CL_QUEUE_PROPERTIES in OpenCL 2.0 and later: the 1.x ones and
+ * the on-device queue bits, which no Kiln device supports
+ * (CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0 everywhere). */
+#define ON_DEVICE_BITS (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)
+
+/* Checks a clCreateCommandQueueWithProperties list (3.0, 5.1): values the
+ * spec does not define, repeated names, and combinations it forbids are
+ * CL_INVALID_VALUE; defined values the device cannot do (an on-device
+ * queue) CL_INVALID_QUEUE_PROPERTIES, judged only once the whole list is
+ * valid.  *bits receives CL_QUEUE_PROPERTIES' value. */
+static cl_int parse_queue_properties(const cl_queue_properties *properties, cl_device_id dev,
+                                     cl_command_queue_properties *bits)
+{
+   bool have_props = false, have_size = false;
+   *bits = 0;
+   for (size_t i = 0; properties && properties[i]; i += 2) {
+      switch (properties[i]) {
+      case CL_QUEUE_PROPERTIES:
+         if (have_props)
+            return API_FAIL(CL_INVALID_VALUE, "CL_QUEUE_PROPERTIES given twice");
+         have_props = true;
+         *bits = (cl_command_queue_properties)properties[i + 1];
+         break;
+      case CL_QUEUE_SIZE:
+         if (have_size)
+            return API_FAIL(CL_INVALID_VALUE, "CL_QUEUE_SIZE given twice");
+         have_size = true;
+         break;
+      default:
+         return API_FAIL(CL_INVALID_VALUE, "unknown queue property 0x%llx",
+                         (unsigned long long)properties[i]);
+      }
+   }
+   if (*bits & ~(cl_command_queue_properties)(VALID_QUEUE_PROPERTIES | ON_DEVICE_BITS))
+      return API_FAIL(CL_INVALID_VALUE, "unknown CL_QUEUE_PROPERTIES bits 0x%llx",
+                      (unsigned long long)*bits);
+   /* 5.1: an on-device queue is out-of-order, a default one on-device,
+    * and only on-device queues have a size. */
+   if ((*bits & CL_QUEUE_ON_DEVICE) && !(*bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+      return API_FAIL(CL_INVALID_VALUE, "CL_QUEUE_ON_DEVICE without out-of-order execution");
+   if ((*bits & CL_QUEUE_ON_DEVICE_DEFAULT) && !(*bits & CL_QUEUE_ON_DEVICE))
+      return API_FAIL(CL_INVALID_VALUE, "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE");
+   if (have_size && !(*bits & CL_QUEUE_ON_DEVICE))
+      return API_FAIL(CL_INVALID_VALUE, "CL_QUEUE_SIZE for a host queue");
+   if (*bits & ON_DEVICE_BITS)
+      return API_FAIL(CL_INVALID_QUEUE_PROPERTIES, "%s has no on-device queues",
+                      dev->caps->name);
+   return CL_SUCCESS;
+}
+
+/* OpenCL 2.0's form (the only one 3.0 does not deprecate). */
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
    cl_context context, cl_device_id device, const cl_queue_properties *properties,
    cl_int *errcode_ret)
@@ -53,15 +101,20 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
       API_FAIL_RET(errcode_ret, CL_INVALID_DEVICE, "%p is not a device of the context",
                    (void *)device);
    cl_command_queue_properties props = 0;
-   bool seen = false;
-   for (size_t i = 0; properties && properties[i]; i += 2) {
-      if (properties[i] != CL_QUEUE_PROPERTIES || seen)
-         API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "queue property 0x%llx",
-                      (unsigned long long)properties[i]);
-      seen = true;
-      props = (cl_command_queue_properties)properties[i + 1];
+   cl_int err = parse_queue_properties(properties, dev, &props);
+   if (err)
+      API_FAIL_RET(errcode_ret, err, "bad properties");
+   struct kiln_props copy;
+   if (kiln_props_copy(&copy, properties))
+      API_FAIL_RET(errcode_ret, CL_OUT_OF_HOST_MEMORY, "out of host memory");
+   cl_command_queue q = clCreateCommandQueue(context, device, props, errcode_ret);
+   if (!q) {
+      kiln_props_fini(&copy);
+      return NULL;
    }
-   return clCreateCommandQueue(context, device, props, errcode_ret);
+   /* No other thread has the handle yet. */
+   q->props = copy;
+   return q;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue)
@@ -103,6 +156,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_q
       INFO_VALUE(cl_uint, kiln_object_refcount(&q->obj));
    case CL_QUEUE_PROPERTIES:
       INFO_VALUE(cl_command_queue_properties, atomic_load(&q->properties));
+   /* OpenCL 2.0 and 3.0. */
+   case CL_QUEUE_SIZE:
+      /* Only device queues have a size, and there are none. */
+      return API_FAIL(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE of a host queue");
+   case CL_QUEUE_DEVICE_DEFAULT:
+      INFO_VALUE(cl_command_queue, NULL); /* no device has on-device queues */
+   case CL_QUEUE_PROPERTIES_ARRAY:
+      INFO_ARRAY(q->props.list, q->props.count);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }

@@ -8,6 +8,14 @@
 static void context_destroy(struct kiln_object *obj)
 {
    cl_context ctx = (cl_context)obj;
+   /* 3.0: in reverse order of registration, once every object of the
+    * context (each holds it) is gone, before the devices are let go. */
+   for (struct kiln_context_callback *cb = ctx->callbacks, *next; cb; cb = next) {
+      next = cb->next;
+      cb->fn(ctx, cb->user_data);
+      kiln_free(cb);
+   }
+   pthread_mutex_destroy(&ctx->lock);
    for (cl_uint i = 0; i < ctx->num_devices; i++)
       kiln_device_release_implicit(ctx->devices[i]);
    kiln_free(ctx->devices);
@@ -24,6 +32,7 @@ cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties 
    if (!ctx)
       return CL_OUT_OF_HOST_MEMORY;
    ctx->platform = platform;
+   pthread_mutex_init(&ctx->lock, NULL);
    ctx->devices = kiln_malloc(num_devices * sizeof(cl_device_id));
    if (num_properties)
       ctx->properties = kiln_malloc(num_properties * sizeof(cl_context_properties));
@@ -49,6 +58,22 @@ cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties 
       return CL_OUT_OF_HOST_MEMORY;
    }
    *out = ctx;
+   return CL_SUCCESS;
+}
+
+cl_int kiln_context_add_destructor_callback(cl_context ctx,
+                                            void(CL_CALLBACK *fn)(cl_context, void *),
+                                            void *user_data)
+{
+   struct kiln_context_callback *cb = kiln_malloc(sizeof(*cb));
+   if (!cb)
+      return CL_OUT_OF_HOST_MEMORY;
+   cb->fn = fn;
+   cb->user_data = user_data;
+   pthread_mutex_lock(&ctx->lock);
+   cb->next = ctx->callbacks;
+   ctx->callbacks = cb;
+   pthread_mutex_unlock(&ctx->lock);
    return CL_SUCCESS;
 }
 

@@ -2,10 +2,20 @@
 #ifndef KILN_CORE_CONTEXT_H
 #define KILN_CORE_CONTEXT_H
 
+#include <pthread.h>
+
 #include "core/object.h"
 
 typedef void(CL_CALLBACK *kiln_context_notify_fn)(const char *errinfo, const void *private_info,
                                                   size_t cb, void *user_data);
+
+/* clSetContextDestructorCallback (3.0): run when the context goes away,
+ * most recent first. */
+struct kiln_context_callback {
+   void(CL_CALLBACK *fn)(cl_context context, void *user_data);
+   void *user_data;
+   struct kiln_context_callback *next;
+};
 
 struct _cl_context {
    struct kiln_object obj;
@@ -18,6 +28,8 @@ struct _cl_context {
    size_t num_properties;
    kiln_context_notify_fn notify;
    void *notify_data;
+   pthread_mutex_t lock; /* guards callbacks */
+   struct kiln_context_callback *callbacks; /* most recent first */
 };
 
 cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties *properties,
@@ -31,6 +43,11 @@ static inline cl_context kiln_context_from(cl_context c)
 }
 
 bool kiln_context_has_device(cl_context ctx, cl_device_id dev);
+
+/* Adds a destructor callback; CL_OUT_OF_HOST_MEMORY on failure. */
+cl_int kiln_context_add_destructor_callback(cl_context ctx,
+                                            void(CL_CALLBACK *fn)(cl_context, void *),
+                                            void *user_data);
 
 /* Reports an error through the application's pfn_notify, if any. */
 void kiln_context_notify(cl_context ctx, const char *errinfo);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/device_version.h"
 #include "util/alloc.h"
 
 cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *screen)
@@ -13,6 +14,7 @@ cl_device_id kiln_device_create(cl_platform_id platform, struct pipe_screen *scr
    dev->platform = platform;
    dev->screen = screen;
    dev->caps = &screen->caps;
+   kiln_device_clang_ext(dev, dev->clang_ext, sizeof(dev->clang_ext));
    dev->pipe = screen->context_create(screen);
    pthread_mutex_init(&dev->util_lock, NULL);
    if (!dev->pipe) {
@@ -77,6 +79,7 @@ cl_int kiln_device_create_sub(cl_device_id parent, unsigned *units, unsigned num
    dev->sub_caps = *parent->caps;
    dev->sub_caps.max_compute_units = num_units;
    dev->caps = &dev->sub_caps;
+   kiln_device_clang_ext(dev, dev->clang_ext, sizeof(dev->clang_ext));
    pthread_mutex_init(&dev->util_lock, NULL);
    dev->partition = kiln_malloc(num_props * sizeof(*props));
    dev->pipe = screen->context_create_on_units(screen, units, num_units);

@@ -12,6 +12,9 @@ struct _cl_device_id {
    cl_platform_id platform;
    struct pipe_screen *screen;
    const struct pipe_caps *caps;
+   /* clang's -cl-ext list: the driver's, plus the OpenCL C features
+    * (core/device_version.h). */
+   char clang_ext[sizeof(((struct pipe_caps *)0)->clang_extensions) + 512];
    /* The device's utility context, for synchronous work outside commands
     * (core/pipe_sync.h), under util_lock.  Queues have their own. */
    struct pipe_context *pipe;

@@ -72,6 +72,31 @@ cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, 
    return CL_SUCCESS;
 }
 
+cl_int kiln_kernel_clone(cl_kernel src, cl_kernel *out)
+{
+   cl_kernel k = NULL;
+   cl_int err = kiln_kernel_create(src->program, src->info, &k);
+   if (err)
+      return err;
+   for (uint32_t i = 0; i < src->info->num_args; i++) {
+      const struct kiln_kernel_arg *a = &src->args[i];
+      struct kiln_kernel_arg *b = &k->args[i];
+      *b = *a;
+      b->value = NULL;
+      if (a->value) {
+         b->value = kiln_malloc(a->value_size ? a->value_size : 1);
+         if (!b->value) {
+            b->value_size = 0;
+            kiln_object_release(&k->obj);
+            return CL_OUT_OF_HOST_MEMORY;
+         }
+         memcpy(b->value, a->value, a->value_size);
+      }
+   }
+   *out = k;
+   return CL_SUCCESS;
+}
+
 cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value)
 {
    const struct kiln_arg_info *ai = &k->info->args[index];
@@ -103,6 +128,7 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
       memcpy(copy, &bits, sizeof(bits));
       kiln_free(a->value);
       a->value = copy;
+      a->value_size = sizeof(bits);
       break;
    }
    default: {
@@ -112,6 +138,7 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
       memcpy(copy, value, size);
       kiln_free(a->value);
       a->value = copy;
+      a->value_size = size;
       break;
    }
    }

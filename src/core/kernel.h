@@ -17,6 +17,7 @@ struct kiln_kernel_arg {
    uint64_t mem_serial;
    size_t local_size; /* LOCAL: bytes per work-group */
    void *value;       /* VALUE: a copy of the bytes; SAMPLER: its bits (uint64_t) */
+   size_t value_size; /* bytes at value */
 };
 
 struct _cl_kernel {
@@ -33,6 +34,10 @@ static inline cl_kernel kiln_kernel_from(cl_kernel k)
 }
 
 cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, cl_kernel *out);
+
+/* clCloneKernel (2.1): a new kernel of src's program with a copy of
+ * src's argument values. */
+cl_int kiln_kernel_clone(cl_kernel src, cl_kernel *out);
 
 /* clSetKernelArg after the API layer checked index and handles. */
 cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value);

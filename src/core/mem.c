@@ -40,6 +40,7 @@ static void mem_destroy(struct kiln_object *obj)
    }
    pthread_mutex_destroy(&mem->lock);
    kiln_object_unref(&mem->context->obj);
+   kiln_props_fini(&mem->props);
    kiln_object_free(mem);
 }
 

@@ -21,6 +21,7 @@
 #include <pthread.h>
 
 #include "core/object.h"
+#include "core/props.h"
 #include "pipe/pipe.h"
 
 struct kiln_mem_callback {
@@ -71,6 +72,8 @@ struct _cl_mem {
    struct kiln_mapping *mappings;
    struct kiln_mem_callback *callbacks; /* most recent first */
    uint64_t serial; /* unique per object: tells a reused handle from this one */
+   /* clCreate{Buffer,Image}WithProperties' list (CL_MEM_PROPERTIES). */
+   struct kiln_props props;
 
    /* Images: a linear layout in res, addressed as (x, y, z) with
     * row_pitch/slice_pitch bytes, whatever the type, so that every

@@ -25,6 +25,8 @@ static inline cl_platform_id kiln_platform_from(cl_platform_id p)
 #define KILN_PLATFORM_ICD_SUFFIX "KILN"
 #define KILN_PLATFORM_EXTENSIONS "cl_khr_icd cl_khr_command_buffer"
 #define KILN_OPENCL_VERSION "OpenCL " KILN_CL_VERSION_STRING " Kiln " KILN_VERSION
-#define KILN_OPENCL_C_VERSION "OpenCL C " KILN_CL_VERSION_STRING " "
+/* 3.0 (4.2): the newest OpenCL C 1.x the device compiles, which is 1.2
+ * on every Kiln device; 3.0 is in CL_DEVICE_OPENCL_C_ALL_VERSIONS. */
+#define KILN_OPENCL_C_VERSION "OpenCL C 1.2 "
 
 #endif

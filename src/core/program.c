@@ -7,6 +7,7 @@
 #include "core/binary.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/device_version.h"
 #include "core/program_cache.h"
 #include "kiln/cl_version.h"
 #include "kiln/kernel_info.h"
@@ -304,9 +305,9 @@ void kiln_program_compile_target(cl_device_id dev, struct kiln_compile_target *t
    *t = (struct kiln_compile_target){
       .ir = dev->caps->ir,
       .processor = dev->caps->ir_target,
-      .opencl_version = KILN_CL_VERSION_NUMBER,
+      .opencl_version = (int)kiln_device_cl_version(dev),
       .image_support = dev->caps->image_support,
-      .cl_ext = dev->caps->clang_extensions,
+      .cl_ext = dev->clang_ext,
       .bounds_check = kiln_check_bounds(),
    };
 }

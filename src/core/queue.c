@@ -24,6 +24,7 @@ static void queue_destroy(struct kiln_object *obj)
    kiln_executor_stop(q->executor);
    if (q->pipe)
       q->pipe->destroy(q->pipe);
+   kiln_props_fini(&q->props);
    kiln_object_unref(&q->context->obj);
    kiln_object_free(q);
 }

@@ -8,6 +8,7 @@
 #include <pthread.h>
 
 #include "core/object.h"
+#include "core/props.h"
 
 struct _cl_command_queue {
    struct kiln_object obj;
@@ -22,6 +23,8 @@ struct _cl_command_queue {
     * clocks. */
    uint64_t last_end;
    _Atomic cl_command_queue_properties properties;
+   /* clCreateCommandQueueWithProperties' list (CL_QUEUE_PROPERTIES_ARRAY). */
+   struct kiln_props props;
 
    pthread_mutex_t lock;
    pthread_cond_t idle;        /* signalled when outstanding drops to 0 */

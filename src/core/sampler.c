@@ -6,6 +6,7 @@
 static void sampler_destroy(struct kiln_object *obj)
 {
    cl_sampler s = (cl_sampler)obj;
+   kiln_props_fini(&s->props);
    kiln_object_unref(&s->context->obj);
    kiln_object_free(s);
 }

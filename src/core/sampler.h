@@ -4,6 +4,7 @@
 #define KILN_CORE_SAMPLER_H
 
 #include "core/object.h"
+#include "core/props.h"
 
 struct _cl_sampler {
    struct kiln_object obj;
@@ -11,6 +12,8 @@ struct _cl_sampler {
    cl_bool normalized_coords;
    cl_addressing_mode addressing_mode;
    cl_filter_mode filter_mode;
+   /* clCreateSamplerWithProperties' list (CL_SAMPLER_PROPERTIES). */
+   struct kiln_props props;
 };
 
 static inline cl_sampler kiln_sampler_from(cl_sampler s)

@@ -34,6 +34,9 @@ static const struct {
    {"CL1.0", KILN_CL_STD_1_0},
    {"CL1.1", KILN_CL_STD_1_1},
    {"CL1.2", KILN_CL_STD_1_2},
+   /* Not 2.0: a 3.0 device need not compile it, and Kiln has no 2.0
+    * device (no generic address space, pipes, device-side enqueue). */
+   {"CL3.0", KILN_CL_STD_3_0},
 };
 
 struct parser {
@@ -207,7 +210,7 @@ static enum kiln_build_options_status set_cl_std(struct parser *p, const char *v
       p->out->cl_std = cl_std_values[i].std;
       return KILN_BUILD_OPTIONS_OK;
    }
-   return fail(p, "-cl-std=%.32s: unknown OpenCL C version (CL1.0, CL1.1 or CL1.2 expected)",
+   return fail(p, "-cl-std=%.32s: unknown OpenCL C version (CL1.0, CL1.1, CL1.2 or CL3.0 expected)",
                value);
 }
 
@@ -257,8 +260,10 @@ kiln_build_options_parse(const char *options, enum kiln_cl_std max_std,
                          char *reason, size_t reason_size)
 {
    memset(out, 0, sizeof(*out));
-   /* §5.6.3.5: without -cl-std the device's OpenCL C version applies. */
-   out->cl_std = max_std;
+   /* §5.6.3.5: without -cl-std the device's OpenCL C version applies;
+    * 3.0 (5.8.6.5) makes that the newest OpenCL C 1.x, so a 3.0 device
+    * compiles unmarked programs as 1.2. */
+   out->cl_std = max_std > KILN_CL_STD_1_2 ? KILN_CL_STD_1_2 : max_std;
    if (reason && reason_size)
       reason[0] = '\0';
 

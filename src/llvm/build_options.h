@@ -11,6 +11,7 @@ enum kiln_cl_std {
    KILN_CL_STD_1_0 = 100,
    KILN_CL_STD_1_1 = 110,
    KILN_CL_STD_1_2 = 120,
+   KILN_CL_STD_3_0 = 300, /* asked for with -cl-std=CL3.0 only */
 };
 
 /* One bit per option that takes no argument. */

@@ -126,9 +126,35 @@ const char *cl_std_flag(enum kiln_cl_std std)
    switch (std) {
    case KILN_CL_STD_1_0: return "-cl-std=CL1.0";
    case KILN_CL_STD_1_2: return "-cl-std=CL1.2";
+   case KILN_CL_STD_3_0: return "-cl-std=CL3.0";
    case KILN_CL_STD_1_1: break;
    }
    return "-cl-std=CL1.1";
+}
+
+// OpenCL C 3.0 features that Clang 19 knows only as macros of
+// opencl-c-base.h, defined there for SPIR targets alone: -cl-ext leaves
+// them undefined elsewhere.  Where the device's list enables one, it is
+// defined here, which also declares the builtins gated on it
+// (-fdeclare-opencl-builtins tests the macro: atomic_load needs
+// __opencl_c_atomic_scope_device, memory_scope_all_devices the other).
+void add_header_only_features(Args &args, const kiln_build_options &opts, const char *cl_ext)
+{
+   static const char *const header_only[] = {
+      "__opencl_c_atomic_scope_device",
+      "__opencl_c_atomic_scope_all_devices",
+      "__opencl_c_work_group_collective_functions",
+      "__opencl_c_read_write_images",
+   };
+   if (opts.cl_std < KILN_CL_STD_3_0 || !cl_ext)
+      return;
+   for (const char *name : header_only) {
+      std::string list = std::string(",") + cl_ext + ",";
+      if (list.find(std::string(",+") + name + ",") != std::string::npos) {
+         args.emplace_back("-D");
+         args.emplace_back(std::string(name) + "=1");
+      }
+   }
 }
 
 void add_options(Args &args, const kiln_build_options &opts, bool have_headers)
@@ -200,6 +226,7 @@ Args cc1_args(const kiln_build_options &opts, const kiln_clc_target &target)
               "-O2", "-disable-llvm-passes", "-disable-O0-optnone",
               "-ffp-contract=on", "-discard-value-names", "-ferror-limit", "19"});
    add_options(args, opts, target.num_headers > 0);
+   add_header_only_features(args, opts, target.cl_ext);
    // Clang links these in this order, each only for what the module
    // needs by then.
    if (target.link_first)

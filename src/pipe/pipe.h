@@ -68,6 +68,23 @@ struct pipe_caps {
    bool host_unified_memory;
    bool endian_little;
    bool compiler_available;
+   /* The OpenCL version the device implements (CL_DEVICE_VERSION), as
+    * 100 * major + 10 * minor: 300 or 120 (0 counts as 120).  A 3.0
+    * device's optional features are what the other caps say (images,
+    * fp64, ...): core derives CL_DEVICE_OPENCL_C_FEATURES from them
+    * (core/device_version.c). */
+   cl_uint opencl_version;
+   /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES / _FENCE_CAPABILITIES of a 3.0
+    * device: the orders and scopes its OpenCL C 3.0 atomics and fences
+    * carry out (0: 3.0's minimum, relaxed work-group atomics and
+    * relaxed/acq_rel work-group fences).  Core derives the
+    * __opencl_c_atomic_* feature macros from the memory capabilities. */
+   cl_device_atomic_capabilities atomic_memory_capabilities;
+   cl_device_atomic_capabilities atomic_fence_capabilities;
+   /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: what most kernels'
+    * pipe_kernel_info will say (0: unknown before a kernel exists, 1 is
+    * reported). */
+   size_t preferred_work_group_size_multiple;
    size_t profiling_timer_resolution; /* ns */
    cl_device_exec_capabilities execution_capabilities;
    cl_command_queue_properties queue_properties;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/binary.h"
+#include "core/device_version.h"
 #include "kiln/cl_version.h"
 #include "kiln/kernel_info.h"
 #include "llvm/amdgpu/amdgpu_target.h"
@@ -245,10 +246,12 @@ int main(int argc, char **argv)
       return 2;
    }
    /* --target cpu is this machine's CPU, sm_* an NVIDIA GPU, anything
-    * else an AMD processor. */
+    * else an AMD processor.  The version is the device's
+    * (pipe_caps::opencl_version): the CPU device is the platform's 3.0,
+    * the GPUs still 1.2. */
    struct kiln_compile_target t = {.ir = cpu ? "cpu" : nvptx ? "nvptx" : "amdgcn",
                                    .processor = cpu ? "" : target,
-                                   .opencl_version = KILN_CL_VERSION_NUMBER};
+                                   .opencl_version = cpu ? KILN_CL_VERSION_NUMBER : 120};
    struct kiln_build_output out;
    enum kiln_build_status st;
 #if KILN_DRIVER_CPU
@@ -259,7 +262,11 @@ int main(int argc, char **argv)
          return 2;
       }
       t.image_support = screen->caps.image_support;
-      t.cl_ext = screen->caps.clang_extensions;
+      /* The device's -cl-ext list with its OpenCL C 3.0 features, as
+       * core gives clBuildProgram (core/device_version.c). */
+      char cl_ext[sizeof(screen->caps.clang_extensions) + 512];
+      kiln_caps_clang_ext(&screen->caps, cl_ext, sizeof(cl_ext));
+      t.cl_ext = cl_ext;
       st = kiln_llvm_build(source, size, options, &t, &out);
       screen->destroy(screen);
    } else

@@ -29,7 +29,8 @@
 
 /* "OpenCL<space><major.minor><space>..." and the OpenCL C form (§4.1, 4.2). */
 #define KILN_PLATFORM_VERSION_PREFIX "OpenCL " KILN_CL_VERSION_STRING " "
-#define KILN_C_VERSION_PREFIX "OpenCL C " KILN_CL_VERSION_STRING " "
+/* 3.0: the newest OpenCL C 1.x, 1.2 on every Kiln device. */
+#define KILN_C_VERSION_PREFIX "OpenCL C 1.2 "
 
 static _Noreturn void die(int line, const char *fmt, ...)
 {

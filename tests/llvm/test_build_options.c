@@ -181,6 +181,23 @@ static void test_cl_std(void **state)
    assert_int_equal(kiln_build_options_parse("-cl-std=CL1.1", KILN_CL_STD_1_0, &opts,
                                              reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_INVALID);
+   /* A 3.0 device takes CL3.0 but compiles unmarked programs as 1.2
+    * (OpenCL 3.0 §5.8.6.5); a 1.2 device refuses CL3.0. */
+   kiln_build_options_fini(&opts);
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL3.0", KILN_CL_STD_3_0, &opts,
+                                             reason, sizeof(reason)),
+                    KILN_BUILD_OPTIONS_OK);
+   assert_int_equal(opts.cl_std, KILN_CL_STD_3_0);
+   kiln_build_options_fini(&opts);
+   assert_int_equal(kiln_build_options_parse("", KILN_CL_STD_3_0, &opts, reason,
+                                             sizeof(reason)),
+                    KILN_BUILD_OPTIONS_OK);
+   assert_int_equal(opts.cl_std, KILN_CL_STD_1_2);
+   kiln_build_options_fini(&opts);
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL3.0", KILN_CL_STD_1_2, &opts,
+                                             reason, sizeof(reason)),
+                    KILN_BUILD_OPTIONS_INVALID);
+   assert_non_null(strstr(reason, "OpenCL C 1.2 at most"));
 }
 
 static void test_errors(void **state)

@@ -859,7 +859,8 @@ static void test_device_info(void **state)
    assert_int_equal(cus, 40);
    assert_int_equal(clGetDeviceInfo(gpus[0], CL_DEVICE_VERSION, sizeof(ver), ver, NULL),
                     CL_SUCCESS);
-   assert_non_null(strstr(ver, "OpenCL " KILN_CL_VERSION_STRING " "));
+   /* The AMD device stays 1.2 until validated as 3.0 on hardware. */
+   assert_non_null(strstr(ver, "OpenCL 1.2 "));
 }
 
 /* OpenCL 1.2: the GPU driver cannot place work on chosen compute units,

@@ -462,7 +462,8 @@ static void info_strings(void **state)
 
    /* "OpenCL<space>C<space><major.minor><space><vendor-specific>" */
    s = kt_info_string(kt_device_info, d, CL_DEVICE_OPENCL_C_VERSION);
-   assert_true(!strncmp(s, "OpenCL C " KILN_CL_VERSION_STRING " ", strlen(KILN_CL_VERSION_STRING) + 10));
+   /* 3.0: the newest OpenCL C 1.x the device compiles (1.2 everywhere). */
+   assert_true(!strncmp(s, "OpenCL C 1.2 ", 13));
    free(s);
 
    /* Space separated, no empty or duplicated names. */

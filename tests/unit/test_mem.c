@@ -713,8 +713,9 @@ static void info_invalid_param(void **state)
    cl_context ctx = kt_context();
    cl_mem m = kt_buffer(ctx, 0, 64, NULL);
    unsigned char buf[64];
-   /* 0x1109 is 2.0's CL_MEM_USES_SVM_POINTER. */
-   const cl_uint bad[] = {0, CL_MEM_TYPE - 1, CL_MEM_OFFSET + 1, 0x1109, 0xdead,
+   /* 0x1109 (CL_MEM_USES_SVM_POINTER) and 0x110A (CL_MEM_PROPERTIES) are
+    * 3.0 queries now; 0x110B names nothing. */
+   const cl_uint bad[] = {0, CL_MEM_TYPE - 1, 0x110B, 0xdead,
                           CL_IMAGE_FORMAT, CL_EVENT_CONTEXT, CL_CONTEXT_DEVICES};
    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
       size_t ret = 1234;

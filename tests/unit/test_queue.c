@@ -320,8 +320,9 @@ static void info_invalid_param(void **state)
    cl_command_queue q = kt_queue(ctx, 0);
    char buf[64];
    size_t ret = 0;
-   /* 0x1094 is 2.0's CL_QUEUE_SIZE. */
-   const cl_uint bad[] = {0, 0x108f, 0x1094, 0xdead, CL_CONTEXT_DEVICES, CL_DEVICE_NAME};
+   /* 0x1094-0x1095 and 0x1098 are 3.0 queries (CL_QUEUE_SIZE on a host
+    * queue: CL_INVALID_COMMAND_QUEUE); 0x1099 names nothing. */
+   const cl_uint bad[] = {0, 0x108f, 0x1099, 0xdead, CL_CONTEXT_DEVICES, CL_DEVICE_NAME};
    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
       assert_int_equal(clGetCommandQueueInfo(q, bad[i], sizeof(buf), buf, &ret),
                        CL_INVALID_VALUE);

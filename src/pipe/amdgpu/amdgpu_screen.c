@@ -201,6 +201,8 @@ static void fill_caps(struct pipe_caps *c, const struct amdgpu_ws_info *info)
    c->host_unified_memory = false;
    c->endian_little = true;
    c->compiler_available = true;
+   /* Not yet validated as a 3.0 device on hardware: 1.2 (issue 21). */
+   c->opencl_version = 120;
    c->profiling_timer_resolution = 1;
    c->execution_capabilities = CL_EXEC_KERNEL;
    c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;

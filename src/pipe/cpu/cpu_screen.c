@@ -130,6 +130,19 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->endian_little = true;
    snprintf(c->ir, sizeof(c->ir), "cpu"); /* this machine's CPU: ir_target stays "" */
    c->compiler_available = true;
+   /* OpenCL 3.0 with the optional features listed in docs/conformance.md. */
+   c->opencl_version = 300;
+   /* The C11 atomics and fences of the builtins library (atomic_c11.cl)
+    * honour every order; every scope is carried out at system scope. */
+   c->atomic_memory_capabilities = c->atomic_fence_capabilities =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+      CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+      CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+   /* Work-items are vectorized in x by the float vector width, for every
+    * kernel (cpu_get_kernel_info). */
+   c->preferred_work_group_size_multiple =
+      c->preferred_vector_width[4] ? c->preferred_vector_width[4] : 1;
    c->profiling_timer_resolution = 1;
    c->execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
    c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;

@@ -50,6 +50,7 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
    for (int d = 0; d < 3; d++)
       c->max_grid_groups[d] = s->max_grid[d];
    s->warp_size = (unsigned)at_least(ATTR(WARP_SIZE, 32), 1);
+   c->preferred_work_group_size_multiple = s->warp_size; /* as every kernel's */
    s->max_pitch = at_least(ATTR(MAX_PITCH, 0x7fffffff), 0);
 
    /* Scalar hardware: one lane per work-item, vectors are loops. */
@@ -105,6 +106,8 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
    c->profiling_timer_resolution = 500;
    c->execution_capabilities = CL_EXEC_KERNEL;
    c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+   /* Not yet validated as a 3.0 device on hardware: 1.2 (issue 21). */
+   c->opencl_version = 120;
    snprintf(c->extensions, sizeof(c->extensions), "%s", CUDA_EXTENSIONS);
    snprintf(c->clang_extensions, sizeof(c->clang_extensions), "%s", CUDA_CLANG_EXTENSIONS);
 #undef ATTR

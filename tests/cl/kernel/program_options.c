@@ -60,14 +60,18 @@ static void defines(const struct kt_env *env)
                       "  o[5] = CL_VERSION_1_0; o[6] = CL_VERSION_1_1; }\n";
    p = kk_build(env, vsrc, NULL);
    run_k(env, p, out);
-   /* Both follow the device's version by default (kernel_opencl_c_12
-    * covers -cl-std). */
-   char ver[128] = "";
-   REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_VERSION, sizeof(ver), ver, NULL));
-   int major = 0, minor = 0;
-   REQUIRE(sscanf(ver, "OpenCL C %d.%d", &major, &minor) == 2, " '%s'", ver);
+   /* __OPENCL_VERSION__ is the device's version, __OPENCL_C_VERSION__
+    * its OpenCL C version by default (kernel_opencl_c_12 covers -cl-std):
+    * 300 and 120 on a 3.0 device. */
+   char ver[128] = "", cver[128] = "";
+   REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_VERSION, sizeof(ver), ver, NULL));
+   REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_VERSION, sizeof(cver), cver, NULL));
+   int major = 0, minor = 0, cmajor = 0, cminor = 0;
+   REQUIRE(sscanf(ver, "OpenCL %d.%d", &major, &minor) == 2, " '%s'", ver);
+   REQUIRE(sscanf(cver, "OpenCL C %d.%d", &cmajor, &cminor) == 2, " '%s'", cver);
    CHECK(out[0] == major * 100 + minor * 10, " __OPENCL_VERSION__ %d for '%s'", out[0], ver);
-   CHECK(out[1] == major * 100 + minor * 10, " __OPENCL_C_VERSION__ %d for '%s'", out[1], ver);
+   CHECK(out[1] == cmajor * 100 + cminor * 10, " __OPENCL_C_VERSION__ %d for '%s'", out[1],
+         cver);
    CHECK(out[2] == 1);
    CHECK(out[4] == 0, " __FAST_RELAXED_MATH__ defined without the option");
    CHECK(out[5] == 100 && out[6] == 110);

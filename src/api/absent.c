@@ -1,0 +1,254 @@
+/* Entry points of OpenCL 3.0's optional features that no Kiln device
+ * has: shared virtual memory, pipes, on-device queues, intermediate
+ * language programs (and their specialization constants), program-scope
+ * global constructors and destructors, sub-groups.  3.0 keeps these in
+ * every implementation and says exactly what each returns when the
+ * feature is missing (mostly CL_INVALID_OPERATION, after the handle
+ * checks); the matching device queries say the feature is absent
+ * (api/device.c: CL_DEVICE_SVM_CAPABILITIES 0, CL_DEVICE_PIPE_SUPPORT
+ * false, CL_DEVICE_IL_VERSION "", ...).  docs/conformance.md lists them. */
+#include "api/api.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/kernel.h"
+#include "core/mem.h"
+#include "core/program.h"
+#include "core/queue.h"
+
+/* ---- Shared virtual memory (CL_DEVICE_SVM_CAPABILITIES is 0) ---- */
+
+CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
+                                          cl_uint alignment)
+{
+   /* NULL is the only failure clSVMAlloc has, whatever the reason. */
+   API_FAIL(CL_INVALID_OPERATION,
+            "context %p, flags 0x%llx, size %zu, alignment %u: no device has SVM",
+            (void *)context, (unsigned long long)flags, size, alignment);
+   return NULL;
+}
+
+CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer)
+{
+   /* Nothing clSVMAlloc returned can exist: nothing to free. */
+   (void)context;
+   (void)svm_pointer;
+}
+
+/* The enqueue calls: CL_INVALID_COMMAND_QUEUE for a bad queue, then
+ * CL_INVALID_OPERATION because its device has no SVM (3.0, 5.6.2). */
+static cl_int svm_enqueue(cl_command_queue command_queue, const char *func)
+{
+   cl_command_queue q = kiln_queue_from(command_queue);
+   if (!q)
+      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE, "%p is not a queue",
+                           (void *)command_queue);
+   return kiln_api_fail(func, CL_INVALID_OPERATION, "%s has no SVM", q->device->caps->name);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
+   cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[],
+   void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
+   void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+   cl_event *event)
+{
+   (void)num_svm_pointers, (void)svm_pointers, (void)pfn_free_func, (void)user_data;
+   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
+   return svm_enqueue(command_queue, __func__);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue,
+                                                   cl_bool blocking_copy, void *dst_ptr,
+                                                   const void *src_ptr, size_t size,
+                                                   cl_uint num_events_in_wait_list,
+                                                   const cl_event *event_wait_list,
+                                                   cl_event *event)
+{
+   (void)blocking_copy, (void)dst_ptr, (void)src_ptr, (void)size;
+   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
+   return svm_enqueue(command_queue, __func__);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue,
+                                                    void *svm_ptr, const void *pattern,
+                                                    size_t pattern_size, size_t size,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event)
+{
+   (void)svm_ptr, (void)pattern, (void)pattern_size, (void)size;
+   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
+   return svm_enqueue(command_queue, __func__);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue,
+                                                cl_bool blocking_map, cl_map_flags flags,
+                                                void *svm_ptr, size_t size,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list,
+                                                cl_event *event)
+{
+   (void)blocking_map, (void)flags, (void)svm_ptr, (void)size;
+   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
+   return svm_enqueue(command_queue, __func__);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
+                                                  cl_uint num_events_in_wait_list,
+                                                  const cl_event *event_wait_list,
+                                                  cl_event *event)
+{
+   (void)svm_ptr, (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
+   return svm_enqueue(command_queue, __func__);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue,
+                                                       cl_uint num_svm_pointers,
+                                                       const void **svm_pointers,
+                                                       const size_t *sizes,
+                                                       cl_mem_migration_flags flags,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list,
+                                                       cl_event *event)
+{
+   (void)num_svm_pointers, (void)svm_pointers, (void)sizes, (void)flags;
+   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
+   return svm_enqueue(command_queue, __func__);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                                         const void *arg_value)
+{
+   (void)arg_index, (void)arg_value;
+   if (!kiln_kernel_from(kernel))
+      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   return API_FAIL(CL_INVALID_OPERATION, "no device of the kernel's context has SVM");
+}
+
+/* Both names 3.0 defines are about SVM; anything else is unknown. */
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
+                                                    cl_kernel_exec_info param_name,
+                                                    size_t param_value_size,
+                                                    const void *param_value)
+{
+   (void)param_value_size, (void)param_value;
+   if (!kiln_kernel_from(kernel))
+      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   if (param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
+       param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)
+      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
+   return API_FAIL(CL_INVALID_OPERATION, "no device of the kernel's context has SVM");
+}
+
+/* ---- Pipes (CL_DEVICE_PIPE_SUPPORT is false) ---- */
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags,
+                                             cl_uint pipe_packet_size, cl_uint pipe_max_packets,
+                                             const cl_pipe_properties *properties,
+                                             cl_int *errcode_ret)
+{
+   (void)flags, (void)pipe_packet_size, (void)pipe_max_packets, (void)properties;
+   if (!kiln_context_from(context))
+      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   API_FAIL_RET(errcode_ret, CL_INVALID_OPERATION, "no device of the context has pipes");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name,
+                                              size_t param_value_size, void *param_value,
+                                              size_t *param_value_size_ret)
+{
+   (void)param_name, (void)param_value_size, (void)param_value, (void)param_value_size_ret;
+   /* clCreatePipe never succeeds, so no memory object is a pipe. */
+   cl_mem m = kiln_mem_from(pipe);
+   return API_FAIL(CL_INVALID_MEM_OBJECT, "%p is not a pipe%s", (void *)pipe,
+                   m ? " (it is another memory object)" : "");
+}
+
+/* ---- On-device queues (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0) ---- */
+
+CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context,
+                                                               cl_device_id device,
+                                                               cl_command_queue command_queue)
+{
+   (void)command_queue;
+   cl_context ctx = kiln_context_from(context);
+   if (!ctx)
+      return API_FAIL(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   cl_device_id dev = kiln_device_from(device);
+   if (!dev || !kiln_context_has_device(ctx, dev))
+      return API_FAIL(CL_INVALID_DEVICE, "%p is not a device of the context", (void *)device);
+   return API_FAIL(CL_INVALID_OPERATION, "%s has no on-device queues", dev->caps->name);
+}
+
+/* ---- Intermediate language programs (CL_DEVICE_IL_VERSION is "") ---- */
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
+                                                          size_t length, cl_int *errcode_ret)
+{
+   if (!kiln_context_from(context))
+      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+   if (!il || !length)
+      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "il %p, length %zu", il, length);
+   /* docs/conformance.md: Debian's LLVM 19 has no SPIR-V reader Kiln can
+    * use, so no device takes IL. */
+   API_FAIL_RET(errcode_ret, CL_INVALID_OPERATION, "no device of the context takes IL programs");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
+                                                                   cl_uint spec_id,
+                                                                   size_t spec_size,
+                                                                   const void *spec_value)
+{
+   (void)spec_id, (void)spec_size, (void)spec_value;
+   if (!kiln_program_from(program))
+      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   return API_FAIL(CL_INVALID_OPERATION, "no device of the program takes IL programs");
+}
+
+/* ---- Program-scope global constructors and destructors ---- */
+
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
+   cl_program program, void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+   (void)user_data;
+   if (!kiln_program_from(program))
+      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
+   if (!pfn_notify)
+      return API_FAIL(CL_INVALID_VALUE, "pfn_notify is NULL");
+   /* 3.0 (5.8.1): CL_INVALID_OPERATION where no device of the program
+    * supports program-scope global constructors and destructors. */
+   return API_FAIL(CL_INVALID_OPERATION,
+                   "no device of the program has program-scope global destructors");
+}
+
+/* ---- Sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0) ---- */
+
+static cl_int get_kernel_sub_group_info(cl_kernel kernel, cl_device_id device, const char *func)
+{
+   cl_kernel k = kiln_kernel_from(kernel);
+   if (!k)
+      return kiln_api_fail(func, CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
+   cl_program p = k->program;
+   cl_device_id dev;
+   if (!device) {
+      if (p->num_devices != 1)
+         return kiln_api_fail(func, CL_INVALID_DEVICE, "device NULL with %u devices",
+                              p->num_devices);
+      dev = p->devices[0];
+   } else {
+      dev = kiln_device_from(device);
+      if (!dev || kiln_program_device_index(p, dev) < 0)
+         return kiln_api_fail(func, CL_INVALID_DEVICE, "%p is not a device of the kernel",
+                              (void *)device);
+   }
+   return kiln_api_fail(func, CL_INVALID_OPERATION, "%s has no sub-groups", dev->caps->name);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
+   cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+   size_t input_value_size, const void *input_value, size_t param_value_size,
+   void *param_value, size_t *param_value_size_ret)
+{
+   (void)param_name, (void)input_value_size, (void)input_value;
+   (void)param_value_size, (void)param_value, (void)param_value_size_ret;
+   return get_kernel_sub_group_info(kernel, device, __func__);
+}

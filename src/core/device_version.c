@@ -1,0 +1,150 @@
+#include "core/device_version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "kiln/cl_command_buffer.h"
+
+static cl_uint caps_cl_version(const struct pipe_caps *c)
+{
+   return c->opencl_version ? c->opencl_version : 120;
+}
+
+cl_uint kiln_device_cl_version(cl_device_id dev)
+{
+   return caps_cl_version(dev->caps);
+}
+
+static void put(cl_name_version *out, size_t i, cl_version v, const char *name)
+{
+   if (!out)
+      return;
+   out[i].version = v;
+   snprintf(out[i].name, sizeof(out[i].name), "%s", name);
+}
+
+size_t kiln_device_c_versions(cl_device_id dev, cl_name_version *out)
+{
+   /* Every Kiln device compiles OpenCL C 1.0 to 1.2, and a 3.0 device
+    * 3.0 too (-cl-std=CL3.0; src/llvm/build_options.c takes the newest
+    * version from the device's). */
+   size_t n = 0;
+   put(out, n++, CL_MAKE_VERSION(1, 0, 0), "OpenCL C");
+   put(out, n++, CL_MAKE_VERSION(1, 1, 0), "OpenCL C");
+   put(out, n++, CL_MAKE_VERSION(1, 2, 0), "OpenCL C");
+   if (kiln_device_cl_version(dev) >= 300)
+      put(out, n++, CL_MAKE_VERSION(3, 0, 0), "OpenCL C");
+   return n;
+}
+
+static cl_device_atomic_capabilities caps_atomic_memory(const struct pipe_caps *caps)
+{
+   /* 3.0's minimum: what OpenCL C 1.2's atomic_* functions give. */
+   cl_device_atomic_capabilities c = caps->atomic_memory_capabilities;
+   return c ? c : CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+}
+
+cl_device_atomic_capabilities kiln_device_atomic_memory_caps(cl_device_id dev)
+{
+   return caps_atomic_memory(dev->caps);
+}
+
+cl_device_atomic_capabilities kiln_device_atomic_fence_caps(cl_device_id dev)
+{
+   /* 3.0's minimum: barrier()'s work-group fence. */
+   cl_device_atomic_capabilities c = dev->caps->atomic_fence_capabilities;
+   return c ? c
+            : CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                 CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+}
+
+static bool has_extension(const char *list, const char *name)
+{
+   size_t len = strlen(name);
+   for (const char *p = list; (p = strstr(p, name)); p += len)
+      if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == 0))
+         return true;
+   return false;
+}
+
+static size_t caps_c_features(const struct pipe_caps *c, cl_name_version *out)
+{
+   if (caps_cl_version(c) < 300)
+      return 0;
+   const cl_version v = CL_MAKE_VERSION(3, 0, 0);
+   size_t n = 0;
+   /* A full-profile device has 64-bit integers. */
+   put(out, n++, v, "__opencl_c_int64");
+   if (c->image_support) {
+      put(out, n++, v, "__opencl_c_images");
+      if (has_extension(c->extensions, "cl_khr_3d_image_writes"))
+         put(out, n++, v, "__opencl_c_3d_image_writes");
+   }
+   if (c->double_fp_config)
+      put(out, n++, v, "__opencl_c_fp64");
+   /* The C11 atomics' orders and scopes (OpenCL C 3.0 §6.2.1: the macros
+    * follow CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES). */
+   const cl_device_atomic_capabilities a = caps_atomic_memory(c);
+   if (a & CL_DEVICE_ATOMIC_ORDER_ACQ_REL)
+      put(out, n++, v, "__opencl_c_atomic_order_acq_rel");
+   if (a & CL_DEVICE_ATOMIC_ORDER_SEQ_CST)
+      put(out, n++, v, "__opencl_c_atomic_order_seq_cst");
+   if (a & CL_DEVICE_ATOMIC_SCOPE_DEVICE)
+      put(out, n++, v, "__opencl_c_atomic_scope_device");
+   if (a & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
+      put(out, n++, v, "__opencl_c_atomic_scope_all_devices");
+   return n;
+}
+
+size_t kiln_device_c_features(cl_device_id dev, cl_name_version *out)
+{
+   return caps_c_features(dev->caps, out);
+}
+
+/* Extensions whose version is not 1.0.0. */
+static const struct {
+   const char *name;
+   cl_version version;
+} extension_versions[] = {
+   {"cl_khr_command_buffer", KILN_CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION},
+};
+
+size_t kiln_extensions_with_version(const char *list, cl_name_version *out, size_t max)
+{
+   size_t n = 0;
+   const char *p = list;
+   while (*p) {
+      while (*p == ' ')
+         p++;
+      size_t len = strcspn(p, " ");
+      if (!len)
+         break;
+      if (out && n < max) {
+         char name[CL_NAME_VERSION_MAX_NAME_SIZE];
+         snprintf(name, sizeof(name), "%.*s", (int)len, p);
+         cl_version v = CL_MAKE_VERSION(1, 0, 0);
+         for (size_t i = 0; i < sizeof(extension_versions) / sizeof(extension_versions[0]); i++)
+            if (!strcmp(name, extension_versions[i].name))
+               v = extension_versions[i].version;
+         put(out, n, v, name);
+      }
+      n++;
+      p += len;
+   }
+   return n;
+}
+
+void kiln_device_clang_ext(cl_device_id dev, char *buf, size_t size)
+{
+   kiln_caps_clang_ext(dev->caps, buf, size);
+}
+
+void kiln_caps_clang_ext(const struct pipe_caps *caps, char *buf, size_t size)
+{
+   size_t m = (size_t)snprintf(buf, size, "%s", caps->clang_extensions);
+   cl_name_version features[KILN_MAX_C_FEATURES];
+   size_t n = caps_c_features(caps, features);
+   for (size_t i = 0; i < n && m < size; i++)
+      m += (size_t)snprintf(buf + m, size - m, "%s+%s", m ? "," : "", features[i].name);
+}

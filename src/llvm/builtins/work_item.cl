@@ -1,0 +1,39 @@
+/* The OpenCL C 2.0/3.0 work-item functions and work_group_barrier, built
+ * from the 1.x ones.  They call barrier(), get_local_id() and the other
+ * work-item functions, so Kiln's work-group pass inlines them into the
+ * kernel (wg_inline.c) and lowers those calls there, as it does for a
+ * kernel's own.  Compiled as OpenCL C 3.0: memory_scope is a 2.0 type. */
+#include "kiln_cl.h"
+
+/* A work-group's work-items run on one thread, which the barrier's
+ * regions order; the scope asks for nothing more. */
+OVL void work_group_barrier(cl_mem_fence_flags flags, memory_scope scope)
+{
+   (void)scope;
+   barrier(flags);
+}
+
+OVL void work_group_barrier(cl_mem_fence_flags flags)
+{
+   barrier(flags);
+}
+
+/* Every work-group is uniform (the device reports no non-uniform
+ * work-groups): the enqueued size is the size. */
+OVL size_t get_enqueued_local_size(uint dim)
+{
+   return get_local_size(dim);
+}
+
+/* §6.15.1: unused dimensions have id 0, offset 0 and size 1. */
+OVL size_t get_global_linear_id(void)
+{
+   return ((get_global_id(2) - get_global_offset(2)) * get_global_size(1) +
+           (get_global_id(1) - get_global_offset(1))) * get_global_size(0) +
+          (get_global_id(0) - get_global_offset(0));
+}
+
+OVL size_t get_local_linear_id(void)
+{
+   return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
+}
