@@ -1,4 +1,5 @@
 #include "llvm/target.h"
+#include "llvm/guard.h"
 #include "util/alloc.h"
 
 #include <pthread.h>
@@ -18,12 +19,22 @@ static char *take_message(char *msg)
    return copy;
 }
 
-bool kiln_llvm_host_query(struct kiln_llvm_host *host)
+static void host_query(void *p)
 {
+   struct kiln_llvm_host *host = p;
    host->triple = take_message(LLVMGetDefaultTargetTriple());
    host->cpu = take_message(LLVMGetHostCPUName());
    host->features = take_message(LLVMGetHostCPUFeatures());
-   if (host->triple && host->cpu && host->features)
+}
+
+/* Core asks for this outside any build (the compile cache's key, program
+ * binaries' target check): guarded here, since LLVM running out of memory
+ * outside kiln_llvm_guard ends the process. */
+bool kiln_llvm_host_query(struct kiln_llvm_host *host)
+{
+   *host = (struct kiln_llvm_host){0};
+   if (kiln_llvm_guard(host_query, host, NULL, 0) == KILN_LLVM_GUARD_OK && host->triple &&
+       host->cpu && host->features)
       return true;
    kiln_llvm_host_fini(host);
    return false;

@@ -7,18 +7,30 @@
 
 #include "llvm/amdgpu/amdgpu_target.h"
 #include "llvm/build_log.h"
+#include "llvm/guard.h"
 #include "llvm/target.h"
 
-char *kiln_llvm_disassemble_amdgpu(const char *gfx, const void *code, size_t size,
-                                   uint64_t address)
+struct disasm {
+   const char *gfx;
+   uint8_t *bytes; /* LLVMDisasmInstruction takes it non-const */
+   size_t size;
+   uint64_t address;
+   struct kiln_build_log text;
+};
+
+static void disassemble(void *p)
 {
+   struct disasm *d = p;
    kiln_llvm_init_targets();
-   LLVMDisasmContextRef dc = LLVMCreateDisasmCPU(KILN_AMDGPU_TRIPLE, gfx, NULL, 0, NULL, NULL);
+   LLVMDisasmContextRef dc =
+      LLVMCreateDisasmCPU(KILN_AMDGPU_TRIPLE, d->gfx, NULL, 0, NULL, NULL);
    if (!dc)
-      return NULL;
+      return;
+   uint8_t *bytes = d->bytes;
+   size_t size = d->size;
+   uint64_t address = d->address;
    struct kiln_build_log text = {0};
    kiln_build_log_append(&text, "%s", "");
-   uint8_t *bytes = (uint8_t *)code;
    for (size_t pos = 0; pos < size;) {
       char line[256];
       size_t n = LLVMDisasmInstruction(dc, bytes + pos, size - pos, address + pos, line,
@@ -39,5 +51,17 @@ char *kiln_llvm_disassemble_amdgpu(const char *gfx, const void *code, size_t siz
       }
    }
    LLVMDisasmDispose(dc);
-   return text.text;
+   d->text = text;
+}
+
+/* Under kiln_llvm_guard: LLVM running out of memory gives NULL, as the
+ * other failures do, not the end of the process.  What a failed run held
+ * is leaked (guard.h). */
+char *kiln_llvm_disassemble_amdgpu(const char *gfx, const void *code, size_t size,
+                                   uint64_t address)
+{
+   struct disasm d = {.gfx = gfx, .bytes = (uint8_t *)code, .size = size, .address = address};
+   if (kiln_llvm_guard(disassemble, &d, NULL, 0) != KILN_LLVM_GUARD_OK)
+      return NULL;
+   return d.text.text;
 }
