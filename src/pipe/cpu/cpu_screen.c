@@ -146,13 +146,15 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->profiling_timer_resolution = 1;
    c->execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
    c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-   /* What OpenCL C 1.1 requires of every device, and double precision;
-    * each is implemented by the builtins library (atomics, every double
-    * builtin) or the compiler (byte stores, double arithmetic). */
+   /* What OpenCL C 1.1 requires of every device, double precision and
+    * 64-bit atomics; each is implemented by the builtins library (atomics,
+    * atom_* on long and ulong too, every double builtin) or the compiler
+    * (byte stores, double arithmetic). */
    static const char *const exts[] = {
       "cl_khr_byte_addressable_store",        "cl_khr_global_int32_base_atomics",
       "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
-      "cl_khr_local_int32_extended_atomics",  "cl_khr_fp64",
+      "cl_khr_local_int32_extended_atomics",  "cl_khr_int64_base_atomics",
+      "cl_khr_int64_extended_atomics",        "cl_khr_fp64",
       "cl_khr_3d_image_writes",
    };
    size_t n = 0, m = snprintf(c->clang_extensions, sizeof(c->clang_extensions), "-all");

@@ -1,6 +1,8 @@
 /* Atomic functions (OpenCL 1.1 §6.11.11) on global and local int/uint,
- * with contention from many work-items and work-groups at once, and the
- * cl_khr_{global,local}_int32_{base,extended}_atomics atom_* names. */
+ * with contention from many work-items and work-groups at once, the
+ * cl_khr_{global,local}_int32_{base,extended}_atomics atom_* names, and
+ * cl_khr_int64_{base,extended}_atomics on long and ulong where the device
+ * reports them. */
 #include "kk.h"
 
 #define N 65536
@@ -311,6 +313,90 @@ static void atom_names(const struct kt_env *env, cl_program p)
    CHECK_OK(clReleaseKernel(k));
 }
 
+/* 64-bit atom_*: every function, global and local, with values that
+ * carry into the high word, so that a 32-bit operation cannot pass. */
+static const char *source64 =
+   "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+   "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
+   "__kernel void k(__global long *c, __global ulong *u, __global long *lout,\n"
+   "                __local long *lc)\n"
+   "{\n"
+   "  long i = get_global_id(0), l = get_local_id(0);\n"
+   "  if (l == 0) { lc[0] = 0; lc[1] = LONG_MAX; lc[2] = 0; lc[3] = 0; }\n"
+   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  atom_add(&c[0], 0x100000001L);\n"
+   "  atom_sub(&c[1], 0x100000000L);\n"
+   "  atom_inc(&c[2]);\n"
+   "  atom_dec(&c[3]);\n"
+   "  atom_min(&c[4], -(i << 33));\n"
+   "  atom_max(&c[5], i << 33);\n"
+   "  atom_or(&c[6], 1L << (32 + (i & 31)));\n"
+   "  atom_and(&c[7], ~(1L << (40 + (i & 7))));\n"
+   "  atom_xor(&c[8], i << 32);\n"
+   "  long old = c[9], seen;\n"
+   "  while ((seen = atom_cmpxchg(&c[9], old, old + 0x100000000L)) != old) old = seen;\n"
+   "  atom_xchg(&c[10], 0x123456789abL);\n"
+   "  atom_max(&u[0], (ulong)i << 48);  /* unsigned: above LONG_MAX */\n"
+   "  atom_min(&u[1], ~((ulong)i << 40));\n"
+   "  atom_add(&lc[0], 0x100000000L);\n"
+   "  atom_min(&lc[1], l << 34);\n"
+   "  atom_or(&lc[2], 1L << (32 + (l & 31)));\n"
+   "  atom_inc(&lc[3]);\n"
+   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  if (l < 4) lout[get_group_id(0) * 4 + l] = lc[l];\n"
+   "}\n";
+
+static void int64_atoms(const struct kt_env *env)
+{
+   if (!has_ext(env, "cl_khr_int64_base_atomics") ||
+       !has_ext(env, "cl_khr_int64_extended_atomics")) {
+      printf("64-bit atomics: not reported by this device, skipped\n");
+      return;
+   }
+   enum { G = 16, LS = 64, NA = G * LS };
+   cl_program p = kk_build(env, source64, NULL);
+   cl_kernel k = kk_kernel(p, "k");
+   cl_long c[11] = {0, 0, 0, 0, 0, INT64_MIN, 0, -1, 0, 0, 0}, lout[G * 4];
+   cl_ulong u[2] = {0, UINT64_MAX};
+   cl_mem mc = kk_buffer_in(env, sizeof(c), c), mu = kk_buffer_in(env, sizeof(u), u),
+          ml = kk_buffer_in(env, sizeof(lout), NULL);
+   KK_ARG(k, 0, mc);
+   KK_ARG(k, 1, mu);
+   KK_ARG(k, 2, ml);
+   KK_LOCAL(k, 3, 4 * sizeof(cl_long));
+   size_t g = NA, l = LS;
+   KK_RUN(env, k, 1, NULL, &g, &l);
+   kk_read(env, mc, sizeof(c), c);
+   kk_read(env, mu, sizeof(u), u);
+   kk_read(env, ml, sizeof(lout), lout);
+   cl_long x = 0;
+   for (cl_long i = 0; i < NA; i++)
+      x ^= i << 32;
+   const cl_long want[11] = {NA * 0x100000001LL, -NA * 0x100000000LL, NA, -NA,
+                             -((cl_long)(NA - 1) << 33), (cl_long)(NA - 1) << 33,
+                             (cl_long)0xffffffff00000000ULL, ~(cl_long)0xff0000000000LL, x,
+                             NA * 0x100000000LL, 0x123456789abLL};
+   static const char *names[11] = {"add", "sub", "inc", "dec", "min", "max", "or", "and",
+                                   "xor", "cmpxchg loop", "xchg"};
+   for (int i = 0; i < 11; i++)
+      CHECK(c[i] == want[i], " atom_%s(long): 0x%llx, expected 0x%llx", names[i],
+            (unsigned long long)c[i], (unsigned long long)want[i]);
+   CHECK(u[0] == (cl_ulong)(NA - 1) << 48, " atom_max(ulong): 0x%llx", (unsigned long long)u[0]);
+   CHECK(u[1] == ~((cl_ulong)(NA - 1) << 40), " atom_min(ulong): 0x%llx",
+         (unsigned long long)u[1]);
+   for (int gr = 0; gr < G; gr++)
+      CHECK(lout[4 * gr] == LS * 0x100000000LL && lout[4 * gr + 1] == 0 &&
+               lout[4 * gr + 2] == (cl_long)0xffffffff00000000ULL && lout[4 * gr + 3] == LS,
+            " local atom_*(long), group %d: add 0x%llx min %lld or 0x%llx inc %lld", gr,
+            (unsigned long long)lout[4 * gr], (long long)lout[4 * gr + 1],
+            (unsigned long long)lout[4 * gr + 2], (long long)lout[4 * gr + 3]);
+   CHECK_OK(clReleaseMemObject(mc));
+   CHECK_OK(clReleaseMemObject(mu));
+   CHECK_OK(clReleaseMemObject(ml));
+   CHECK_OK(clReleaseKernel(k));
+   CHECK_OK(clReleaseProgram(p));
+}
+
 /* Atomics on a static __local array at constant indices, the way most
  * kernels write them; in a child process because it hangs the compiler. */
 static int static_local_child(const char *name)
@@ -356,6 +442,7 @@ int main(int argc, char **argv)
    global_ops(&env, p);
    local_ops(&env, p);
    atom_names(&env, p);
+   int64_atoms(&env);
    int st = kk_child("static_local", 6);
    /* The hang of barriers.c's local_constant_index: workgroup.c
     * expand_constant_users never terminates on a constant GEP of a __local
