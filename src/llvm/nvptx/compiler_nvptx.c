@@ -122,6 +122,7 @@ static enum kiln_build_status nvptx_lower(struct kiln_llvm_job *job)
    kiln_nvptx_define_builtins(own);
    kiln_nvptx_lower_native_math(own);
    kiln_nvptx_keep_signed_zeros(own);
+   kiln_nvptx_fix_libclc_results(own);
    kiln_nvptx_define_work_items(own);
    if (!kiln_nvptx_lower_kernels(own))
       return KILN_BUILD_OUT_OF_MEMORY;

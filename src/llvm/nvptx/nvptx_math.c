@@ -20,6 +20,7 @@
 #include "llvm/nvptx/nvptx_math.h"
 
 #include <llvm-c/Core.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,9 +187,9 @@ void kiln_nvptx_lower_native_math(LLVMModuleRef m)
    LLVMDisposeBuilder(b);
 }
 
-/* Itanium names of one-argument float/double built-ins: "_Z3sinf",
- * "_Z3tanDv4_d"; the built-in's name in buf. */
-static bool unary_fp_builtin(const char *name, char *buf, size_t size)
+/* An Itanium-mangled built-in's name: "_Z5fractDv4_fPU3AS1S_" -> "fract"
+ * in buf. */
+static bool builtin_base(const char *name, char *buf, size_t size)
 {
    if (strncmp(name, "_Z", 2))
       return false;
@@ -198,7 +199,16 @@ static bool unary_fp_builtin(const char *name, char *buf, size_t size)
       return false;
    memcpy(buf, end, len);
    buf[len] = 0;
-   const char *arg = end + len;
+   return true;
+}
+
+/* Itanium names of one-argument float/double built-ins: "_Z3sinf",
+ * "_Z3tanDv4_d"; the built-in's name in buf. */
+static bool unary_fp_builtin(const char *name, char *buf, size_t size)
+{
+   if (!builtin_base(name, buf, size))
+      return false;
+   const char *arg = name + 2 + strspn(name + 2, "0123456789") + strlen(buf);
    if (!strncmp(arg, "Dv", 2)) {
       arg += 2;
       while (*arg >= '0' && *arg <= '9')
@@ -240,6 +250,155 @@ void kiln_nvptx_keep_signed_zeros(LLVMModuleRef m)
          LLVMSetOperand(sel, 2, call); /* RAUW made it its own operand */
       }
       kiln_free(calls);
+   }
+   LLVMDisposeBuilder(b);
+}
+
+/* A constant of vector or scalar type t with every lane scalar. */
+static LLVMValueRef splat_const(LLVMTypeRef t, LLVMValueRef scalar)
+{
+   if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+      return scalar;
+   LLVMValueRef lanes[16];
+   unsigned n = LLVMGetVectorSize(t);
+   for (unsigned i = 0; i < n && i < 16; i++)
+      lanes[i] = scalar;
+   return LLVMConstVector(lanes, n);
+}
+
+static LLVMTypeRef element_type(LLVMTypeRef t)
+{
+   return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+}
+
+/* The same shape as t (scalar or vector) with elements e. */
+static LLVMTypeRef like(LLVMTypeRef t, LLVMTypeRef e)
+{
+   return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMVectorType(e, LLVMGetVectorSize(t)) : e;
+}
+
+/* copysign(0, x), lane by lane: x's sign bit alone. */
+static LLVMValueRef signed_zero(LLVMBuilderRef b, LLVMValueRef x)
+{
+   LLVMTypeRef t = LLVMTypeOf(x);
+   unsigned bits = LLVMGetTypeKind(element_type(t)) == LLVMDoubleTypeKind ? 64 : 32;
+   LLVMTypeRef it = LLVMIntTypeInContext(LLVMGetTypeContext(t), bits);
+   LLVMValueRef mask = splat_const(like(t, it), LLVMConstInt(it, 1ULL << (bits - 1), 0));
+   LLVMValueRef sign = LLVMBuildAnd(b, LLVMBuildBitCast(b, x, like(t, it), ""), mask, "");
+   return LLVMBuildBitCast(b, sign, t, "");
+}
+
+static LLVMValueRef fp_const(LLVMTypeRef t, double v)
+{
+   return splat_const(t, LLVMConstReal(element_type(t), v));
+}
+
+/* After call: uses of its result see select(c(x), fixed(x), call). */
+static void patch_result(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef cond,
+                         LLVMValueRef fixed)
+{
+   LLVMValueRef sel = LLVMBuildSelect(b, cond, fixed, call, "");
+   LLVMReplaceAllUsesWith(call, sel);
+   LLVMSetOperand(sel, 2, call); /* RAUW made it its own operand */
+}
+
+/* fract(x, iptr) returns ±0 for x = ±0 and x = ±inf (§7.5.1); libclc
+ * gives +0 for -0 and both infinities. */
+static void fix_fract(LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef x = LLVMGetOperand(call, 0);
+   LLVMTypeRef t = LLVMTypeOf(x);
+   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+   LLVMValueRef c = LLVMBuildOr(
+      b, LLVMBuildFCmp(b, LLVMRealOEQ, x, LLVMConstNull(t), ""),
+      LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOEQ, x, fp_const(t, INFINITY), ""),
+                  LLVMBuildFCmp(b, LLVMRealOEQ, x, fp_const(t, -INFINITY), ""), ""),
+      "");
+   patch_result(b, call, c, signed_zero(b, x));
+}
+
+/* sinpi(n) is +0 for integers n > 0, -0 for n < 0 (§7.5.1); libclc's
+ * double sinpi(1) is -0.  x - trunc(x) == 0 holds for the integers
+ * (±0 too) and neither NaN nor the infinities. */
+static void fix_sinpi(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef x = LLVMGetOperand(call, 0);
+   LLVMTypeRef t = LLVMTypeOf(x);
+   unsigned id = LLVMLookupIntrinsicID("llvm.trunc", 10);
+   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+   LLVMValueRef tr = LLVMBuildCall2(b, LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, &t, 1),
+                                    LLVMGetIntrinsicDeclaration(m, id, &t, 1), &x, 1, "");
+   LLVMValueRef c =
+      LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildFSub(b, x, tr, ""), LLVMConstNull(t), "");
+   patch_result(b, call, c, signed_zero(b, x));
+}
+
+/* ldexp(x, n) on float: libclc's flushes results below FLT_MIN to zero.
+ * In double, x * 2^n is exact for every n that can matter (clamped to
+ * ±400: beyond that the float result is 0 or infinity either way), and
+ * one conversion rounds it to float, denormals included. */
+static void fix_ldexp_float(LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef x = LLVMGetOperand(call, 0), n = LLVMGetOperand(call, 1);
+   LLVMTypeRef t = LLVMTypeOf(x);
+   LLVMContextRef c = LLVMGetTypeContext(t);
+   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+   LLVMTypeRef dt = like(t, LLVMDoubleTypeInContext(c)), nt = like(t, i32);
+   LLVMPositionBuilderBefore(b, call);
+   if (LLVMTypeOf(n) != nt) { /* ldexp(floatn, int): one exponent for all */
+      LLVMValueRef v = LLVMBuildInsertElement(b, LLVMGetPoison(nt), n,
+                                              LLVMConstInt(i32, 0, 0), "");
+      n = LLVMBuildShuffleVector(b, v, LLVMGetPoison(nt), LLVMConstNull(nt), "");
+   }
+   LLVMValueRef lo = splat_const(nt, LLVMConstInt(i32, (unsigned long long)-400, 1));
+   LLVMValueRef hi = splat_const(nt, LLVMConstInt(i32, 400, 1));
+   n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, n, lo, ""), lo, n, "");
+   n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, hi, ""), hi, n, "");
+   LLVMValueRef e = LLVMBuildZExt(
+      b, LLVMBuildAdd(b, n, splat_const(nt, LLVMConstInt(i32, 1023, 0)), ""), like(t, i64), "");
+   LLVMValueRef pow2 = LLVMBuildBitCast(
+      b, LLVMBuildShl(b, e, splat_const(like(t, i64), LLVMConstInt(i64, 52, 0)), ""), dt, "");
+   LLVMValueRef r =
+      LLVMBuildFPTrunc(b, LLVMBuildFMul(b, LLVMBuildFPExt(b, x, dt, ""), pow2, ""), t, "");
+   LLVMReplaceAllUsesWith(call, r);
+   LLVMInstructionEraseFromParent(call);
+}
+
+void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
+{
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+      size_t len;
+      char base[16];
+      LLVMTypeRef fnty = LLVMGlobalGetValueType(fn);
+      if (!builtin_base(LLVMGetValueName2(fn, &len), base, sizeof(base)) ||
+          !LLVMCountParamTypes(fnty))
+         continue;
+      LLVMTypeRef params[2];
+      unsigned np = LLVMCountParamTypes(fnty);
+      if (np > 2)
+         continue;
+      LLVMGetParamTypes(fnty, params);
+      LLVMTypeKind k = LLVMGetTypeKind(element_type(params[0]));
+      bool fp = k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
+      int which = !fp ? 0
+                  : !strcmp(base, "fract") && np == 2 ? 1
+                  : !strcmp(base, "sinpi") && np == 1 ? 2
+                  : !strcmp(base, "ldexp") && np == 2 && k == LLVMFloatTypeKind ? 3
+                  : 0;
+      if (!which)
+         continue;
+      unsigned n;
+      LLVMValueRef *calls = calls_of(fn, &n);
+      for (unsigned i = 0; i < n; i++) {
+         if (which == 1)
+            fix_fract(b, calls[i]);
+         else if (which == 2)
+            fix_sinpi(m, b, calls[i]);
+         else
+            fix_ldexp_float(b, calls[i]);
+      }
+      kiln_free(calls); /* out of memory: libclc's results stay */
    }
    LLVMDisposeBuilder(b);
 }

@@ -23,6 +23,12 @@ void kiln_nvptx_lower_native_math(LLVMModuleRef m);
  * when that is ±0, as §7.5.1 requires (libclc's nvptx sin(-0) is +0). */
 void kiln_nvptx_keep_signed_zeros(LLVMModuleRef m);
 
+/* Before the optimiser: results libclc-19's nvptx library gets wrong,
+ * fixed at every call (float and double, scalar and vector): fract of ±0
+ * and ±inf is ±0, sinpi of an integer is 0 with the integer's sign, and
+ * ldexp on float keeps results below FLT_MIN (libclc flushes them). */
+void kiln_nvptx_fix_libclc_results(LLVMModuleRef m);
+
 /* After the optimiser, before code generation: false, with a log line per
  * intrinsic naming the function that uses it, when the module still calls
  * an intrinsic the NVPTX code generator cannot select (LLVM would abort
