@@ -33,11 +33,7 @@ mkdir -p "$OUT/t" "$OUT/k"
 # --- Kiln's library (pack.sh's format; left alone when up to date) -----
 K=$OUT/k/k.tar.xz
 if [ ! -f "$K" ] || [ "$B/src/libKilnOpenCL.so.1" -nt "$K" ]; then
-   mkdir -p "$T/kcarry/lib"
-   cp -L "$B/src/libKilnOpenCL.so.1" "$T/kcarry/lib/libKilnOpenCL.so.1"
-   strip --strip-unneeded "$T/kcarry/lib/libKilnOpenCL.so.1"
-   tar cf - -C "$T" kcarry | xz -9 -T0 > "$K"
-   rm -rf "$T/kcarry"
+   bash "$HERE/pack_kiln.sh" "$B" "$K"
 fi
 
 # --- meson's suite cl ----------------------------------------------------

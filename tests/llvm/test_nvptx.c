@@ -482,20 +482,30 @@ static void test_libclc_fixes(void **state)
             "kernel void ld(global float *o, global int *n) { o[0] = ldexp(o[0], n[0]); }\n"
             "kernel void ld4(global float4 *o, int n) { o[0] = ldexp(o[0], n); }\n"
             "kernel void fr(global float *o) { float ip; o[0] = fract(o[0], &ip); }\n"
-            "kernel void sp(global double *o) { o[0] = sinpi(o[0]); }\n",
+            "kernel void sp(global double *o) { o[0] = sinpi(o[0]); }\n"
+            "kernel void nt(global float *o) { o[0] = native_tan(o[0]); }\n"
+            "kernel void vh(global float *o, global half *h) { vstore_half_rtp(o[0], 0, h); }\n",
             "");
    const char *ptx = out.object;
    const char *ld = entry_body(ptx, "ld"), *ld4 = entry_body(ptx, "ld4");
    const char *fr = entry_body(ptx, "fr"), *sp = entry_body(ptx, "sp");
+   const char *nt = entry_body(ptx, "nt"), *vh = entry_body(ptx, "vh");
    /* Entries in order of the source: each check stays inside its kernel. */
-   assert_true(ld < ld4 && ld4 < fr && fr < sp);
+   assert_true(ld < ld4 && ld4 < fr && fr < sp && sp < nt && nt < vh);
    const char *hit = strstr(ld, "cvt.rn.f32.f64");
    assert_true(hit && hit < ld4);
    hit = strstr(ld4, "mul.rn.f64");
    assert_true(hit && hit < fr);
    hit = strstr(fr, "-2147483648"); /* the sign bit, kept */
    assert_true(hit && hit < sp);
-   assert_non_null(strstr(sp, "cvt.rzi.f64.f64")); /* trunc: is x an integer */
+   hit = strstr(sp, "cvt.rzi.f64.f64"); /* trunc: is x an integer */
+   assert_true(hit && hit < nt);
+   /* native_tan: reduced by pi/2 (rint), no sin.approx/cos.approx. */
+   hit = strstr(nt, "cvt.rni.f32.f32");
+   assert_true(hit && hit < vh);
+   hit = strstr(nt, "sin.approx");
+   assert_true(!hit || hit > vh);
+   assert_non_null(strstr(vh, "0f33800000")); /* 2^-24, the smallest half */
    check_ptxas(&out, "sm_90");
    kiln_build_output_fini(&out);
 }

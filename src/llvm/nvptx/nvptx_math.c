@@ -103,6 +103,60 @@ static LLVMValueRef scale(LLVMBuilderRef b, LLVMValueRef x, double k)
    return LLVMBuildFMul(b, x, LLVMConstReal(LLVMTypeOf(x), k), "");
 }
 
+static LLVMValueRef overloaded(LLVMModuleRef m, LLVMBuilderRef b, const char *name,
+                               LLVMValueRef *args, unsigned n)
+{
+   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+   LLVMTypeRef t = LLVMTypeOf(args[0]);
+   return LLVMBuildCall2(b, LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, &t, 1),
+                         LLVMGetIntrinsicDeclaration(m, id, &t, 1), args, n, "");
+}
+
+/* a * b + c, rounded once. */
+static LLVMValueRef fma_f(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y,
+                          LLVMValueRef z)
+{
+   LLVMValueRef args[] = {x, y, z};
+   return overloaded(m, b, "llvm.fma", args, 3);
+}
+
+/* Horner's c[0] + r2 * (c[1] + r2 * (...)). */
+static LLVMValueRef poly(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef r2, const double *c,
+                         unsigned n)
+{
+   LLVMTypeRef t = LLVMTypeOf(r2);
+   LLVMValueRef v = LLVMConstReal(t, c[n - 1]);
+   for (unsigned i = n - 1; i-- > 0;)
+      v = fma_f(m, b, v, r2, LLVMConstReal(t, c[i]));
+   return v;
+}
+
+/* native_tan: sin.approx/cos.approx loses all relative accuracy near the
+ * poles and zeros (their error is absolute, 2^-21: tan(-1.5711) came out
+ * 1e-3 off).  Instead: x = r + k*pi/2 with |r| <= pi/4 (Cody-Waite, two
+ * constants), sin r and cos r from their Taylor series to r^7 and r^8
+ * (relative error below 5e-7 on that range, tiny r included), and
+ * tan x = sin r / cos r, or -cos r / sin r for odd k. */
+static LLVMValueRef tan_approx(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef x)
+{
+   static const double sin_c[] = {1.0, -1.0 / 6, 1.0 / 120, -1.0 / 5040};
+   static const double cos_c[] = {1.0, -1.0 / 2, 1.0 / 24, -1.0 / 720, 1.0 / 40320};
+   LLVMTypeRef t = LLVMTypeOf(x);
+   LLVMValueRef k = scale(b, x, 0.63661977236758134); /* 2/pi */
+   k = overloaded(m, b, "llvm.rint", &k, 1);
+   LLVMValueRef nk = LLVMBuildFNeg(b, k, "");
+   LLVMValueRef r = fma_f(m, b, nk, LLVMConstReal(t, 1.57079637050628662), x); /* (float)pi/2 */
+   r = fma_f(m, b, nk, LLVMConstReal(t, -4.37113900018624283e-8), r);      /* pi/2 - that */
+   LLVMValueRef r2 = LLVMBuildFMul(b, r, r, "");
+   LLVMValueRef sn = LLVMBuildFMul(b, r, poly(m, b, r2, sin_c, 4), "");
+   LLVMValueRef cs = poly(m, b, r2, cos_c, 5);
+   /* k odd: k/2 is not an integer (NaN k: either way NaN). */
+   LLVMValueRef half = scale(b, k, 0.5);
+   LLVMValueRef odd = LLVMBuildFCmp(b, LLVMRealUNE, half, overloaded(m, b, "llvm.rint", &half, 1), "");
+   return LLVMBuildSelect(b, odd, LLVMBuildFNeg(b, LLVMBuildFDiv(b, cs, sn, ""), ""),
+                          LLVMBuildFDiv(b, sn, cs, ""), "");
+}
+
 /* One float lane of op(x[, y]) from PTX's approximate instructions. */
 static LLVMValueRef approx(LLVMModuleRef m, LLVMBuilderRef b, const char *op, LLVMValueRef x,
                            LLVMValueRef y)
@@ -114,7 +168,7 @@ static LLVMValueRef approx(LLVMModuleRef m, LLVMBuilderRef b, const char *op, LL
    if (!strcmp(op, "cos"))
       return nvvm(m, b, cos_f, x);
    if (!strcmp(op, "tan"))
-      return LLVMBuildFDiv(b, nvvm(m, b, sin_f, x), nvvm(m, b, cos_f, x), "");
+      return tan_approx(m, b, x);
    if (!strcmp(op, "exp2"))
       return nvvm(m, b, ex2, x);
    if (!strcmp(op, "exp"))
@@ -364,19 +418,42 @@ static void fix_ldexp_float(LLVMBuilderRef b, LLVMValueRef call)
    LLVMInstructionEraseFromParent(call);
 }
 
+/* vstore_half*_rtp/_rtn of a value strictly between 0 and the smallest
+ * half denormal, 2^-24, toward it: libclc's rounding step treats a power
+ * of two below 2^-24 as exact, and the store's round-to-nearest then
+ * gives 0 (vstore_half_rtp(0x1p-25) was 0, not 0x0001).  2^-24 itself is
+ * exact, so storing it instead is the directed rounding's answer. */
+static void fix_half_rounding(LLVMBuilderRef b, LLVMValueRef call, bool up)
+{
+   LLVMValueRef x = LLVMGetOperand(call, 0);
+   LLVMTypeRef t = LLVMTypeOf(x);
+   LLVMValueRef tiny = fp_const(t, up ? 0x1p-24 : -0x1p-24);
+   LLVMPositionBuilderBefore(b, call);
+   LLVMValueRef c = LLVMBuildAnd(
+      b, LLVMBuildFCmp(b, up ? LLVMRealOGT : LLVMRealOLT, x, LLVMConstNull(t), ""),
+      LLVMBuildFCmp(b, up ? LLVMRealOLT : LLVMRealOGT, x, tiny, ""), "");
+   LLVMSetOperand(call, 0, LLVMBuildSelect(b, c, tiny, x, ""));
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+   size_t n = strlen(s), k = strlen(suffix);
+   return n >= k && !strcmp(s + n - k, suffix);
+}
+
 void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
 {
    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
       size_t len;
-      char base[16];
+      char base[24];
       LLVMTypeRef fnty = LLVMGlobalGetValueType(fn);
       if (!builtin_base(LLVMGetValueName2(fn, &len), base, sizeof(base)) ||
           !LLVMCountParamTypes(fnty))
          continue;
-      LLVMTypeRef params[2];
+      LLVMTypeRef params[3];
       unsigned np = LLVMCountParamTypes(fnty);
-      if (np > 2)
+      if (np > 3)
          continue;
       LLVMGetParamTypes(fnty, params);
       LLVMTypeKind k = LLVMGetTypeKind(element_type(params[0]));
@@ -385,6 +462,9 @@ void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
                   : !strcmp(base, "fract") && np == 2 ? 1
                   : !strcmp(base, "sinpi") && np == 1 ? 2
                   : !strcmp(base, "ldexp") && np == 2 && k == LLVMFloatTypeKind ? 3
+                  : !strncmp(base, "vstore", 6) && ends_with(base, "_rtp") && np == 3 ? 4
+                  : !strncmp(base, "vstore", 6) && ends_with(base, "_rtn") && np == 3 ? 5
+                  : !strcmp(base, "native_tan") && np == 1 && k == LLVMFloatTypeKind ? 6
                   : 0;
       if (!which)
          continue;
@@ -395,8 +475,12 @@ void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
             fix_fract(b, calls[i]);
          else if (which == 2)
             fix_sinpi(m, b, calls[i]);
-         else
+         else if (which == 3)
             fix_ldexp_float(b, calls[i]);
+         else if (which < 6)
+            fix_half_rounding(b, calls[i], which == 4);
+         else /* libclc's is sin.approx / cos.approx */
+            replace_call(m, b, calls[i], "tan");
       }
       kiln_free(calls); /* out of memory: libclc's results stay */
    }

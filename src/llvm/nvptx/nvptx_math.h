@@ -25,8 +25,10 @@ void kiln_nvptx_keep_signed_zeros(LLVMModuleRef m);
 
 /* Before the optimiser: results libclc-19's nvptx library gets wrong,
  * fixed at every call (float and double, scalar and vector): fract of ±0
- * and ±inf is ±0, sinpi of an integer is 0 with the integer's sign, and
- * ldexp on float keeps results below FLT_MIN (libclc flushes them). */
+ * and ±inf is ±0, sinpi of an integer is 0 with the integer's sign,
+ * ldexp on float keeps results below FLT_MIN (libclc flushes them), and
+ * vstore_half*_rtp/_rtn round values between 0 and 2^-24 away from 0;
+ * native_tan keeps its relative accuracy near the poles (nvptx_math.c). */
 void kiln_nvptx_fix_libclc_results(LLVMModuleRef m);
 
 /* After the optimiser, before code generation: false, with a log line per
