@@ -152,7 +152,8 @@ static LLVMValueRef tan_approx(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef x
    LLVMValueRef cs = poly(m, b, r2, cos_c, 5);
    /* k odd: k/2 is not an integer (NaN k: either way NaN). */
    LLVMValueRef half = scale(b, k, 0.5);
-   LLVMValueRef odd = LLVMBuildFCmp(b, LLVMRealUNE, half, overloaded(m, b, "llvm.rint", &half, 1), "");
+   LLVMValueRef odd =
+      LLVMBuildFCmp(b, LLVMRealUNE, half, overloaded(m, b, "llvm.rint", &half, 1), "");
    return LLVMBuildSelect(b, odd, LLVMBuildFNeg(b, LLVMBuildFDiv(b, cs, sn, ""), ""),
                           LLVMBuildFDiv(b, sn, cs, ""), "");
 }
@@ -377,13 +378,10 @@ static void fix_fract(LLVMBuilderRef b, LLVMValueRef call)
 static void fix_sinpi(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
 {
    LLVMValueRef x = LLVMGetOperand(call, 0);
-   LLVMTypeRef t = LLVMTypeOf(x);
-   unsigned id = LLVMLookupIntrinsicID("llvm.trunc", 10);
    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
-   LLVMValueRef tr = LLVMBuildCall2(b, LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, &t, 1),
-                                    LLVMGetIntrinsicDeclaration(m, id, &t, 1), &x, 1, "");
-   LLVMValueRef c =
-      LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildFSub(b, x, tr, ""), LLVMConstNull(t), "");
+   LLVMValueRef tr = overloaded(m, b, "llvm.trunc", &x, 1);
+   LLVMValueRef c = LLVMBuildFCmp(b, LLVMRealOEQ, LLVMBuildFSub(b, x, tr, ""),
+                                  LLVMConstNull(LLVMTypeOf(x)), "");
    patch_result(b, call, c, signed_zero(b, x));
 }
 
@@ -441,46 +439,66 @@ static bool ends_with(const char *s, const char *suffix)
    return n >= k && !strcmp(s + n - k, suffix);
 }
 
+enum libclc_fix { FIX_NONE, FIX_FRACT, FIX_SINPI, FIX_LDEXP, FIX_HALF_UP, FIX_HALF_DOWN, FIX_TAN };
+
+/* Which fix the built-in base(np parameters, the first's elements k) needs. */
+static enum libclc_fix fix_for(const char *base, unsigned np, LLVMTypeKind k)
+{
+   bool f32 = k == LLVMFloatTypeKind;
+   if (!f32 && k != LLVMDoubleTypeKind)
+      return FIX_NONE;
+   if (!strcmp(base, "fract") && np == 2)
+      return FIX_FRACT;
+   if (!strcmp(base, "sinpi") && np == 1)
+      return FIX_SINPI;
+   if (!strcmp(base, "ldexp") && np == 2 && f32)
+      return FIX_LDEXP;
+   if (!strcmp(base, "native_tan") && np == 1 && f32)
+      return FIX_TAN; /* libclc's is sin.approx / cos.approx */
+   if (!strncmp(base, "vstore", 6) && np == 3 && ends_with(base, "_rtp"))
+      return FIX_HALF_UP;
+   if (!strncmp(base, "vstore", 6) && np == 3 && ends_with(base, "_rtn"))
+      return FIX_HALF_DOWN;
+   return FIX_NONE;
+}
+
 void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
 {
    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
       size_t len;
       char base[24];
-      LLVMTypeRef fnty = LLVMGlobalGetValueType(fn);
-      if (!builtin_base(LLVMGetValueName2(fn, &len), base, sizeof(base)) ||
-          !LLVMCountParamTypes(fnty))
-         continue;
-      LLVMTypeRef params[3];
+      LLVMTypeRef fnty = LLVMGlobalGetValueType(fn), params[3];
       unsigned np = LLVMCountParamTypes(fnty);
-      if (np > 3)
+      if (!np || np > 3 || !builtin_base(LLVMGetValueName2(fn, &len), base, sizeof(base)))
          continue;
       LLVMGetParamTypes(fnty, params);
-      LLVMTypeKind k = LLVMGetTypeKind(element_type(params[0]));
-      bool fp = k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
-      int which = !fp ? 0
-                  : !strcmp(base, "fract") && np == 2 ? 1
-                  : !strcmp(base, "sinpi") && np == 1 ? 2
-                  : !strcmp(base, "ldexp") && np == 2 && k == LLVMFloatTypeKind ? 3
-                  : !strncmp(base, "vstore", 6) && ends_with(base, "_rtp") && np == 3 ? 4
-                  : !strncmp(base, "vstore", 6) && ends_with(base, "_rtn") && np == 3 ? 5
-                  : !strcmp(base, "native_tan") && np == 1 && k == LLVMFloatTypeKind ? 6
-                  : 0;
-      if (!which)
+      enum libclc_fix fix = fix_for(base, np, LLVMGetTypeKind(element_type(params[0])));
+      if (fix == FIX_NONE)
          continue;
       unsigned n;
       LLVMValueRef *calls = calls_of(fn, &n);
       for (unsigned i = 0; i < n; i++) {
-         if (which == 1)
+         switch (fix) {
+         case FIX_FRACT:
             fix_fract(b, calls[i]);
-         else if (which == 2)
+            break;
+         case FIX_SINPI:
             fix_sinpi(m, b, calls[i]);
-         else if (which == 3)
+            break;
+         case FIX_LDEXP:
             fix_ldexp_float(b, calls[i]);
-         else if (which < 6)
-            fix_half_rounding(b, calls[i], which == 4);
-         else /* libclc's is sin.approx / cos.approx */
+            break;
+         case FIX_HALF_UP:
+         case FIX_HALF_DOWN:
+            fix_half_rounding(b, calls[i], fix == FIX_HALF_UP);
+            break;
+         case FIX_TAN:
             replace_call(m, b, calls[i], "tan");
+            break;
+         case FIX_NONE:
+            break;
+         }
       }
       kiln_free(calls); /* out of memory: libclc's results stay */
    }
