@@ -465,10 +465,39 @@ static void work(cl_device_id root)
    CHECK(pinned_threads(&widest) == 0, "workers of freed sub-devices remain");
 }
 
+/* A device that cannot be partitioned (the CUDA device) says so, and
+ * every scheme is "not supported by the device": CL_INVALID_VALUE. */
+static bool unpartitionable(cl_device_id root)
+{
+   cl_device_partition_property props[8] = {0};
+   CHECK_OK(clGetDeviceInfo(root, CL_DEVICE_PARTITION_PROPERTIES, sizeof(props), props, NULL));
+   if (props[0])
+      return false;
+   CHECK(kt_device_uint(root, CL_DEVICE_PARTITION_MAX_SUB_DEVICES) == 0);
+   const cl_device_partition_property schemes[][4] = {
+      {CL_DEVICE_PARTITION_EQUALLY, 1, 0},
+      {CL_DEVICE_PARTITION_BY_COUNTS, 1, CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0},
+      {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0},
+   };
+   for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+      cl_uint num = 99;
+      cl_device_id sub = NULL;
+      CHECK(clCreateSubDevices(root, schemes[i], 1, &sub, &num) == CL_INVALID_VALUE,
+            "scheme 0x%lx on a device without partitions", (long)schemes[i][0]);
+      CHECK(sub == NULL && num == 99, "scheme 0x%lx: outputs written", (long)schemes[i][0]);
+   }
+   printf("this device cannot be partitioned: only that was checked\n");
+   return true;
+}
+
 int main(void)
 {
    struct kt_env env;
    kt_setup(&env, 0);
+   if (unpartitionable(env.device)) {
+      kt_teardown(&env);
+      return kt_result();
+   }
    root_info(env.device);
    errors(env.device);
    if (cus(env.device) >= 2) {
