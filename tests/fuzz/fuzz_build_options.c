@@ -23,7 +23,7 @@ static bool is_ident_start(char c)
 static void check_ok(const struct kiln_build_options *o, enum kiln_cl_std max_std)
 {
    FUZZ_CHECK(o->cl_std == KILN_CL_STD_1_0 || o->cl_std == KILN_CL_STD_1_1 ||
-                 o->cl_std == KILN_CL_STD_1_2,
+                 o->cl_std == KILN_CL_STD_1_2 || o->cl_std == KILN_CL_STD_3_0,
               "cl_std %d", (int)o->cl_std);
    FUZZ_CHECK(o->cl_std <= max_std, "cl_std %d above the device's %d", (int)o->cl_std,
               (int)max_std);
@@ -53,7 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    memcpy(options, data, size);
    options[size] = '\0';
 
-   static const enum kiln_cl_std stds[] = {KILN_CL_STD_1_0, KILN_CL_STD_1_1, KILN_CL_STD_1_2};
+   /* Every device version Kiln reports, OpenCL 3.0's (the CPU device) too. */
+   static const enum kiln_cl_std stds[] = {KILN_CL_STD_1_0, KILN_CL_STD_1_1, KILN_CL_STD_1_2,
+                                           KILN_CL_STD_3_0};
    static const size_t reason_sizes[] = {0, 1, 2, 17, KILN_BUILD_OPTIONS_REASON_SIZE};
    for (size_t s = 0; s < sizeof(stds) / sizeof(stds[0]); s++) {
       int first = -1;
@@ -97,7 +99,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          struct kiln_build_options o;
          FUZZ_CHECK(kiln_build_options_parse(NULL, stds[s], &o, NULL, 0) == KILN_BUILD_OPTIONS_OK,
                     "NULL options refused");
-         FUZZ_CHECK(o.cl_std == stds[s] && !o.flags, "NULL options: std %d flags 0x%x",
+         /* Without -cl-std: the device's version, but 1.2 on a 3.0 device
+          * (OpenCL 3.0 §5.8.6.5: CL3.0 only when asked for). */
+         enum kiln_cl_std want = stds[s] > KILN_CL_STD_1_2 ? KILN_CL_STD_1_2 : stds[s];
+         FUZZ_CHECK(o.cl_std == want && !o.flags, "NULL options: std %d flags 0x%x",
                     (int)o.cl_std, o.flags);
          kiln_build_options_fini(&o);
       }
