@@ -193,14 +193,21 @@ void *kiln_jit_lookup(struct kiln_jit *j, const char *name, char **error)
    return guarded(lookup_call, &c);
 }
 
+static void dispose_call(void *p)
+{
+   LLVMErrorRef err = LLVMOrcDisposeLLJIT(p);
+   if (err)
+      LLVMConsumeError(err);
+}
+
+/* Guarded like loading: tearing the JIT down runs LLVM code that may
+ * allocate, and no LLVM allocation may fail outside kiln_llvm_guard (what
+ * a failed teardown held is leaked, guard.h). */
 void kiln_jit_destroy(struct kiln_jit *j)
 {
    if (!j)
       return;
-   if (j->jit) {
-      LLVMErrorRef err = LLVMOrcDisposeLLJIT(j->jit);
-      if (err)
-         LLVMConsumeError(err);
-   }
+   if (j->jit)
+      kiln_llvm_guard(dispose_call, j->jit, NULL, 0);
    kiln_free(j);
 }
