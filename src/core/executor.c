@@ -14,7 +14,8 @@
 /* A command whose work went to the device and is not known to be done. */
 struct in_flight {
    cl_event ev;
-   struct pipe_fence *fence;
+   struct pipe_fence *fence; /* NULL: nothing of its own on the device */
+   cl_int err;               /* while recording it */
    int result; /* of fence_wait, once no longer busy */
    struct in_flight *next;
 };
@@ -22,9 +23,10 @@ struct in_flight {
 /* Up to two threads per queue, started by its first command: the
  * executor records ready commands into the queue's pipe context and
  * flushes each; the completer waits for the fences of those that went to
- * the device and completes their events.  Devices that finish work as they
- * record it (the CPU) hand back no fence, and their commands complete on
- * the executor at once.  Per queue, so that a command that never ends (a
+ * the device and completes their events, in the order they ran.  Devices
+ * that finish work as they record it (the CPU) hand back no fence, and
+ * their commands complete on the executor at once unless earlier ones are
+ * still in flight (a marker behind a device copy ends after it).  Per queue, so that a command that never ends (a
  * kernel spinning for ever) holds back its own queue only.
  *
  * Launch latency (docs/design.md, "Executor"): the executor takes every
@@ -80,6 +82,8 @@ static void drop_ref(struct kiln_executor *ex)
    }
 }
 
+/* Completes f's event; f stays on ex->flying until then, so that a
+ * command behind it cannot complete first (run_command). */
 static void finish_flight(struct kiln_executor *ex, struct in_flight *f)
 {
    int r = f->result;
@@ -87,7 +91,7 @@ static void finish_flight(struct kiln_executor *ex, struct in_flight *f)
    cl_event ev = f->ev;
    uint64_t start, end;
    /* Device times cost the driver queries: only for profiling queues. */
-   if (ev->profiling && screen->fence_times &&
+   if (ev->profiling && f->fence && screen->fence_times &&
        screen->fence_times(screen, f->fence, &start, &end)) {
       /* The device clock is mapped onto the host's with some error: keep
        * QUEUED <= SUBMIT <= START <= END (the spec's order) regardless. */
@@ -105,9 +109,9 @@ static void finish_flight(struct kiln_executor *ex, struct in_flight *f)
       ev->times[KILN_PROF_END] = kiln_device_timestamp(ex->device);
    }
    ev->queue->last_end = ev->times[KILN_PROF_END];
-   screen->fence_destroy(screen, f->fence);
-   kiln_free(f);
-   kiln_event_complete(ev, final_status(ev, r < 0 ? r : CL_SUCCESS));
+   if (f->fence)
+      screen->fence_destroy(screen, f->fence);
+   kiln_event_complete(ev, final_status(ev, f->err ? f->err : r < 0 ? r : CL_SUCCESS));
 }
 
 static void *completer_main(void *arg)
@@ -125,39 +129,43 @@ static void *completer_main(void *arg)
        * sleep on the oldest. */
       struct in_flight *f = ex->flying;
       pthread_mutex_unlock(&ex->lock);
-      f->result = screen->fence_wait(screen, f->fence, PIPE_TIMEOUT_INFINITE);
+      f->result =
+         f->fence ? screen->fence_wait(screen, f->fence, PIPE_TIMEOUT_INFINITE) : 0;
+      finish_flight(ex, f);
       pthread_mutex_lock(&ex->lock);
       ex->flying = f->next;
       if (!ex->flying)
          ex->flying_tail = NULL;
-      pthread_mutex_unlock(&ex->lock);
-      f->next = NULL;
-      finish_flight(ex, f);
-      pthread_mutex_lock(&ex->lock);
+      kiln_free(f);
    }
    drop_ref(ex);
    return NULL;
 }
 
-/* Hands a recorded, flushed command to the completer. */
-static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence)
+/* Hands a recorded, flushed command to the completer (fence NULL: one
+ * with no device work, queued behind those in flight). */
+static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence, cl_int err)
 {
+   struct pipe_screen *screen = ex->device->screen;
    struct in_flight *f = kiln_malloc(sizeof(*f));
    if (!f) {
       /* No memory to track it: wait here instead. */
-      struct pipe_screen *screen = ex->device->screen;
-      int r = screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE);
-      screen->fence_destroy(screen, fence);
-      kiln_event_complete(ev, final_status(ev, r < 0 ? r : CL_SUCCESS));
+      int r = fence ? screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE) : 0;
+      if (fence)
+         screen->fence_destroy(screen, fence);
+      kiln_event_complete(ev, final_status(ev, err ? err : r < 0 ? r : CL_SUCCESS));
       return;
    }
    f->ev = ev;
    f->fence = fence;
+   f->err = err;
    f->next = NULL;
    /* Later commands of the same queue may now be recorded behind it: the
     * device runs a context's work in order.  Before the completer sees
-    * ev, which may complete and free it at once. */
-   kiln_event_release_queue_dependents(ev);
+    * ev, which may complete and free it at once.  (A failed command's
+    * dependents wait for its failure instead.) */
+   if (!err)
+      kiln_event_release_queue_dependents(ev);
    pthread_mutex_lock(&ex->lock);
    if (!ex->completer_started) {
       pthread_t t;
@@ -178,10 +186,19 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence)
    }
    pthread_mutex_unlock(&ex->lock);
    if (!started) {
-      struct pipe_screen *screen = ex->device->screen;
-      f->result = screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE);
+      /* No completer thread, so nothing is in flight either. */
+      f->result = fence ? screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE) : 0;
       finish_flight(ex, f);
+      kiln_free(f);
    }
+}
+
+static bool in_flight(struct kiln_executor *ex)
+{
+   pthread_mutex_lock(&ex->lock);
+   bool any = ex->flying != NULL;
+   pthread_mutex_unlock(&ex->lock);
+   return any;
 }
 
 /* Records ev into its queue's pipe context and hands it to the device. */
@@ -193,13 +210,15 @@ static void run_command(struct kiln_executor *ex, cl_event ev)
    cl_int err = ev->ops->run(ev);
    struct pipe_fence *fence = NULL;
    p->flush(p, &fence);
-   if (fence && !err && ex) {
-      fly(ex, ev, fence);
+   /* Events complete in the order their commands ran: the completer's,
+    * once anything is on it (ex->flying keeps a command until its event
+    * has completed). */
+   if (ex && (fence || in_flight(ex))) {
+      fly(ex, ev, fence, err);
       return;
    }
    if (fence) {
-      /* Failed while recording (what it recorded still runs), or no
-       * executor: settle it here. */
+      /* No executor: settle it here. */
       int r = p->screen->fence_wait(p->screen, fence, PIPE_TIMEOUT_INFINITE);
       p->screen->fence_destroy(p->screen, fence);
       if (!err && r < 0)

@@ -140,6 +140,12 @@ static void profiling(struct kt_env *env, cl_mem m)
    CHECK_OK(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, N, data, 0, NULL, &w));
    CHECK_OK(clEnqueueMarkerWithWaitList(q, 1, &w, &mk));
    CHECK_OK(clEnqueueBarrierWithWaitList(q, 0, NULL, &br));
+   /* The marker completes after what it waits for, even where the write
+    * is still in flight on a device when the marker runs (cpu-discrete). */
+   CHECK_OK(clWaitForEvents(1, &mk));
+   cl_int st = -1;
+   CHECK_OK(clGetEventInfo(w, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL));
+   CHECK(st == CL_COMPLETE, "the marker completed before its write (status %d)", st);
    CHECK_OK(clFinish(q));
    cl_event evs[] = {mk, br};
    for (unsigned e = 0; e < 2; e++) {
