@@ -173,9 +173,12 @@ static bool key_begin(struct kiln_sha256 *s, const char *kind,
       kiln_free(builtins);
       return false;
    }
+   /* The request to check bounds is part of the key even where the target
+    * id has no room for it (a target that cannot check): such a build
+    * fails, and must not be answered by an unchecked build's entry. */
    char flags[64];
-   snprintf(flags, sizeof(flags), "cl%d image%d", target->opencl_version,
-            target->image_support ? 1 : 0);
+   snprintf(flags, sizeof(flags), "cl%d image%d check%d", target->opencl_version,
+            target->image_support ? 1 : 0, target->bounds_check ? 1 : 0);
    kiln_sha256_init(s);
    field_str(s, kind);
    field_str(s, KILN_VERSION);

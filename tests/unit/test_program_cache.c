@@ -61,6 +61,17 @@ static void test_key(void **state)
    u.processor = "gfx1100";
    key(src, n, "-DA=1", &u, gfx1100);
    assert_memory_not_equal(gfx900, gfx1100, 32);
+   /* A target that cannot check bounds (NVPTX) has one target id either
+    * way, yet a KILN_CHECK=bounds build (which fails there) must never
+    * hit an unchecked build's entry and succeed unchecked. */
+   u.ir = "nvptx";
+   u.processor = "sm_90";
+   u.bounds_check = false;
+   unsigned char sm90[32];
+   key(src, n, "-DA=1", &u, sm90);
+   u.bounds_check = true;
+   key(src, n, "-DA=1", &u, other);
+   assert_memory_not_equal(sm90, other, 32);
    /* A target the compiler does not know has no key (and no cache). */
    u.ir = "no-such-target";
    assert_false(kiln_program_cache_key(src, n, "-DA=1", &u, other));
