@@ -16,11 +16,13 @@
  * freed; 16-byte aligned. */
 const unsigned char *kiln_builtins_bitcode(size_t *size);
 
-/* The image functions for NVIDIA GPUs: builtins/image.cl compiled for
+/* Kiln's functions for NVIDIA GPUs: builtins/image.cl compiled for
  * nvptx64 with its own handles (images are linear memory there too, read
- * through a struct kiln_image_desc).  It calls libclc, which the nvptx
- * front end links after it.  Static storage, 16-byte aligned. */
-const unsigned char *kiln_builtins_nvptx_image_bitcode(size_t *size);
+ * through a struct kiln_image_desc), and the 3-component forms of the
+ * async copies and prefetch (builtins/async.cl), which libclc lacks.  It
+ * calls libclc, which the nvptx front end links after it.  Static
+ * storage, 16-byte aligned. */
+const unsigned char *kiln_builtins_nvptx_bitcode(size_t *size);
 
 /* Clang's opencl-c-base.h as Kiln was built with it (the header
  * -finclude-default-header reads), so that a build needs no clang files

@@ -39,7 +39,13 @@
   /* A hint only; the CPU's own prefetchers do better than a guess. */ \
   OVL void prefetch(const __global T *p, size_t n) { (void)p; (void)n; }
 
+#ifdef KILN_ASYNC_VEC3_ONLY
+/* For NVIDIA GPUs (meson.build): libclc 19 has every form but the
+ * 3-component ones, which a kernel then could not call. */
+#define ASYNC_ALL(T) ASYNC(T##3)
+#else
 #define ASYNC_ALL(T) ASYNC(T) ASYNC(T##2) ASYNC(T##3) ASYNC(T##4) ASYNC(T##8) ASYNC(T##16)
+#endif
 ASYNC_ALL(char)
 ASYNC_ALL(uchar)
 ASYNC_ALL(short)

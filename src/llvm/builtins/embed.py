@@ -5,10 +5,10 @@ kernel cached against another builtins library or header must not be
 reused).  The header is what `-finclude-default-header` makes Clang read;
 embedding it keeps Kiln from needing clang's development files at run time.
 
-IMAGE-NVPTX.bc, the image functions for NVIDIA GPUs
-(kiln_builtins_nvptx_image_bitcode), is in the same hash.
+NVPTX.bc, Kiln's functions for NVIDIA GPUs (images, 3-component async copies)
+(kiln_builtins_nvptx_bitcode), is in the same hash.
 
-usage: embed.py INPUT.bc OPENCL-C-BASE.H OUTPUT.c IMAGE-NVPTX.bc
+usage: embed.py INPUT.bc OPENCL-C-BASE.H OUTPUT.c NVPTX.bc
 """
 import hashlib
 import sys
@@ -37,16 +37,16 @@ def main():
     out += [';', '', 'static const char kiln_base_header[%d] =' % len(header)]
     for i in range(0, len(header), 64):
         out.append('   "' + ''.join('\\%o' % b for b in header[i:i + 64]) + '"')
-    out += [';', '', 'static const _Alignas(16) unsigned char kiln_nvptx_image_data[%d] =' %
+    out += [';', '', 'static const _Alignas(16) unsigned char kiln_nvptx_data[%d] =' %
             len(nvptx)]
     for i in range(0, len(nvptx), 64):
         out.append('   "' + ''.join('\\%o' % b for b in nvptx[i:i + 64]) + '"')
     out += [';',
             '',
-            'const unsigned char *kiln_builtins_nvptx_image_bitcode(size_t *size)',
+            'const unsigned char *kiln_builtins_nvptx_bitcode(size_t *size)',
             '{',
-            '   *size = sizeof(kiln_nvptx_image_data);',
-            '   return kiln_nvptx_image_data;',
+            '   *size = sizeof(kiln_nvptx_data);',
+            '   return kiln_nvptx_data;',
             '}',
             '',
             'const char *kiln_builtins_base_header(size_t *size)',

@@ -433,17 +433,46 @@ static void fix_half_rounding(LLVMBuilderRef b, LLVMValueRef call, bool up)
    LLVMSetOperand(call, 0, LLVMBuildSelect(b, c, tiny, x, ""));
 }
 
+/* nan(nancode) is a quiet NaN (§6.12.2); libclc's ORs the code into the
+ * exponent's bits alone, so nan(0) was an infinity.  Here: the quiet
+ * NaN's bits with the code in the rest of the significand. */
+static void fix_nan(LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef code = LLVMGetOperand(call, 0);
+   LLVMTypeRef it = LLVMTypeOf(code), e = element_type(it);
+   bool wide = LLVMGetIntTypeWidth(e) == 64;
+   unsigned long long quiet = wide ? 0x7ff8000000000000ULL : 0x7fc00000ULL;
+   unsigned long long payload = wide ? 0x000fffffffffffffULL : 0x007fffffULL;
+   LLVMPositionBuilderBefore(b, call);
+   LLVMValueRef bits =
+      LLVMBuildOr(b, LLVMBuildAnd(b, code, splat_const(it, LLVMConstInt(e, payload, 0)), ""),
+                  splat_const(it, LLVMConstInt(e, quiet, 0)), "");
+   LLVMReplaceAllUsesWith(call, LLVMBuildBitCast(b, bits, LLVMTypeOf(call), ""));
+   LLVMInstructionEraseFromParent(call);
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
    size_t n = strlen(s), k = strlen(suffix);
    return n >= k && !strcmp(s + n - k, suffix);
 }
 
-enum libclc_fix { FIX_NONE, FIX_FRACT, FIX_SINPI, FIX_LDEXP, FIX_HALF_UP, FIX_HALF_DOWN, FIX_TAN };
+enum libclc_fix {
+   FIX_NONE,
+   FIX_FRACT,
+   FIX_SINPI,
+   FIX_LDEXP,
+   FIX_HALF_UP,
+   FIX_HALF_DOWN,
+   FIX_TAN,
+   FIX_NAN
+};
 
 /* Which fix the built-in base(np parameters, the first's elements k) needs. */
 static enum libclc_fix fix_for(const char *base, unsigned np, LLVMTypeKind k)
 {
+   if (!strcmp(base, "nan") && np == 1 && k == LLVMIntegerTypeKind)
+      return FIX_NAN;
    bool f32 = k == LLVMFloatTypeKind;
    if (!f32 && k != LLVMDoubleTypeKind)
       return FIX_NONE;
@@ -495,6 +524,9 @@ void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
             break;
          case FIX_TAN:
             replace_call(m, b, calls[i], "tan");
+            break;
+         case FIX_NAN:
+            fix_nan(b, calls[i]);
             break;
          case FIX_NONE:
             break;
