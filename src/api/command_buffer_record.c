@@ -229,7 +229,7 @@ cl_int CL_API_CALL kiln_clCommandNDRangeKernelKHR(
    size_t offset[3], global[3], local[3];
    err = kiln_api_check_ndrange(cb->queue, kernel, work_dim, global_work_offset,
                                 global_work_size, local_work_size, &k, offset, global, local,
-                                func);
+                                NULL, func);
    if (err || (err = kiln_api_check_sub_buffer_args(cb->queue, k)))
       return err;
    /* The arguments are captured now: later clSetKernelArg calls do not

@@ -3,6 +3,7 @@
 
 #include "api/api.h"
 #include "api/ndrange_check.h"
+#include "core/command.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/kernel.h"
@@ -79,7 +80,7 @@ static cl_int check_device_grid(cl_device_id dev, cl_kernel k, const size_t offs
 cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work_dim,
                               const size_t *global_work_offset, const size_t *global_work_size,
                               const size_t *local_work_size, cl_kernel *kp, size_t offset[3],
-                              size_t global[3], size_t local[3], const char *func)
+                              size_t global[3], size_t local[3], bool *empty, const char *func)
 {
    cl_kernel k = kiln_kernel_from(kernel);
    if (!k)
@@ -97,10 +98,15 @@ cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work
                            "a buffer set as an argument of %s has been released", k->info->name);
    if (work_dim < 1 || work_dim > 3)
       return kiln_api_fail(func, CL_INVALID_WORK_DIMENSION, "work_dim %u", work_dim);
-   if (!global_work_size)
+   const struct pipe_caps *caps = q->device->caps;
+   /* OpenCL 2.1 made a launch of no work-items legal: it completes once
+    * its wait list has.  The other arguments are still checked. */
+   bool may_be_empty = empty && caps->opencl_version >= 210;
+   if (empty)
+      *empty = !global_work_size && may_be_empty;
+   if (!global_work_size && !may_be_empty)
       return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
 
-   const struct pipe_caps *caps = q->device->caps;
    for (int d = 0; d < 3; d++) {
       offset[d] = 0;
       global[d] = local[d] = 1;
@@ -109,10 +115,20 @@ cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work
     * fit the device's size_t; a product that wraps would launch nothing. */
    uint64_t size_max = device_size_max(caps);
    uint64_t items = 1;
+   for (cl_uint d = 0; global_work_size && d < work_dim; d++) {
+      if (!global_work_size[d]) {
+         if (!may_be_empty)
+            return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] is 0",
+                                 d);
+         *empty = true;
+      }
+   }
+   if (empty && *empty) {
+      *kp = k;
+      return CL_SUCCESS;
+   }
    for (cl_uint d = 0; d < work_dim; d++) {
       global[d] = global_work_size[d];
-      if (!global[d])
-         return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] is 0", d);
       if (global[d] > size_max)
          return kiln_api_fail(func, CL_INVALID_GLOBAL_WORK_SIZE,
                               "global_work_size[%u] = %zu exceeds the device's size_t", d,
@@ -190,16 +206,20 @@ static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_command_type ty
                            (void *)command_queue);
    cl_kernel k;
    size_t offset[3], global[3], local[3];
+   bool empty;
    cl_int err = kiln_api_check_ndrange(q, kernel, work_dim, global_work_offset, global_work_size,
-                                       local_work_size, &k, offset, global, local, func);
+                                       local_work_size, &k, offset, global, local, &empty, func);
    if (err)
       return err;
    err = kiln_api_check_wait_list(q->context, num_events, wait_list, func);
    if (err || (err = kiln_api_check_sub_buffer_args(q, k)))
       return err;
    cl_event ev;
-   err = kiln_enqueue_ndrange(q, type, k, work_dim, offset, global, local,
-                              (struct kiln_wait_list){num_events, wait_list}, &ev);
+   struct kiln_wait_list wait = {num_events, wait_list};
+   if (empty)
+      err = kiln_enqueue_sync(q, type, KILN_ORDER_COMMAND, wait, &ev);
+   else
+      err = kiln_enqueue_ndrange(q, type, k, work_dim, offset, global, local, wait, &ev);
    if (err)
       return kiln_api_fail(func, err, err == CL_OUT_OF_RESOURCES
                                          ? "the __local memory exceeds the device's"

@@ -357,6 +357,54 @@ static void timers(struct kt_env *e)
    CHECK_ERR(clGetHostTimer(NULL, &h0), CL_INVALID_DEVICE);
 }
 
+/* OpenCL 2.1+: a launch of no work-items (global_work_size NULL or
+ * holding a 0) succeeds and completes once its wait list has, running
+ * nothing; a 1.2 device refuses it. */
+static void empty_launch(struct kt_env *e)
+{
+   cl_version v = 0;
+   CHECK_OK(clGetDeviceInfo(e->device, CL_DEVICE_NUMERIC_VERSION, sizeof(v), &v, NULL));
+   bool legal = CL_VERSION_MAJOR(v) * 10 + CL_VERSION_MINOR(v) >= 21;
+   cl_int err;
+   cl_program p = clCreateProgramWithSource(e->context, 1, &src, NULL, &err);
+   REQUIRE_OK(err);
+   REQUIRE_OK(clBuildProgram(p, 1, &e->device, NULL, NULL, NULL));
+   cl_kernel k = clCreateKernel(p, "k", &err);
+   REQUIRE_OK(err);
+   int init[4] = {5, 5, 5, 5}, v41 = 41;
+   cl_mem out = kt_buffer(e->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(init),
+                          init);
+   CHECK_OK(clSetKernelArg(k, 0, sizeof(out), &out));
+   CHECK_OK(clSetKernelArg(k, 1, sizeof(v41), &v41));
+   CHECK_OK(clSetKernelArg(k, 2, sizeof(int), NULL));
+   const size_t zero2[2] = {4, 0}, zero3[3] = {0, 1, 1};
+   cl_int want = legal ? CL_SUCCESS : CL_INVALID_GLOBAL_WORK_SIZE;
+   CHECK_ERR(clEnqueueNDRangeKernel(e->queue, k, 1, NULL, NULL, NULL, 0, NULL, NULL), want);
+   CHECK_ERR(clEnqueueNDRangeKernel(e->queue, k, 2, NULL, zero2, NULL, 0, NULL, NULL), want);
+   /* The other arguments are still checked first. */
+   CHECK_ERR(clEnqueueNDRangeKernel(e->queue, k, 4, NULL, zero3, NULL, 0, NULL, NULL),
+             CL_INVALID_WORK_DIMENSION);
+   if (legal) {
+      cl_event gate = kt_user_event(e->context), ev;
+      CHECK_OK(clEnqueueNDRangeKernel(e->queue, k, 3, NULL, zero3, NULL, 1, &gate, &ev));
+      cl_command_type t = 0;
+      CHECK_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(t), &t, NULL));
+      CHECK(t == CL_COMMAND_NDRANGE_KERNEL, "command type 0x%x", t);
+      CHECK_PENDING(ev, 30);
+      CHECK_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+      CHECK_ENDS(ev, CL_COMPLETE);
+      clReleaseEvent(gate);
+      clReleaseEvent(ev);
+   }
+   int got[4] = {0};
+   CHECK_OK(clEnqueueReadBuffer(e->queue, out, CL_TRUE, 0, sizeof(got), got, 0, NULL, NULL));
+   CHECK(!memcmp(got, init, sizeof(got)), "an empty launch wrote %d %d %d %d", got[0], got[1],
+         got[2], got[3]);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+}
+
 int main(void)
 {
    struct kt_env e;
@@ -366,6 +414,7 @@ int main(void)
    mems(&e);
    context_destructor(&e);
    clone_kernel(&e);
+   empty_launch(&e);
    absent(&e);
    timers(&e);
    kt_teardown(&e);
