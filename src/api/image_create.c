@@ -7,6 +7,7 @@
  * of row_pitch bytes, slices of slice_pitch). */
 #include "api/api.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/image_format.h"
 #include "core/image_geom.h"
 #include "core/mem.h"
@@ -133,6 +134,17 @@ static bool buffer_flags_ok(cl_mem buf, cl_mem_flags *flags)
    return true;
 }
 
+/* The newest OpenCL version among the context's devices (100 * major +
+ * 10 * minor). */
+static unsigned context_version(cl_context ctx)
+{
+   unsigned v = 120;
+   for (cl_uint i = 0; i < ctx->num_devices; i++)
+      if (ctx->devices[i]->caps->opencl_version > v)
+         v = ctx->devices[i]->caps->opencl_version;
+   return v;
+}
+
 /* Every creation call: checks in the order 5.3.1 (1.2) lists the errors,
  * then creates.  desc_api: clCreateImage, whose descriptor errors are
  * CL_INVALID_IMAGE_DESCRIPTOR where the 1.1 calls say
@@ -161,6 +173,15 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags,
       goto fail;
    }
    size_t elem = kiln_image_format_size(image_format);
+   if (desc && desc->image_type == CL_MEM_OBJECT_IMAGE2D && desc->buffer &&
+       context_version(ctx) >= 200) {
+      /* 2.0 made a 2D image over a buffer (or another image) a feature a
+       * device may have; none of Kiln's has it, which 3.0 answers with
+       * CL_INVALID_OPERATION (1.2: not a valid descriptor, below). */
+      err = kiln_api_fail(func, CL_INVALID_OPERATION,
+                          "no device of the context creates 2D images from buffers");
+      goto fail;
+   }
    struct image_request req;
    const char *why;
    if (!desc_valid(ctx, desc, elem, host_ptr, &req, &why)) {

@@ -106,6 +106,14 @@ static void creation_errors(const struct kt_env *env)
    cl_mem buf = kt_buffer(env->context, CL_MEM_READ_WRITE, 64, NULL);
    e = d, e.buffer = buf;
    CHECK_ERR(create_err(env, 0, &rgba8, &e, NULL), CL_INVALID_IMAGE_DESCRIPTOR);
+   /* A 2D image over a buffer: an optional feature since 2.0, which no
+    * Kiln device has (3.0: CL_INVALID_OPERATION). */
+   char version[64] = "";
+   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_VERSION, sizeof(version), version, NULL));
+   e = desc(CL_MEM_OBJECT_IMAGE2D, 4, 4, 0, 0), e.buffer = buf;
+   CHECK_ERR(create_err(env, 0, &rgba8, &e, NULL), strncmp(version, "OpenCL 1.", 9)
+                                                       ? CL_INVALID_OPERATION
+                                                       : CL_INVALID_IMAGE_DESCRIPTOR);
    e = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, 16, 0, 0, 0);
    CHECK_ERR(create_err(env, 0, &rgba8, &e, NULL), CL_INVALID_IMAGE_DESCRIPTOR);
    e.buffer = buf;
