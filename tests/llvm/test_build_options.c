@@ -198,11 +198,17 @@ static void test_cl_std(void **state)
                                              reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_INVALID);
    assert_non_null(strstr(reason, "OpenCL C 1.2 at most"));
-   /* -cl-uniform-work-group-size (OpenCL 2.0) on a 3.0 device only. */
+   /* -cl-uniform-work-group-size (2.0), -cl-no-subgroup-ifp (2.1): on a 3.0
+    * device only. */
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("-cl-std=CL3.0 -cl-uniform-work-group-size",
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL3.0 -cl-uniform-work-group-size "
+                                             "-cl-no-subgroup-ifp",
                                              KILN_CL_STD_3_0, &opts, reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_OK);
+   kiln_build_options_fini(&opts);
+   assert_int_equal(kiln_build_options_parse("-cl-no-subgroup-ifp", KILN_CL_STD_1_2, &opts,
+                                             reason, sizeof(reason)),
+                    KILN_BUILD_OPTIONS_INVALID);
    kiln_build_options_fini(&opts);
    assert_int_equal(kiln_build_options_parse("-cl-uniform-work-group-size", KILN_CL_STD_1_2,
                                              &opts, reason, sizeof(reason)),
