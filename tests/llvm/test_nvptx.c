@@ -332,7 +332,7 @@ static void check_local(const struct kiln_build_output *out)
    static const char *const params[] = {".u64", ".u32", ".u64", ".u32",
                                         ".u64", ".u64", ".u64", ".u32"};
    expect_params(ptx, "reduce", params, 8);
-   assert_non_null(strstr(ptx, ".extern .shared .align 16 .b8 " KILN_NVPTX_DYNAMIC_SMEM "[]"));
+   assert_non_null(strstr(ptx, ".extern .shared .align 128 .b8 " KILN_NVPTX_DYNAMIC_SMEM "[]"));
    assert_non_null(strstr(ptx, "bar.sync"));
    assert_non_null(strstr(ptx, "atom.shared.add.u32"));
    /* The static __local array: an ordinary .shared variable. */

@@ -812,9 +812,10 @@ static void test_launch_parameters(void **state)
    assert_int_equal(l->block[0], 16);
    assert_int_equal(l->block[1], 8);
    assert_int_equal(l->block[2], 1);
-   /* __local 100 bytes at 0, 64 at 112 (16-aligned): 176 of dynamic
-    * shared memory; the static 1 KiB is CUDA's to add. */
-   assert_int_equal(l->shared_bytes, 176);
+   /* __local 100 bytes at 0, 64 at 128 (128-aligned, for a long16 or
+    * double16 pointee): 192 of dynamic shared memory; the static 1 KiB is
+    * CUDA's to add. */
+   assert_int_equal(l->shared_bytes, 192);
    uint64_t p64;
    uint32_t p32;
    fake_cuda_param(l, 0, &p64, 8);
@@ -827,7 +828,7 @@ static void test_launch_parameters(void **state)
    fake_cuda_param(l, 3, &p64, 8);
    assert_true(p64 == 0);
    fake_cuda_param(l, 4, &p32, 4);
-   assert_int_equal(p32, 112);
+   assert_int_equal(p32, 128);
    unsigned char pst[12];
    fake_cuda_param(l, 5, pst, 12);
    assert_memory_equal(pst, st, 12);
@@ -845,14 +846,14 @@ static void test_launch_parameters(void **state)
    assert_int_equal(l->max_dynamic_shared, 49152 - 1024); /* no opt-in needed */
 
    /* 60 KB of __local: past the default, the kernel opts in (the second
-    * argument at the next 16-byte boundary, 60016). */
+    * argument at the next 128-byte boundary, 60032). */
    struct pipe_binding big[] = {{.arg = 2, .kind = PIPE_BIND_LOCAL, .local_size = 60001},
                                 {.arg = 4, .kind = PIPE_BIND_LOCAL, .local_size = 4}};
    g.bindings = big;
    g.num_bindings = 2;
    assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
    l = &fake_cuda.launches[(fake_cuda.num_launches - 1) % FAKE_CUDA_MAX_LAUNCHES];
-   assert_int_equal(l->shared_bytes, 60016 + 4);
+   assert_int_equal(l->shared_bytes, 60032 + 4);
    assert_int_equal(l->max_dynamic_shared, 232448 - 1024);
    /* Past the opt-in maximum: refused before CUDA sees it. */
    big[0].local_size = 232448;

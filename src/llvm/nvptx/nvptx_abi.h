@@ -50,7 +50,7 @@
  * global_size / local_size blocks (OpenCL 1.2: uniform work-groups).
  *
  * __local arguments.  Each kernel that has any declares one
- *   .extern .shared .align 16 .b8 KILN_NVPTX_DYNAMIC_SMEM[];
+ *   .extern .shared .align 128 .b8 KILN_NVPTX_DYNAMIC_SMEM[];
  * and reads argument i at KILN_NVPTX_DYNAMIC_SMEM + offset_i.  The driver
  * lays the launch's __local arguments out in that region, each offset a
  * multiple of KILN_NVPTX_LOCAL_ALIGN, and passes the total as the
@@ -92,10 +92,12 @@
 #define KILN_NVPTX_HIDDEN_OFFSET(args_size) ((((args_size) + 7u) / 8u) * 8u)
 #define KILN_NVPTX_HIDDEN_SIZE 28u /* 3 * 8 + 4 */
 
-/* The dynamic shared memory symbol and the alignment __local offsets keep
- * (the widest shared-memory access NVPTX emits is 16 bytes). */
+/* The dynamic shared memory symbol and the alignment of its base and of
+ * every __local argument's offset: OpenCL C's largest type's (long16,
+ * double16), which a __local argument may point to (CTS basic
+ * kernel_memory_alignment_local checks its address). */
 #define KILN_NVPTX_DYNAMIC_SMEM "__kiln_nvptx_dynamic_smem"
-#define KILN_NVPTX_LOCAL_ALIGN 16u
+#define KILN_NVPTX_LOCAL_ALIGN 128u
 
 /* Static shared memory Kiln's code itself may use per block: copies of
  * the hidden values, stored at kernel entry for helper functions that

@@ -50,7 +50,7 @@
 #include <stdint.h>
 
 #define CUDA_ABI_LOCAL_OFFSET_SIZE 4 /* bytes of a __local argument */
-#define CUDA_ABI_LOCAL_ALIGN 16      /* alignment of each __local argument's offset */
+#define CUDA_ABI_LOCAL_ALIGN 128     /* of each __local argument's offset: a long16's */
 #define CUDA_ABI_NUM_HIDDEN 4        /* parameters after the kernel's own */
 #define CUDA_ABI_HIDDEN_PRINTF_BUFFER 4 /* one more where the program prints */
 
