@@ -916,6 +916,29 @@ static void test_async_vec3(void **state)
    kiln_build_output_fini(&out);
 }
 
+/* Relational operators on short2/ushort2 (-1 or 0 per lane): LLVM 19's
+ * code generator has no pattern for the v2i16 compare it would form
+ * ("Cannot select: v2i16 = setcc"); Kiln compares lane by lane. */
+static void test_short2_compares(void **state)
+{
+   (void)state;
+   struct kiln_build_output out =
+      build("kernel void c(global short2 *a, global ushort2 *u, global short2 *o)\n"
+            "{\n"
+            "   size_t i = get_global_id(0);\n"
+            "   o[3 * i] = !a[i];\n"
+            "   o[3 * i + 1] = u[i] < u[i + 1];\n"
+            "   o[3 * i + 2] = a[i] >= a[i + 1];\n"
+            "}\n",
+            "");
+   const char *ptx = out.object;
+   assert_non_null(strstr(ptx, "setp.eq.s16"));
+   assert_non_null(strstr(ptx, "setp.lt.u16"));
+   assert_non_null(strstr(ptx, "setp.ge.s16"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
 /* Images are Kiln's image functions over a descriptor (image.cl for
  * nvptx64, linked before libclc): kernels with every kind of image and
  * sampler build, and nothing is left undefined. */
@@ -1301,6 +1324,7 @@ int main(void)
    const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_saxpy),
       cmocka_unit_test(test_async_vec3),
+      cmocka_unit_test(test_short2_compares),
       cmocka_unit_test(test_local_args),
       cmocka_unit_test(test_local_args_unoptimized),
       cmocka_unit_test(test_offset_and_work_dim),

@@ -31,6 +31,7 @@
 #include "llvm/nvptx/nvptx_builtins.h"
 #include "llvm/nvptx/nvptx_constant.h"
 #include "llvm/nvptx/nvptx_kernel_abi.h"
+#include "llvm/nvptx/nvptx_compare.h"
 #include "llvm/nvptx/nvptx_loads.h"
 #include "llvm/nvptx/nvptx_math.h"
 #include "llvm/nvptx/nvptx_target.h"
@@ -153,6 +154,7 @@ static enum kiln_build_status nvptx_lower(struct kiln_llvm_job *job)
 static enum kiln_build_status nvptx_check(struct kiln_llvm_job *job)
 {
    kiln_nvptx_split_byte_vector_loads(job->m);
+   kiln_nvptx_scalarize_i16_compares(job->m);
    return kiln_nvptx_check_selectable(job->m, job->log) ? KILN_BUILD_OK : KILN_BUILD_FAILED;
 }
 
