@@ -26,8 +26,9 @@ struct in_flight {
  * the device and completes their events, in the order they ran.  Devices
  * that finish work as they record it (the CPU) hand back no fence, and
  * their commands complete on the executor at once unless earlier ones are
- * still in flight (a marker behind a device copy ends after it).  Per queue, so that a command that never ends (a
- * kernel spinning for ever) holds back its own queue only.
+ * still in flight (a marker behind a device copy ends after it).  Per
+ * queue, so that a command that never ends (a kernel spinning for ever)
+ * holds back its own queue only.
  *
  * Launch latency (docs/design.md, "Executor"): the executor takes every
  * ready command at once (a batch) and runs them without the lock; a
