@@ -5,12 +5,14 @@ library on one Kiln driver, from what bench/device/pack_tests.sh packed
 
     run_tests.py --root TCARRY --kiln-lib LIB [--devices cuda] [--out DIR]
                  [-j N] [--timeout S] [--only kiln|piglit] [--filter RE]
-                 [--tar-logs]
+                 [--tar-logs] [--env NAME=VALUE ...]
 
 Only Kiln is registered: a vendors directory holding kiln.icd alone
 (OCL_ICD_VENDORS; the carried ocl-icd 2.3.1 reads nothing else) and
 OCL_ICD_FILENAMES set to the library exactly, for a loader that reads it.
 KILN_DEVICES picks the driver; piglit is pointed at the platform "Kiln".
+The caller's OCL_ICD_*, KILN_* and PIGLIT_* variables are not passed on;
+--env sets a variable for every test (KILN_DEBUG=pipe, ...).
 The run is refused (exit 2) unless the loader shows exactly one platform,
 Kiln, with a device.
 
@@ -168,7 +170,11 @@ def main():
     ap.add_argument('--only', choices=('kiln', 'piglit'))
     ap.add_argument('--filter', help='run only tests whose name matches')
     ap.add_argument('--tar-logs', action='store_true')
+    ap.add_argument('--env', action='append', default=[], metavar='NAME=VALUE',
+                    help='set for every test (repeatable), e.g. KILN_DEBUG=pipe '
+                         'to see the CUDA errors behind a failure')
     a = ap.parse_args()
+    extra = dict(e.split('=', 1) for e in a.env if '=' in e)
 
     root = os.path.realpath(a.root)
     lib = os.path.realpath(a.kiln_lib)
@@ -198,6 +204,7 @@ def main():
         'PIGLIT_CL_PLATFORM': 'Kiln',
         'PATH': os.path.join(root, 'bin') + ':' + os.environ.get('PATH', ''),
     })
+    env.update(extra)
 
     # --- which platform and device answer -------------------------------
     p = subprocess.run([os.path.join(root, 'bin', 'cl_devices')], env=env,
