@@ -62,17 +62,19 @@ printf '%s\n' "$kiln" | grep -Eq '^  Platform Extensions +.*cl_khr_icd' ||
    fail "Kiln does not list cl_khr_icd"
 printf '%s\n' "$kiln" | grep -Eq '^Number of devices +[1-9]' ||
    fail "Kiln has no device"
-printf '%s\n' "$kiln" | grep -Eq '^  Device Type +.*CPU' ||
-   fail "Kiln has no CPU device"
+printf '%s\n' "$kiln" | grep -Eq '^  Device Type +.*(CPU|GPU)' ||
+   fail "Kiln has no CPU or GPU device"
 
 device=$(printf '%s\n' "$kiln" | sed -n 's/^  Device Name  *//p' | head -n 1)
 [ -n "$device" ] || fail "no Device Name line under platform Kiln"
 # The CPU driver names its device after /proc/cpuinfo's model name (plus a
-# suffix in its discrete test mode, KILN_DEVICES=cpu-discrete).
+# suffix in its discrete test mode, KILN_DEVICES=cpu-discrete); a GPU
+# driver (KILN_DEVICES=cuda) after the GPU.
 device=${device% (discrete test mode)}
 model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1 |
         sed 's/[[:space:]]*$//')
-if [ -n "$model" ]; then
+first_type=$(printf '%s\n' "$kiln" | sed -n 's/^  Device Type  *//p' | head -n 1)
+if [ -n "$model" ] && [ "${first_type#*CPU}" != "$first_type" ]; then
    [ "$(printf '%s' "$device" | sed 's/[[:space:]]*$//')" = "$model" ] ||
       fail "Device Name is '$device', /proc/cpuinfo says '$model'"
 fi

@@ -118,21 +118,29 @@ static int list_dir(const char *dir, struct dumped *out, int max)
    return n;
 }
 
-/* The IR, optimised IR and object of a build or link. */
-static void check_code(const struct dumped *x, const char *wg)
+/* The IR, optimised IR and device code of a build or link: on a CPU the
+ * optimised IR holds the kernel's work-group function and the code is an
+ * ELF object; a GPU's is its kernel, and an object (AMD) or PTX (NVIDIA). */
+static void check_code(const struct dumped *x, const char *kernel, bool cpu)
 {
-   static const struct {
+   char wg[128];
+   snprintf(wg, sizeof(wg), "%s%s", cpu ? "__kiln_wg_" : "", kernel);
+   char path[600];
+   snprintf(path, sizeof(path), "%s.o", x->base);
+   bool ptx = !cpu && access(path, R_OK) != 0;
+   const struct {
       const char *ext, *needle;
    } files[] = {
-      {".ll", "define"}, {".opt.ll", NULL}, {".o", "\x7f" "ELF"},
+      {".ll", "define"},
+      {".opt.ll", wg},
+      {ptx ? ".ptx" : ".o", ptx ? ".entry" : "\x7f" "ELF"},
    };
    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-      char path[600];
       snprintf(path, sizeof(path), "%s%s", x->base, files[i].ext);
       size_t size = 0;
       char *text = slurp(path, &size);
       CHECK(text != NULL, "%s is missing", path);
-      const char *needle = files[i].needle ? files[i].needle : wg;
+      const char *needle = files[i].needle;
       if (text)
          CHECK(memmem(text, size, needle, strlen(needle)) != NULL, "%s lacks '%s'", path,
                needle);
@@ -196,6 +204,9 @@ int main(void)
    setenv("KILN_CACHE_DIR", cache, 1);
    struct kt_env env;
    kt_setup(&env, 0);
+   cl_device_type type = 0;
+   CHECK_OK(clGetDeviceInfo(env.device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
+   bool cpu = type & CL_DEVICE_TYPE_CPU;
    /* Fill the cache without dumping, then build with KILN_DUMP. */
    cl_program p = NULL;
    unsetenv("KILN_DUMP");
@@ -227,7 +238,7 @@ int main(void)
          "the build, both compiles and the link each left their source");
    if (build) {
       CHECK(!strcmp(build->kernel, "dumped_kernel"), "build named '%s'", build->kernel);
-      check_code(build, "__kiln_wg_dumped_kernel");
+      check_code(build, "dumped_kernel", cpu);
    }
    if (compiled_main)
       CHECK(!strcmp(compiled_main->kernel, "first_kernel"), "compile named '%s'",
@@ -237,7 +248,7 @@ int main(void)
             compiled_helper->kernel);
    if (link) {
       CHECK(!strcmp(link->kernel, "first_kernel"), "link named '%s'", link->kernel);
-      check_code(link, "__kiln_wg_first_kernel");
+      check_code(link, "first_kernel", cpu);
    }
    /* Different programs, different hashes. */
    for (int i = 0; i < n; i++)
