@@ -47,6 +47,7 @@ struct kiln_executor {
    bool running;        /* a thread runs a batch: nobody else may */
    bool asleep;         /* the executor thread waits on wake */
    struct in_flight *flying, *flying_tail;
+   atomic_uint num_flying; /* on flying, for run_command without the lock */
    bool executor_started, completer_started;
    unsigned refs; /* the queue's and each live thread's; the last frees ex */
    atomic_bool quit; /* the queue is gone: exit once nothing is left */
@@ -137,6 +138,9 @@ static void *completer_main(void *arg)
       ex->flying = f->next;
       if (!ex->flying)
          ex->flying_tail = NULL;
+      /* After its event completed (release: a command that sees 0 next
+       * sees that completion too). */
+      atomic_fetch_sub_explicit(&ex->num_flying, 1, memory_order_release);
       kiln_free(f);
    }
    drop_ref(ex);
@@ -183,6 +187,7 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence,
       else
          ex->flying = f;
       ex->flying_tail = f;
+      atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
       pthread_cond_signal(&ex->wake_completer);
    }
    pthread_mutex_unlock(&ex->lock);
@@ -194,12 +199,11 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence,
    }
 }
 
+/* Called by whoever runs the queue's commands, the only thread that adds
+ * to flying: a 0 stays 0 until it adds one. */
 static bool in_flight(struct kiln_executor *ex)
 {
-   pthread_mutex_lock(&ex->lock);
-   bool any = ex->flying != NULL;
-   pthread_mutex_unlock(&ex->lock);
-   return any;
+   return atomic_load_explicit(&ex->num_flying, memory_order_acquire) != 0;
 }
 
 /* Records ev into its queue's pipe context and hands it to the device. */
@@ -304,6 +308,7 @@ struct kiln_executor *kiln_executor_create(cl_device_id dev)
       return NULL;
    ex->device = dev;
    ex->refs = 1;
+   atomic_init(&ex->num_flying, 0);
    pthread_mutex_init(&ex->lock, NULL);
    pthread_cond_init(&ex->wake, NULL);
    pthread_cond_init(&ex->wake_completer, NULL);
