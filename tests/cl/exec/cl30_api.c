@@ -216,14 +216,23 @@ static void context_destructor(struct kt_env *e)
 static const char *src = "kernel void k(global int *out, int v, local int *tmp)\n"
                          "{ tmp[0] = v; out[get_global_id(0)] = tmp[0]; }\n";
 
+/* src built for e's device: *p and its kernel k. */
+static cl_kernel build_k(struct kt_env *e, cl_program *p)
+{
+   cl_int err;
+   *p = clCreateProgramWithSource(e->context, 1, &src, NULL, &err);
+   REQUIRE_OK(err);
+   REQUIRE_OK(clBuildProgram(*p, 1, &e->device, NULL, NULL, NULL));
+   cl_kernel k = clCreateKernel(*p, "k", &err);
+   REQUIRE_OK(err);
+   return k;
+}
+
 static void clone_kernel(struct kt_env *e)
 {
    cl_int err;
-   cl_program p = clCreateProgramWithSource(e->context, 1, &src, NULL, &err);
-   REQUIRE_OK(err);
-   REQUIRE_OK(clBuildProgram(p, 1, &e->device, NULL, NULL, NULL));
-   cl_kernel k = clCreateKernel(p, "k", &err);
-   REQUIRE_OK(err);
+   cl_program p;
+   cl_kernel k = build_k(e, &p);
    cl_mem out1 = kt_buffer(e->context, CL_MEM_READ_WRITE, 4 * sizeof(int), NULL);
    cl_mem out2 = kt_buffer(e->context, CL_MEM_READ_WRITE, 4 * sizeof(int), NULL);
    int v = 41;
@@ -365,12 +374,8 @@ static void empty_launch(struct kt_env *e)
    cl_version v = 0;
    CHECK_OK(clGetDeviceInfo(e->device, CL_DEVICE_NUMERIC_VERSION, sizeof(v), &v, NULL));
    bool legal = CL_VERSION_MAJOR(v) * 10 + CL_VERSION_MINOR(v) >= 21;
-   cl_int err;
-   cl_program p = clCreateProgramWithSource(e->context, 1, &src, NULL, &err);
-   REQUIRE_OK(err);
-   REQUIRE_OK(clBuildProgram(p, 1, &e->device, NULL, NULL, NULL));
-   cl_kernel k = clCreateKernel(p, "k", &err);
-   REQUIRE_OK(err);
+   cl_program p;
+   cl_kernel k = build_k(e, &p);
    int init[4] = {5, 5, 5, 5}, v41 = 41;
    cl_mem out = kt_buffer(e->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(init),
                           init);
