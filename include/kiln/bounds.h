@@ -50,10 +50,15 @@ struct kiln_bounds_violation {
    uint64_t group_id[3];
 };
 
+#define KILN_BOUNDS_SVM 1u
+
 struct kiln_bounds {
    struct kiln_bounds_arg *args; /* one per kernel argument; the driver writes base */
    uint32_t num_args;
-   uint32_t pad;
+   /* KILN_BOUNDS_SVM: the kernel has SVM arguments, so __global and
+    * __constant addresses of unknown origin (pointers read from memory)
+    * may be anywhere in the host's memory: they are not checked. */
+   uint32_t flags;
    uint64_t local_total;  /* __local bytes of a work-group (its arena) */
    /* Written by the device's run-time during the launch. */
    atomic_uint violations; /* how many work-items hit one before the stop */

@@ -89,6 +89,17 @@ typedef cl_int(CL_API_CALL *kiln_clCommandFillBufferKHR_fn)(
    size_t pattern_size, size_t offset, size_t size, cl_uint num_sync_points_in_wait_list,
    const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
    cl_mutable_command_khr *mutable_handle);
+typedef cl_int(CL_API_CALL *kiln_clCommandSVMMemcpyKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, void *dst_ptr, const void *src_ptr, size_t size,
+   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+typedef cl_int(CL_API_CALL *kiln_clCommandSVMMemFillKHR_fn)(
+   cl_command_buffer_khr cb, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, void *svm_ptr, const void *pattern,
+   size_t pattern_size, size_t size, cl_uint num_sync_points_in_wait_list,
+   const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
+   cl_mutable_command_khr *mutable_handle);
 typedef cl_int(CL_API_CALL *kiln_clCommandNDRangeKernelKHR_fn)(
    cl_command_buffer_khr cb, cl_command_queue command_queue,
    const cl_command_properties_khr *properties, cl_kernel kernel, cl_uint work_dim,

@@ -1,12 +1,12 @@
 /* Entry points of OpenCL 3.0's optional features that no Kiln device
- * has: shared virtual memory, pipes, on-device queues, intermediate
- * language programs (and their specialization constants), program-scope
- * global constructors and destructors, sub-groups.  3.0 keeps these in
- * every implementation and says exactly what each returns when the
- * feature is missing (mostly CL_INVALID_OPERATION, after the handle
- * checks); the matching device queries say the feature is absent
- * (api/device.c: CL_DEVICE_SVM_CAPABILITIES 0, CL_DEVICE_PIPE_SUPPORT
- * false, CL_DEVICE_IL_VERSION "", ...).  docs/conformance.md lists them. */
+ * has: pipes, on-device queues, intermediate language programs (and their
+ * specialization constants), program-scope global constructors and
+ * destructors, sub-groups.  3.0 keeps these in every implementation and
+ * says exactly what each returns when the feature is missing (mostly
+ * CL_INVALID_OPERATION, after the handle checks); the matching device
+ * queries say the feature is absent (api/device.c: CL_DEVICE_PIPE_SUPPORT
+ * false, CL_DEVICE_IL_VERSION "", ...).  docs/conformance.md lists them.
+ * SVM is in api/svm.c. */
 #include "api/api.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -14,130 +14,6 @@
 #include "core/mem.h"
 #include "core/program.h"
 #include "core/queue.h"
-
-/* ---- Shared virtual memory (CL_DEVICE_SVM_CAPABILITIES is 0) ---- */
-
-CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
-                                          cl_uint alignment)
-{
-   /* NULL is the only failure clSVMAlloc has, whatever the reason. */
-   API_FAIL(CL_INVALID_OPERATION,
-            "context %p, flags 0x%llx, size %zu, alignment %u: no device has SVM",
-            (void *)context, (unsigned long long)flags, size, alignment);
-   return NULL;
-}
-
-CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer)
-{
-   /* Nothing clSVMAlloc returned can exist: nothing to free. */
-   (void)context;
-   (void)svm_pointer;
-}
-
-/* The enqueue calls: CL_INVALID_COMMAND_QUEUE for a bad queue, then
- * CL_INVALID_OPERATION because its device has no SVM (3.0, 5.6.2). */
-static cl_int svm_enqueue(cl_command_queue command_queue, const char *func)
-{
-   cl_command_queue q = kiln_queue_from(command_queue);
-   if (!q)
-      return kiln_api_fail(func, CL_INVALID_COMMAND_QUEUE, "%p is not a queue",
-                           (void *)command_queue);
-   return kiln_api_fail(func, CL_INVALID_OPERATION, "%s has no SVM", q->device->caps->name);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
-   cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[],
-   void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
-   void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-   cl_event *event)
-{
-   (void)num_svm_pointers, (void)svm_pointers, (void)pfn_free_func, (void)user_data;
-   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   return svm_enqueue(command_queue, __func__);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue,
-                                                   cl_bool blocking_copy, void *dst_ptr,
-                                                   const void *src_ptr, size_t size,
-                                                   cl_uint num_events_in_wait_list,
-                                                   const cl_event *event_wait_list,
-                                                   cl_event *event)
-{
-   (void)blocking_copy, (void)dst_ptr, (void)src_ptr, (void)size;
-   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   return svm_enqueue(command_queue, __func__);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue,
-                                                    void *svm_ptr, const void *pattern,
-                                                    size_t pattern_size, size_t size,
-                                                    cl_uint num_events_in_wait_list,
-                                                    const cl_event *event_wait_list,
-                                                    cl_event *event)
-{
-   (void)svm_ptr, (void)pattern, (void)pattern_size, (void)size;
-   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   return svm_enqueue(command_queue, __func__);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue,
-                                                cl_bool blocking_map, cl_map_flags flags,
-                                                void *svm_ptr, size_t size,
-                                                cl_uint num_events_in_wait_list,
-                                                const cl_event *event_wait_list,
-                                                cl_event *event)
-{
-   (void)blocking_map, (void)flags, (void)svm_ptr, (void)size;
-   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   return svm_enqueue(command_queue, __func__);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
-                                                  cl_uint num_events_in_wait_list,
-                                                  const cl_event *event_wait_list,
-                                                  cl_event *event)
-{
-   (void)svm_ptr, (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   return svm_enqueue(command_queue, __func__);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue,
-                                                       cl_uint num_svm_pointers,
-                                                       const void **svm_pointers,
-                                                       const size_t *sizes,
-                                                       cl_mem_migration_flags flags,
-                                                       cl_uint num_events_in_wait_list,
-                                                       const cl_event *event_wait_list,
-                                                       cl_event *event)
-{
-   (void)num_svm_pointers, (void)svm_pointers, (void)sizes, (void)flags;
-   (void)num_events_in_wait_list, (void)event_wait_list, (void)event;
-   return svm_enqueue(command_queue, __func__);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
-                                                         const void *arg_value)
-{
-   (void)arg_index, (void)arg_value;
-   if (!kiln_kernel_from(kernel))
-      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
-   return API_FAIL(CL_INVALID_OPERATION, "no device of the kernel's context has SVM");
-}
-
-/* Both names 3.0 defines are about SVM; anything else is unknown. */
-CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
-                                                    cl_kernel_exec_info param_name,
-                                                    size_t param_value_size,
-                                                    const void *param_value)
-{
-   (void)param_value_size, (void)param_value;
-   if (!kiln_kernel_from(kernel))
-      return API_FAIL(CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
-   if (param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
-       param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)
-      return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
-   return API_FAIL(CL_INVALID_OPERATION, "no device of the kernel's context has SVM");
-}
 
 /* ---- Pipes (CL_DEVICE_PIPE_SUPPORT is false) ---- */
 

@@ -211,6 +211,71 @@ cl_int CL_API_CALL kiln_clCommandFillBufferKHR(
    return record(cb, &c, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, func);
 }
 
+/* SVM copies and fills: host memory on the only devices with SVM, so the
+ * replay copies on the host in its place among the other commands. */
+static cl_int check_svm_device(cl_command_buffer_khr cb, const char *func)
+{
+   if (!cb->queue->device->caps->svm_capabilities)
+      return kiln_api_fail(func, CL_INVALID_OPERATION, "%s has no SVM",
+                           cb->queue->device->caps->name);
+   return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL kiln_clCommandSVMMemcpyKHR(
+   cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, void *dst_ptr, const void *src_ptr, size_t size,
+   cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+   cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle)
+{
+   const char *func = "clCommandSVMMemcpyKHR";
+   cl_command_buffer_khr cb;
+   cl_int err = check_common(command_buffer, command_queue, properties, mutable_handle,
+                             num_sync_points_in_wait_list, sync_point_wait_list, &cb, func);
+   if (err)
+      return err;
+   if (!dst_ptr || !src_ptr)
+      return kiln_api_fail(func, CL_INVALID_VALUE, "dst_ptr %p, src_ptr %p", dst_ptr, src_ptr);
+   const char *d = dst_ptr, *s = src_ptr;
+   if (size && d < s + size && s < d + size)
+      return kiln_api_fail(func, CL_MEM_COPY_OVERLAP, "%zu bytes from %p to %p overlap", size,
+                           src_ptr, dst_ptr);
+   if ((err = check_svm_device(cb, func)))
+      return err;
+   struct kiln_cb_command c = {.kind = KILN_CB_SVM_COPY};
+   c.u.svm_copy.dst = dst_ptr;
+   c.u.svm_copy.src = src_ptr;
+   c.u.svm_copy.size = size;
+   return record(cb, &c, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, func);
+}
+
+cl_int CL_API_CALL kiln_clCommandSVMMemFillKHR(
+   cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+   const cl_command_properties_khr *properties, void *svm_ptr, const void *pattern,
+   size_t pattern_size, size_t size, cl_uint num_sync_points_in_wait_list,
+   const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point,
+   cl_mutable_command_khr *mutable_handle)
+{
+   const char *func = "clCommandSVMMemFillKHR";
+   cl_command_buffer_khr cb;
+   cl_int err = check_common(command_buffer, command_queue, properties, mutable_handle,
+                             num_sync_points_in_wait_list, sync_point_wait_list, &cb, func);
+   if (err)
+      return err;
+   bool size_ok = pattern_size && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0;
+   if (!svm_ptr || !pattern || !size_ok || (uintptr_t)svm_ptr % (size_ok ? pattern_size : 1) ||
+       size % (size_ok ? pattern_size : 1))
+      return kiln_api_fail(func, CL_INVALID_VALUE, "svm_ptr %p, pattern %p of %zu bytes, size %zu",
+                           svm_ptr, pattern, pattern_size, size);
+   if ((err = check_svm_device(cb, func)))
+      return err;
+   struct kiln_cb_command c = {.kind = KILN_CB_SVM_FILL};
+   memcpy(c.u.fill.pattern, pattern, pattern_size);
+   c.u.fill.pattern_size = pattern_size;
+   c.u.fill.offset = (size_t)(uintptr_t)svm_ptr;
+   c.u.fill.size = size;
+   return record(cb, &c, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, func);
+}
+
 cl_int CL_API_CALL kiln_clCommandNDRangeKernelKHR(
    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
    const cl_command_properties_khr *properties, cl_kernel kernel, cl_uint work_dim,
@@ -230,7 +295,7 @@ cl_int CL_API_CALL kiln_clCommandNDRangeKernelKHR(
    err = kiln_api_check_ndrange(cb->queue, kernel, work_dim, global_work_offset,
                                 global_work_size, local_work_size, &k, offset, global, local,
                                 NULL, func);
-   if (err || (err = kiln_api_check_sub_buffer_args(cb->queue, k)))
+   if (err || (err = kiln_api_check_kernel_args(cb->queue, k)))
       return err;
    /* The arguments are captured now: later clSetKernelArg calls do not
     * change what this command runs. */

@@ -117,7 +117,7 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
       INFO_VALUE(cl_device_device_enqueue_capabilities, 0);
    case CL_DEVICE_SVM_CAPABILITIES:
-      INFO_VALUE(cl_device_svm_capabilities, 0);
+      INFO_VALUE(cl_device_svm_capabilities, dev->caps->svm_capabilities);
    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
       INFO_VALUE(cl_command_queue_properties, 0);
    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:

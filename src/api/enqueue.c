@@ -13,8 +13,13 @@
 #include "core/queue.h"
 #include "kiln/kernel_info.h"
 
-cl_int kiln_api_check_sub_buffer_args(cl_command_queue q, cl_kernel k)
+cl_int kiln_api_check_kernel_args(cl_command_queue q, cl_kernel k)
 {
+   /* An SVM pointer means an address of the host's: only a device that
+    * runs kernels there can take it (3.0 leaves this case open). */
+   if (!q->device->caps->svm_capabilities && kiln_kernel_uses_svm(k))
+      return API_FAIL(CL_INVALID_OPERATION, "kernel '%s' has SVM arguments and %s has no SVM",
+                      k->info->name, q->device->caps->name);
    size_t align = q->device->caps->mem_base_addr_align / 8;
    for (uint32_t i = 0; i < k->info->num_args; i++) {
       cl_mem m = k->args[i].mem;
@@ -212,7 +217,7 @@ static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_command_type ty
    if (err)
       return err;
    err = kiln_api_check_wait_list(q->context, num_events, wait_list, func);
-   if (err || (err = kiln_api_check_sub_buffer_args(q, k)))
+   if (err || (err = kiln_api_check_kernel_args(q, k)))
       return err;
    cl_event ev;
    struct kiln_wait_list wait = {num_events, wait_list};

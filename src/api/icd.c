@@ -174,6 +174,8 @@ static const struct {
    CMDBUF_FN(clCommandCopyBufferRectKHR),
    CMDBUF_FN(clCommandFillBufferKHR),
    CMDBUF_FN(clCommandNDRangeKernelKHR),
+   CMDBUF_FN(clCommandSVMMemcpyKHR),
+   CMDBUF_FN(clCommandSVMMemFillKHR),
    CMDBUF_FN(clCommandCopyBufferToImageKHR),
    CMDBUF_FN(clCommandCopyImageKHR),
    CMDBUF_FN(clCommandCopyImageToBufferKHR),

@@ -7,6 +7,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/mem.h"
+#include "core/svm.h"
 
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
@@ -234,7 +235,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info pa
       INFO_VALUE(size_t, mem->parent && !kiln_mem_is_image(mem) ? mem->offset : 0);
    /* OpenCL 2.0 and 3.0. */
    case CL_MEM_USES_SVM_POINTER:
-      INFO_VALUE(cl_bool, CL_FALSE); /* no device has SVM */
+      /* CL_MEM_USE_HOST_PTR with memory from clSVMAlloc (a sub-buffer's
+       * host_ptr is its parent's plus its origin). */
+      INFO_VALUE(cl_bool, (mem->flags & CL_MEM_USE_HOST_PTR) && mem->host_ptr &&
+                             kiln_svm_find(mem->context, mem->host_ptr, 0, NULL));
    case CL_MEM_PROPERTIES:
       INFO_ARRAY(mem->props.list, mem->props.count);
    default:

@@ -20,7 +20,8 @@ cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work
                               size_t global[3], size_t local[3], bool *empty, const char *func);
 
 /* CL_MISALIGNED_SUB_BUFFER_OFFSET for a sub-buffer argument whose origin
- * does not suit q's device. */
-cl_int kiln_api_check_sub_buffer_args(cl_command_queue q, cl_kernel k);
+ * does not suit q's device; CL_INVALID_OPERATION for SVM arguments on a
+ * device without SVM. */
+cl_int kiln_api_check_kernel_args(cl_command_queue q, cl_kernel k);
 
 #endif

@@ -10,6 +10,8 @@
 #include "core/mem.h"
 #include "core/mem_sync.h"
 #include "core/ndrange.h"
+#include "core/pipe_sync.h"
+#include "core/svm.h"
 #include "pipe/pipe.h"
 #include "util/alloc.h"
 
@@ -147,6 +149,7 @@ static cl_int replay_command(const struct kiln_cb_command *c, cl_device_id dev,
    size_t base[2] = {0, 0};
    if (c->kind == KILN_CB_NDRANGE)
       return kiln_launch_run(c->u.launch, dev, p);
+
    /* mem[0] is read (copies) or written (fills), mem[1] written. */
    for (int m = 0; m < 2; m++) {
       if (!c->mem[m])
@@ -180,6 +183,20 @@ static cl_int replay_command(const struct kiln_cb_command *c, cl_device_id dev,
       kiln_image_fill_run(p, res[0], base[0], &c->u.fill_image.r, c->u.fill_image.bytes,
                           c->u.fill_image.row);
       return CL_SUCCESS;
+   case KILN_CB_SVM_COPY:
+   case KILN_CB_SVM_FILL: {
+      /* Host memory (core/svm.h): after the device's part of the replay
+       * so far, on this thread. */
+      cl_int err = kiln_pipe_finish(p);
+      if (err)
+         return err;
+      if (c->kind == KILN_CB_SVM_COPY)
+         memcpy(c->u.svm_copy.dst, c->u.svm_copy.src, c->u.svm_copy.size);
+      else
+         kiln_svm_fill_host((void *)(uintptr_t)c->u.fill.offset, c->u.fill.pattern,
+                            c->u.fill.pattern_size, c->u.fill.size);
+      return CL_SUCCESS;
+   }
    }
    return CL_INVALID_OPERATION;
 }

@@ -41,6 +41,8 @@ enum kiln_cb_kind {
    KILN_CB_FILL,
    KILN_CB_NDRANGE,
    KILN_CB_FILL_IMAGE,
+   KILN_CB_SVM_COPY, /* host addresses: devices with SVM only */
+   KILN_CB_SVM_FILL, /* u.fill with offset the destination's address */
 };
 
 /* One recorded command.  The buffers in mem[] are held (internal
@@ -60,6 +62,11 @@ struct kiln_cb_command {
          size_t offset, size, pattern_size;
          unsigned char pattern[128];
       } fill;
+      struct {
+         void *dst;
+         const void *src;
+         size_t size;
+      } svm_copy;
       struct kiln_launch *launch;
       /* A fill colour converted to one pixel at record time
        * (core/image_fill.h); finalize repeats it into one row. */

@@ -1,5 +1,6 @@
 #include "core/context.h"
 #include "core/device.h"
+#include "core/svm.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -15,6 +16,8 @@ static void context_destroy(struct kiln_object *obj)
       cb->fn(ctx, cb->user_data);
       kiln_free(cb);
    }
+   kiln_svm_release_all(ctx);
+   pthread_mutex_destroy(&ctx->svm_lock);
    pthread_mutex_destroy(&ctx->lock);
    for (cl_uint i = 0; i < ctx->num_devices; i++)
       kiln_device_release_implicit(ctx->devices[i]);
@@ -33,6 +36,7 @@ cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties 
       return CL_OUT_OF_HOST_MEMORY;
    ctx->platform = platform;
    pthread_mutex_init(&ctx->lock, NULL);
+   pthread_mutex_init(&ctx->svm_lock, NULL);
    ctx->devices = kiln_malloc(num_devices * sizeof(cl_device_id));
    if (num_properties)
       ctx->properties = kiln_malloc(num_properties * sizeof(cl_context_properties));

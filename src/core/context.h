@@ -11,6 +11,8 @@ typedef void(CL_CALLBACK *kiln_context_notify_fn)(const char *errinfo, const voi
 
 /* clSetContextDestructorCallback (3.0): run when the context goes away,
  * most recent first. */
+struct kiln_svm_block;
+
 struct kiln_context_callback {
    void(CL_CALLBACK *fn)(cl_context context, void *user_data);
    void *user_data;
@@ -30,6 +32,10 @@ struct _cl_context {
    void *notify_data;
    pthread_mutex_t lock; /* guards callbacks */
    struct kiln_context_callback *callbacks; /* most recent first */
+   /* clSVMAlloc's allocations, sorted by address (core/svm.c). */
+   pthread_mutex_t svm_lock;
+   struct kiln_svm_block *svm_blocks;
+   size_t svm_count, svm_capacity;
 };
 
 cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties *properties,

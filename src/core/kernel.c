@@ -111,6 +111,8 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
    case KILN_ARG_IMAGE1D_ARRAY:
    case KILN_ARG_IMAGE2D_ARRAY: {
       cl_mem mem = value ? *(const cl_mem *)value : NULL;
+      a->is_svm = false;
+      a->svm = NULL;
       a->mem = mem;
       a->mem_serial = mem ? mem->serial : 0;
       break;
@@ -157,6 +159,24 @@ bool kiln_kernel_args_live(cl_kernel k)
          return false;
    }
    return true;
+}
+
+void kiln_kernel_set_arg_svm(cl_kernel k, cl_uint index, const void *ptr)
+{
+   struct kiln_kernel_arg *a = &k->args[index];
+   a->mem = NULL;
+   a->mem_serial = 0;
+   a->is_svm = true;
+   a->svm = ptr;
+   a->set = true;
+}
+
+bool kiln_kernel_uses_svm(cl_kernel k)
+{
+   for (uint32_t i = 0; i < k->info->num_args; i++)
+      if (k->args[i].is_svm)
+         return true;
+   return false;
 }
 
 bool kiln_kernel_args_complete(cl_kernel k)

@@ -15,6 +15,10 @@ struct kiln_kernel_arg {
     * lives (kiln_kernel_args_live) before they take their own reference. */
    cl_mem mem;
    uint64_t mem_serial;
+   /* GLOBAL/CONSTANT set by clSetKernelArgSVMPointer: the pointer, passed
+    * as it is (mem NULL). */
+   bool is_svm;
+   const void *svm;
    size_t local_size; /* LOCAL: bytes per work-group */
    void *value;       /* VALUE: a copy of the bytes; SAMPLER: its bits (uint64_t) */
    size_t value_size; /* bytes at value */
@@ -42,10 +46,17 @@ cl_int kiln_kernel_clone(cl_kernel src, cl_kernel *out);
 /* clSetKernelArg after the API layer checked index and handles. */
 cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value);
 
-/* Whether every argument has a value. */
+/* clSetKernelArgSVMPointer after the API layer checked it: a __global or
+ * __constant argument becomes ptr. */
+void kiln_kernel_set_arg_svm(cl_kernel k, cl_uint index, const void *ptr);
+
+/* Whether any argument is an SVM pointer. */
+bool kiln_kernel_uses_svm(cl_kernel k);
+
 /* Whether every buffer set as an argument is still alive (the
  * application may have released it since). */
 bool kiln_kernel_args_live(cl_kernel k);
+/* Whether every argument has a value. */
 bool kiln_kernel_args_complete(cl_kernel k);
 
 /* Driver handle of k on dev, or NULL if the program is not built there. */

@@ -12,6 +12,8 @@
 #include "core/mem.h"
 #include "core/mem_sync.h"
 #include "core/pipe_sync.h"
+#include "core/program.h"
+#include "core/svm.h"
 #include "kiln/bounds.h"
 #include "kiln/kernel_info.h"
 #include "util/alloc.h"
@@ -170,6 +172,19 @@ static cl_int ndrange_done(cl_event ev)
    return kiln_launch_check(ev->payload);
 }
 
+/* KILN_CHECK=bounds for an SVM pointer: the object runs from the pointer
+ * to the end of its clSVMAlloc allocation; any other host address (fine-
+ * grain system SVM) is not checked: its object is all memory above it. */
+static void svm_bounds(cl_context ctx, const void *ptr, struct kiln_bounds_arg *b)
+{
+   struct kiln_svm_block blk;
+   b->base = (uint64_t)(uintptr_t)ptr;
+   if (ptr && kiln_svm_find(ctx, ptr, 0, &blk))
+      b->size = (uint64_t)(blk.size - (size_t)((const char *)ptr - blk.ptr));
+   else
+      b->size = ptr ? UINT64_MAX - b->base : 0;
+}
+
 /* KILN_CHECK=bounds: how big each argument's object is and where
  * (include/kiln/bounds.h); the driver writes where each lies (base) and
  * the work-group's __local total as it binds them. */
@@ -187,6 +202,8 @@ static cl_int make_bounds(struct kiln_launch *n, const struct kiln_kernel_info *
       case KILN_ARG_CONSTANT:
          b->size = k->args[i].mem ? k->args[i].mem->size : 0;
          b->space = ai->kind == KILN_ARG_GLOBAL ? 1 : 2;
+         if (k->args[i].is_svm)
+            svm_bounds(k->program->context, k->args[i].svm, b);
          break;
       case KILN_ARG_LOCAL:
          b->size = k->args[i].local_size;
@@ -198,6 +215,8 @@ static cl_int make_bounds(struct kiln_launch *n, const struct kiln_kernel_info *
    }
    n->bounds->args = n->bounds_args;
    n->bounds->num_args = info->num_args;
+   if (kiln_kernel_uses_svm(k))
+      n->bounds->flags = KILN_BOUNDS_SVM;
    atomic_init(&n->bounds->violations, 0);
    n->grid.bounds = n->bounds;
    return CL_SUCCESS;
@@ -244,6 +263,13 @@ static cl_int pack_args(struct kiln_launch *n, cl_device_id dev, cl_kernel k)
       switch (ai->kind) {
       case KILN_ARG_GLOBAL:
       case KILN_ARG_CONSTANT:
+         if (a->is_svm) {
+            /* Only devices that run kernels in the host's address space
+             * take SVM (api/enqueue.c checks): the pointer is the value. */
+            uint64_t v = (uint64_t)(uintptr_t)a->svm;
+            memcpy(n->args + ai->offset, &v, ai->size < sizeof(v) ? ai->size : sizeof(v));
+            break;
+         }
          b->kind = PIPE_BIND_GLOBAL;
          if (a->mem) {
             kiln_object_ref(&a->mem->obj);

@@ -154,6 +154,12 @@ static const char *command_name(cl_command_type t)
    case CL_COMMAND_COPY_IMAGE: return "CopyImage";
    case CL_COMMAND_MAP_IMAGE: return "MapImage";
    case CL_COMMAND_MIGRATE_MEM_OBJECTS: return "MigrateMemObjects";
+   case CL_COMMAND_SVM_FREE: return "SVMFree";
+   case CL_COMMAND_SVM_MEMCPY: return "SVMMemcpy";
+   case CL_COMMAND_SVM_MEMFILL: return "SVMMemFill";
+   case CL_COMMAND_SVM_MAP: return "SVMMap";
+   case CL_COMMAND_SVM_UNMAP: return "SVMUnmap";
+   case CL_COMMAND_SVM_MIGRATE_MEM: return "SVMMigrateMem";
    default: return "Command";
    }
 }

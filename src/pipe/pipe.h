@@ -81,6 +81,11 @@ struct pipe_caps {
     * __opencl_c_atomic_* feature macros from the memory capabilities. */
    cl_device_atomic_capabilities atomic_memory_capabilities;
    cl_device_atomic_capabilities atomic_fence_capabilities;
+   /* CL_DEVICE_SVM_CAPABILITIES: non-zero only where a kernel may use
+    * host addresses as they are (the CPU device): core then passes SVM
+    * pointers in the argument buffer and runs the SVM commands on the host
+    * (core/svm.c). */
+   cl_device_svm_capabilities svm_capabilities;
    /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: what most kernels'
     * pipe_kernel_info will say (0: unknown before a kernel exists, 1 is
     * reported). */

@@ -43,6 +43,8 @@ static int32_t bounds_find(const struct kiln_wg_ctx *ctx, uint64_t addr, uint64_
    const struct kiln_bounds *b = ctx->bounds;
    if (space_of(flags) == 3)
       return inside(addr, size, (uint64_t)(uintptr_t)ctx->local_mem, b->local_total);
+   if (b->flags & KILN_BOUNDS_SVM)
+      return 1;
    /* A buffer may be bound both as __global and as __constant. */
    for (uint32_t i = 0; i < b->num_args; i++) {
       const struct kiln_bounds_arg *a = &b->args[i];

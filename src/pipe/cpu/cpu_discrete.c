@@ -433,6 +433,7 @@ void cpu_discrete_init_screen(struct pipe_screen *screen)
    size_t n = strlen(c->name);
    snprintf(c->name + n, sizeof(c->name) - n, " (discrete test mode)");
    c->host_unified_memory = false;
+   c->svm_capabilities = 0; /* its memory is not the host's */
    c->execution_capabilities &= ~(cl_device_exec_capabilities)CL_EXEC_NATIVE_KERNEL;
    screen->driver_name = "cpu-discrete";
    /* Its contexts record (sub-devices' too). */

@@ -139,6 +139,10 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
       CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
       CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
       CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+   /* Kernels run in the application's address space: any host address is
+    * an SVM pointer, and atomics are the host's (docs/svm.md). */
+   c->svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                         CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
    /* Work-items are vectorized in x by the float vector width, for every
     * kernel (cpu_get_kernel_info). */
    c->preferred_work_group_size_multiple =

@@ -175,7 +175,10 @@ static void device(cl_device_id d)
       CHECK(u == 0, "0x%x is %u", zero_uints[i], u);
    }
    CHECK(kt_device_ulong(d, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES) == 0);
-   CHECK(kt_device_ulong(d, CL_DEVICE_SVM_CAPABILITIES) == 0);
+   /* SVM (exec_svm): none, or at least coarse-grain buffers (3.0). */
+   cl_ulong svm = kt_device_ulong(d, CL_DEVICE_SVM_CAPABILITIES);
+   CHECK(svm == 0 || (svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER), "SVM capabilities 0x%llx",
+         (unsigned long long)svm);
    CHECK(kt_device_ulong(d, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES) == 0);
    size_t gv = 7, pref = 0;
    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof(gv), &gv, NULL));

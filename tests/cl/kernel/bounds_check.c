@@ -8,6 +8,7 @@
  * Run twice by meson: `bounds_check on` with KILN_CHECK=bounds, and
  * `bounds_check off` without it, where the program's code must carry no
  * check at all. */
+#define CL_TARGET_OPENCL_VERSION 300
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -186,6 +187,31 @@ static void global_write(const struct kt_env *env, cl_program p)
    clReleaseMemObject(parent);
    clReleaseMemObject(min);
    clReleaseKernel(k);
+}
+
+/* copy_n on SVM pointers: out is an interior pointer, N ints before the
+ * end of its clSVMAlloc allocation, so out[N] is one past it. */
+static void svm_write(const struct kt_env *env, cl_program p)
+{
+   cl_ulong caps = kt_device_ulong(env->device, CL_DEVICE_SVM_CAPABILITIES);
+   if (!caps)
+      return;
+   cl_kernel k = kk_kernel(p, "copy_n");
+   int *in = clSVMAlloc(env->context, CL_MEM_SVM_FINE_GRAIN_BUFFER, (N + 1) * 4, 0);
+   int *out = clSVMAlloc(env->context, CL_MEM_SVM_FINE_GRAIN_BUFFER, (N + 8) * 4, 0);
+   REQUIRE(in && out);
+   int n = N;
+   REQUIRE_OK(clSetKernelArgSVMPointer(k, 0, in));
+   REQUIRE_OK(clSetKernelArgSVMPointer(k, 1, out + 8));
+   KK_ARG(k, 2, n);
+   char *text = launch_failing(env, k, N + 1, 0);
+   CHECK_HAS(text, "kernel 'copy_n' wrote 4 bytes at byte offset 4096 of argument 1 'out' "
+                   "(__global, 4096 bytes) in work-item (1024,0,0)");
+   free(text);
+   run_ok(env, k, N, 0);
+   clReleaseKernel(k);
+   clSVMFree(env->context, in);
+   clSVMFree(env->context, out);
 }
 
 /* tab[i + 1] over as many work-items as tab has elements. */
@@ -510,6 +536,7 @@ int main(int argc, char **argv)
    } else {
       CHECK(has_checks(p), " the code has no bounds checks");
       global_write(&env, p);
+      svm_write(&env, p);
       pointer_loop(&env, p);
       constant_read(&env, p);
       local_arg(&env, p);

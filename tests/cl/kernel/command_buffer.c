@@ -5,9 +5,10 @@
  * capture at record time, finalize/enqueue/replay and the state machine,
  * pipelined replays (0.9.8: no Pending state), the recording and enqueue errors, and objects the
  * application released while a command buffer still uses them (Kiln keeps
- * them alive: docs/command_buffer.md). */
-#undef CL_TARGET_OPENCL_VERSION /* clGetExtensionFunctionAddressForPlatform is 1.2 */
-#define CL_TARGET_OPENCL_VERSION 120
+ * them alive: docs/command_buffer.md), and SVM copies and fills among
+ * recorded launches where the device has SVM (their errors where not). */
+#undef CL_TARGET_OPENCL_VERSION /* clGetExtensionFunctionAddressForPlatform, SVM */
+#define CL_TARGET_OPENCL_VERSION 300
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,8 @@ static struct {
    kiln_clCommandCopyBufferRectKHR_fn copy_rect;
    kiln_clCommandFillBufferKHR_fn fill;
    kiln_clCommandNDRangeKernelKHR_fn ndrange;
+   kiln_clCommandSVMMemcpyKHR_fn svm_copy;
+   kiln_clCommandSVMMemFillKHR_fn svm_fill;
 } F;
 
 static const char *src =
@@ -103,8 +106,11 @@ static void queries_and_entry_points(struct kt_env *env)
    F.copy_rect = (kiln_clCommandCopyBufferRectKHR_fn)lookup(p, "clCommandCopyBufferRectKHR");
    F.fill = (kiln_clCommandFillBufferKHR_fn)lookup(p, "clCommandFillBufferKHR");
    F.ndrange = (kiln_clCommandNDRangeKernelKHR_fn)lookup(p, "clCommandNDRangeKernelKHR");
+   F.svm_copy = (kiln_clCommandSVMMemcpyKHR_fn)lookup(p, "clCommandSVMMemcpyKHR");
+   F.svm_fill = (kiln_clCommandSVMMemFillKHR_fn)lookup(p, "clCommandSVMMemFillKHR");
    REQUIRE(F.create && F.finalize && F.retain && F.release && F.enqueue && F.info &&
-           F.barrier && F.copy && F.copy_rect && F.fill && F.ndrange);
+           F.barrier && F.copy && F.copy_rect && F.fill && F.ndrange && F.svm_copy &&
+           F.svm_fill);
    /* Image commands exist (applications look every entry point up) and
     * refuse a buffer where an image belongs (images: command_buffer_images.c). */
    typedef cl_int(CL_API_CALL * fill_image_fn)(
@@ -496,6 +502,60 @@ static void released_objects(struct kt_env *env)
    CHECK_OK(clReleaseMemObject(out));
 }
 
+/* fill(svm a) -> inc(buffer over svm a) -> copy(a -> b), replayed twice
+ * with the host changing nothing in between but b: each replay redoes it. */
+static void svm_commands(struct kt_env *env, cl_program prog)
+{
+   cl_int err;
+   cl_command_buffer_khr cb = F.create(1, &env->queue, NULL, &err);
+   REQUIRE_OK(err);
+   int pattern = 41;
+   cl_ulong caps = kt_device_ulong(env->device, CL_DEVICE_SVM_CAPABILITIES);
+   if (!caps) {
+      int *bogus = (int *)(uintptr_t)0x1000;
+      CHECK_ERR(F.svm_fill(cb, NULL, NULL, bogus, &pattern, 4, 16, 0, NULL, NULL, NULL),
+                CL_INVALID_OPERATION);
+      CHECK_ERR(F.svm_copy(cb, NULL, NULL, bogus, bogus + 64, 16, 0, NULL, NULL, NULL),
+                CL_INVALID_OPERATION);
+      CHECK_OK(F.release(cb));
+      return;
+   }
+   int *a = clSVMAlloc(env->context, CL_MEM_READ_WRITE, N * sizeof(int), 0);
+   int *b = clSVMAlloc(env->context, CL_MEM_READ_WRITE, N * sizeof(int), 0);
+   REQUIRE(a && b);
+   cl_kernel inc = kk_kernel(prog, "inc");
+   REQUIRE_OK(clSetKernelArgSVMPointer(inc, 0, a));
+   size_t global = N;
+   cl_sync_point_khr sp[3];
+   CHECK_OK(F.svm_fill(cb, NULL, NULL, a, &pattern, sizeof(pattern), N * sizeof(int), 0, NULL,
+                       &sp[0], NULL));
+   CHECK_OK(F.ndrange(cb, NULL, NULL, inc, 1, NULL, &global, NULL, 1, &sp[0], &sp[1], NULL));
+   CHECK_OK(F.svm_copy(cb, NULL, NULL, b, a, N * sizeof(int), 1, &sp[1], &sp[2], NULL));
+   CHECK_ERR(F.svm_copy(cb, env->queue, NULL, b, a, 4, 0, NULL, NULL, NULL),
+             CL_INVALID_COMMAND_QUEUE);
+   CHECK_ERR(F.svm_copy(cb, NULL, NULL, NULL, a, 4, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+   CHECK_ERR(F.svm_copy(cb, NULL, NULL, a + 1, a, 8, 0, NULL, NULL, NULL), CL_MEM_COPY_OVERLAP);
+   CHECK_ERR(F.svm_fill(cb, NULL, NULL, a, &pattern, 3, 12, 0, NULL, NULL, NULL),
+             CL_INVALID_VALUE);
+   CHECK_ERR(F.svm_fill(cb, NULL, NULL, a, &pattern, 4, 10, 0, NULL, NULL, NULL),
+             CL_INVALID_VALUE);
+   CHECK_ERR(F.svm_fill(cb, NULL, NULL, a, NULL, 4, 12, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+   CHECK_OK(F.finalize(cb));
+   for (int round = 0; round < 2; round++) {
+      memset(b, 0, N * sizeof(int));
+      CHECK_OK(F.enqueue(1, &env->queue, cb, 0, NULL, NULL));
+      CHECK_OK(clFinish(env->queue));
+      int bad = 0;
+      for (int i = 0; i < N; i++)
+         bad += b[i] != 42;
+      CHECK(bad == 0, "replay %d: %d of %d wrong (b[0] = %d)", round, bad, N, b[0]);
+   }
+   CHECK_OK(F.release(cb));
+   CHECK_OK(clReleaseKernel(inc));
+   clSVMFree(env->context, a);
+   clSVMFree(env->context, b);
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -509,6 +569,7 @@ int main(void)
    pending_and_replays(&env, prog, false, 0, true);
    pending_and_replays(&env, prog, true, 0, false);
    pending_and_replays(&env, prog, true, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, true);
+   svm_commands(&env, prog);
    CHECK_OK(clReleaseProgram(prog));
    released_objects(&env);
    kt_teardown(&env);
