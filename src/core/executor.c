@@ -46,6 +46,7 @@ struct kiln_executor {
    atomic_bool queued;  /* head != NULL, for pollers */
    bool running;        /* a thread runs a batch: nobody else may */
    bool asleep;         /* the executor thread waits on wake */
+   bool completer_asleep; /* the completer waits on wake_completer */
    struct in_flight *flying, *flying_tail;
    atomic_uint num_flying; /* on flying, for run_command without the lock */
    bool executor_started, completer_started;
@@ -116,6 +117,13 @@ static void finish_flight(struct kiln_executor *ex, struct in_flight *f)
    kiln_event_complete(ev, final_status(ev, f->err ? f->err : r < 0 ? r : CL_SUCCESS));
 }
 
+static bool flying_or_quit(void *arg)
+{
+   struct kiln_executor *ex = arg;
+   return atomic_load_explicit(&ex->num_flying, memory_order_relaxed) ||
+          atomic_load_explicit(&ex->quit, memory_order_relaxed);
+}
+
 static void *completer_main(void *arg)
 {
    struct kiln_executor *ex = arg;
@@ -123,8 +131,19 @@ static void *completer_main(void *arg)
    on_executor_thread = true;
    pthread_mutex_lock(&ex->lock);
    for (;;) {
-      while (!ex->flying && !(ex->quit && !ex->head && !ex->executor_started))
+      if (!ex->flying && !ex->quit) {
+         /* Back-to-back commands fly within microseconds of each other:
+          * look for the next before sleeping, so that fly() need not
+          * wake us (a futex round trip per command). */
+         pthread_mutex_unlock(&ex->lock);
+         kiln_spin_until(flying_or_quit, ex);
+         pthread_mutex_lock(&ex->lock);
+      }
+      while (!ex->flying && !(ex->quit && !ex->head && !ex->executor_started)) {
+         ex->completer_asleep = true;
          pthread_cond_wait(&ex->wake_completer, &ex->lock);
+         ex->completer_asleep = false;
+      }
       if (!ex->flying)
          break;
       /* One pipe context's fences signal in the order they were made:
@@ -188,7 +207,8 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence,
          ex->flying = f;
       ex->flying_tail = f;
       atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
-      pthread_cond_signal(&ex->wake_completer);
+      if (ex->completer_asleep)
+         pthread_cond_signal(&ex->wake_completer);
    }
    pthread_mutex_unlock(&ex->lock);
    if (!started) {
@@ -206,8 +226,11 @@ static bool in_flight(struct kiln_executor *ex)
    return atomic_load_explicit(&ex->num_flying, memory_order_acquire) != 0;
 }
 
-/* Records ev into its queue's pipe context and hands it to the device. */
-static void run_command(struct kiln_executor *ex, cl_event ev)
+/* Records ev into its queue's pipe context and hands it to the device.
+ * settle: the caller waits for ev next (clFinish running the queue on its
+ * own thread), so if nothing is in flight it waits for ev's fence here
+ * rather than through the completer thread (two wake-ups fewer). */
+static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
 {
    struct pipe_context *p = ev->queue->pipe;
    ev->times[KILN_PROF_START] = kiln_device_timestamp(ev->queue->device);
@@ -219,6 +242,12 @@ static void run_command(struct kiln_executor *ex, cl_event ev)
     * once anything is on it (ex->flying keeps a command until its event
     * has completed). */
    if (ex && (fence || in_flight(ex))) {
+      if (settle && fence && !in_flight(ex)) {
+         struct in_flight f = {ev, fence, err, 0, NULL};
+         f.result = p->screen->fence_wait(p->screen, fence, PIPE_TIMEOUT_INFINITE);
+         finish_flight(ex, &f);
+         return;
+      }
       fly(ex, ev, fence, err);
       return;
    }
@@ -247,7 +276,7 @@ static void run_batch(struct kiln_executor *ex, cl_event batch)
    while (batch) {
       /* ev may complete and be freed by run_command. */
       cl_event next = batch->next_ready;
-      run_command(ex, batch);
+      run_command(ex, batch, false);
       batch = next;
    }
 }
@@ -324,7 +353,7 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
       if (pthread_create(&t, NULL, executor_main, ex)) {
          /* No thread could be started: run it here rather than never. */
          pthread_mutex_unlock(&ex->lock);
-         run_command(NULL, ev);
+         run_command(NULL, ev, false);
          return;
       }
       pthread_detach(t);
@@ -365,7 +394,7 @@ void kiln_executor_help(struct kiln_executor *ex, cl_event last)
       while (batch && !ran_last) {
          cl_event next = batch->next_ready;
          ran_last = batch == last;
-         run_command(ex, batch);
+         run_command(ex, batch, ran_last);
          batch = next;
       }
       on_executor_thread = was;
