@@ -84,6 +84,13 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags 
    if (wants_ptr != (host_ptr != NULL))
       API_FAIL_RET(errcode_ret, CL_INVALID_HOST_PTR, "host_ptr %p with flags 0x%llx", host_ptr,
                    (unsigned long long)flags);
+   /* 3.0: a buffer over SVM memory must fit in its allocation. */
+   struct kiln_svm_block blk;
+   if ((flags & CL_MEM_USE_HOST_PTR) && kiln_svm_find(ctx, host_ptr, 0, &blk) &&
+       size > blk.size - (size_t)((char *)host_ptr - blk.ptr))
+      API_FAIL_RET(errcode_ret, CL_INVALID_BUFFER_SIZE,
+                   "size %zu: the SVM allocation at %p holds %zu bytes from host_ptr %p", size,
+                   (void *)blk.ptr, blk.size - (size_t)((char *)host_ptr - blk.ptr), host_ptr);
    if (!(flags & ACCESS_FLAGS))
       flags |= CL_MEM_READ_WRITE;
 

@@ -321,7 +321,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
    cl_device_svm_capabilities caps = kiln_context_svm_caps(k->program->context);
    switch (param_name) {
    case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-      if (!param_value || !param_value_size || param_value_size % sizeof(void *))
+      /* An empty list (NULL, 0) unsets the pointers set before. */
+      if (!param_value != !param_value_size || param_value_size % sizeof(void *))
          return API_FAIL(CL_INVALID_VALUE, "param_value %p, param_value_size %zu", param_value,
                          param_value_size);
       if (!caps)

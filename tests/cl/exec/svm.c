@@ -134,6 +134,11 @@ static void coarse(struct kt_env *e, cl_program p)
 
    cl_mem over = clCreateBuffer(e->context, CL_MEM_USE_HOST_PTR, N * sizeof(int), b, &err);
    CHECK_OK(err);
+   /* Larger than the allocation: 3.0's CL_INVALID_BUFFER_SIZE. */
+   cl_mem big = clCreateBuffer(e->context, CL_MEM_USE_HOST_PTR, N * sizeof(int) + 4, b, &err);
+   CHECK(!big && err == CL_INVALID_BUFFER_SIZE, "%s", kt_err_name(err));
+   big = clCreateBuffer(e->context, CL_MEM_USE_HOST_PTR, N * sizeof(int), b + 1, &err);
+   CHECK(!big && err == CL_INVALID_BUFFER_SIZE, "%s", kt_err_name(err));
    cl_bool uses = CL_FALSE;
    CHECK_OK(clGetMemObjectInfo(over, CL_MEM_USES_SVM_POINTER, sizeof(uses), &uses, NULL));
    CHECK(uses == CL_TRUE);
@@ -170,7 +175,12 @@ static void coarse(struct kt_env *e, cl_program p)
    CHECK_ERR(clSetKernelArgSVMPointer(k, 3, a), CL_INVALID_ARG_INDEX);
    CHECK_ERR(clSetKernelArgSVMPointer(k, 2, a), CL_INVALID_ARG_VALUE);
    CHECK_ERR(clSetKernelArgSVMPointer(NULL, 0, a), CL_INVALID_KERNEL);
-   CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL), CL_INVALID_VALUE);
+   CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, &a), CL_INVALID_VALUE);
+   CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof(a), NULL),
+             CL_INVALID_VALUE);
+   CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 3, &a), CL_INVALID_VALUE);
+   /* An empty list unsets the pointers (the CTS does this). */
+   CHECK_OK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL));
    CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 1, &uses),
              CL_INVALID_VALUE);
    CHECK_ERR(clSetKernelExecInfo(k, 0x4321, sizeof(a), &a), CL_INVALID_VALUE);
