@@ -49,5 +49,7 @@ enum kiln_binary_section {
 
 /* Bits of the PROGRAM section's flags. */
 #define KILN_BINARY_NO_ARG_NAMES 1u
+/* Every kernel may run in non-uniform work-groups (kiln_kernel_info). */
+#define KILN_BINARY_NON_UNIFORM 2u
 
 #endif

@@ -67,6 +67,10 @@ struct kiln_wg_ctx {
    /* 144: struct kiln_printf_buffer (include/kiln/printf.h) for programs
     * that call printf, else NULL. */
    void *printf_buffer;
+   /* 152: the local size the launch asked for.  local_size is this
+    * group's own, smaller in the last group of a dimension that the local
+    * size does not divide (non-uniform work-groups, OpenCL 2.0+). */
+   uint64_t enqueued_local_size[3];
 };
 
 /* Field indices as the LLVM struct type sees them (workgroup.c). */
@@ -81,6 +85,7 @@ enum kiln_wg_ctx_field {
    KILN_CTX_PAD,
    KILN_CTX_BOUNDS,
    KILN_CTX_PRINTF,
+   KILN_CTX_ENQUEUED_LOCAL_SIZE,
 };
 
 typedef void (*kiln_wg_fn)(const void *args, const struct kiln_wg_ctx *ctx);

@@ -54,6 +54,10 @@ struct kiln_kernel_info {
    /* Compiled without -cl-kernel-arg-info: clGetKernelArgInfo gives no
     * type or argument names (Kiln keeps them for its own messages). */
    bool no_arg_info;
+   /* Compiled as OpenCL C 2.0 or later without -cl-uniform-work-group-size:
+    * a device with non-uniform work-groups may launch it with a global
+    * size that is no multiple of the local size. */
+   bool non_uniform_work_groups;
    uint64_t private_mem_size; /* per work-item, estimated */
 };
 

@@ -109,6 +109,7 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
       INFO_VALUE(cl_device_atomic_capabilities, kiln_device_atomic_fence_caps(dev));
    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+      INFO_VALUE(cl_bool, dev->caps->non_uniform_work_groups ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
    case CL_DEVICE_PIPE_SUPPORT:

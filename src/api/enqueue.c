@@ -158,14 +158,23 @@ cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work
 
    const uint64_t *reqd = k->info->reqd_work_group_size;
    bool has_reqd = reqd[0] || reqd[1] || reqd[2];
+   /* 2.0+: a local size that does not divide the global size makes the
+    * last group of that dimension smaller, where the device has
+    * non-uniform work-groups and the kernel was compiled as OpenCL C 2.0
+    * or later without -cl-uniform-work-group-size. */
+   bool non_uniform = caps->non_uniform_work_groups && k->info->non_uniform_work_groups;
+   const char *why = caps->non_uniform_work_groups
+                        ? " (kernels of OpenCL C 1.x or -cl-uniform-work-group-size run in "
+                          "uniform work-groups only)"
+                        : "";
    if (local_work_size) {
       size_t total = 1;
       for (cl_uint d = 0; d < work_dim; d++) {
          local[d] = local_work_size[d];
-         if (!local[d] || global[d] % local[d])
+         if (!local[d] || (!non_uniform && global[d] % local[d]))
             return kiln_api_fail(func, CL_INVALID_WORK_GROUP_SIZE,
-                                 "local_work_size[%u] = %zu does not divide %zu", d, local[d],
-                                 global[d]);
+                                 "local_work_size[%u] = %zu does not divide %zu%s", d, local[d],
+                                 global[d], local[d] ? why : "");
          total *= local[d];
       }
       if (has_reqd)
@@ -184,9 +193,9 @@ cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work
    } else if (has_reqd) {
       for (int d = 0; d < 3; d++) {
          local[d] = (size_t)reqd[d];
-         if (global[d] % local[d])
+         if (!non_uniform && global[d] % local[d])
             return kiln_api_fail(func, CL_INVALID_WORK_GROUP_SIZE,
-                                 "global size not a multiple of reqd_work_group_size");
+                                 "global size not a multiple of reqd_work_group_size%s", why);
       }
    } else {
       kiln_ndrange_choose_local(q->device, k, work_dim, global, local);

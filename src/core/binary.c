@@ -117,12 +117,15 @@ static size_t write_all(struct writer *w, const struct kiln_binary_contents *c)
    section(w, KILN_SECTION_OPTIONS, c->options ? c->options : "",
            c->options ? strlen(c->options) : 0);
    section(w, KILN_SECTION_OBJECT, c->object, c->object_size);
-   bool no_names = false;
-   for (unsigned i = 0; i < c->num_kernels; i++)
+   bool no_names = false, non_uniform = c->num_kernels > 0;
+   for (unsigned i = 0; i < c->num_kernels; i++) {
       no_names |= c->kernels[i].no_arg_info;
+      non_uniform &= c->kernels[i].non_uniform_work_groups;
+   }
    unsigned char program[8];
    uint32_t type = c->binary_type ? c->binary_type : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-   uint32_t flags = no_names ? KILN_BINARY_NO_ARG_NAMES : 0;
+   uint32_t flags = (no_names ? KILN_BINARY_NO_ARG_NAMES : 0) |
+                    (non_uniform ? KILN_BINARY_NON_UNIFORM : 0);
    for (int b = 0; b < 4; b++) {
       program[b] = (unsigned char)(type >> (8 * b));
       program[4 + b] = (unsigned char)(flags >> (8 * b));
@@ -373,7 +376,9 @@ enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
       kiln_binary_contents_fini(c);
       return oom ? KILN_BINARY_OUT_OF_MEMORY : KILN_BINARY_INVALID;
    }
-   for (unsigned i = 0; i < c->num_kernels; i++)
+   for (unsigned i = 0; i < c->num_kernels; i++) {
       c->kernels[i].no_arg_info = program_flags & KILN_BINARY_NO_ARG_NAMES;
+      c->kernels[i].non_uniform_work_groups = program_flags & KILN_BINARY_NON_UNIFORM;
+   }
    return KILN_BINARY_OK;
 }

@@ -182,6 +182,10 @@ static enum kiln_build_status frontend(struct job *j, const char *source, size_t
     * build or compiled object, as §5.9.3 (1.2) ties it to the options. */
    if (!(j->opts.flags & KILN_BUILD_KERNEL_ARG_INFO))
       kiln_metadata_hide_arg_info(j->m);
+   /* So is whether its kernels may run in partial work-groups (3.0,
+    * 5.10: programs of OpenCL C 2.0 and later, unless promised not to). */
+   if (j->opts.cl_std >= KILN_CL_STD_3_0 && !(j->opts.flags & KILN_BUILD_UNIFORM_WORK_GROUPS))
+      kiln_metadata_allow_non_uniform(j->m);
    return KILN_BUILD_OK;
 }
 

@@ -245,13 +245,15 @@ static enum kiln_build_options_status parse_word(struct parser *p, const char *w
    }
    if (strncmp(word, "-cl-std=", 8) == 0)
       return set_cl_std(p, word + 8);
-   /* Two promises a 1.2 device does not know, and which change nothing
-    * here: 2.0's that every work-group is whole (Kiln's always are: a
-    * launch that would need a partial one is refused), and 2.1's that
-    * sub-groups need no independent forward progress (Kiln has no
-    * sub-groups). */
-   if ((!strcmp(word, "-cl-uniform-work-group-size") || !strcmp(word, "-cl-no-subgroup-ifp")) &&
-       p->max_std >= KILN_CL_STD_3_0)
+   /* Two promises a 1.2 device does not know: 2.0's that every
+    * work-group is whole (kernels then keep 1.x's uniform launches), and
+    * 2.1's that sub-groups need no independent forward progress (no
+    * effect: Kiln has no sub-groups). */
+   if (!strcmp(word, "-cl-uniform-work-group-size") && p->max_std >= KILN_CL_STD_3_0) {
+      p->out->flags |= KILN_BUILD_UNIFORM_WORK_GROUPS;
+      return KILN_BUILD_OPTIONS_OK;
+   }
+   if (!strcmp(word, "-cl-no-subgroup-ifp") && p->max_std >= KILN_CL_STD_3_0)
       return KILN_BUILD_OPTIONS_OK;
    for (size_t i = 0; i < sizeof(flag_options) / sizeof(flag_options[0]); i++) {
       if (strcmp(word, flag_options[i].name) == 0) {

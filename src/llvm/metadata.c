@@ -59,6 +59,7 @@ static int md_operands(LLVMValueRef fn, const char *kind, LLVMValueRef *ops, uns
 /* Kiln's mark on kernels compiled without -cl-kernel-arg-info: function
  * metadata, so that it follows each kernel through clLinkProgram. */
 #define NO_ARG_INFO_MD "kiln.no_arg_info"
+#define NON_UNIFORM_MD "kiln.non_uniform_work_groups"
 
 static char *md_string(LLVMValueRef v)
 {
@@ -203,6 +204,7 @@ static int fill_kernel(LLVMModuleRef m, LLVMValueRef fn, struct kiln_kernel_info
       err = -1;
    LLVMValueRef hidden[1];
    k->no_arg_info = md_operands(fn, NO_ARG_INFO_MD, hidden, 1) > 0;
+   k->non_uniform_work_groups = md_operands(fn, NON_UNIFORM_MD, hidden, 1) > 0;
 
    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
    unsigned byref = LLVMGetEnumAttributeKindForName("byref", 5);
@@ -340,13 +342,23 @@ void kiln_internalize_non_kernels(LLVMModuleRef m)
          LLVMSetLinkage(g, LLVMInternalLinkage);
 }
 
-void kiln_metadata_hide_arg_info(LLVMModuleRef m)
+static void mark_kernels(LLVMModuleRef m, const char *kind)
 {
    LLVMContextRef c = LLVMGetModuleContext(m);
-   unsigned id = LLVMGetMDKindIDInContext(c, NO_ARG_INFO_MD, (unsigned)strlen(NO_ARG_INFO_MD));
+   unsigned id = LLVMGetMDKindIDInContext(c, kind, (unsigned)strlen(kind));
    LLVMMetadataRef one = LLVMMDStringInContext2(c, "1", 1);
    LLVMMetadataRef node = LLVMMDNodeInContext2(c, &one, 1);
    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
       if (kiln_is_kernel(fn))
          LLVMGlobalSetMetadata(fn, id, node);
+}
+
+void kiln_metadata_hide_arg_info(LLVMModuleRef m)
+{
+   mark_kernels(m, NO_ARG_INFO_MD);
+}
+
+void kiln_metadata_allow_non_uniform(LLVMModuleRef m)
+{
+   mark_kernels(m, NON_UNIFORM_MD);
 }

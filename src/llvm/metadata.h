@@ -23,4 +23,9 @@ void kiln_internalize_non_kernels(LLVMModuleRef m);
  * them). */
 void kiln_metadata_hide_arg_info(LLVMModuleRef m);
 
+/* Marks every kernel of m as one that may run in non-uniform work-groups
+ * (compiled as OpenCL C 2.0 or later without -cl-uniform-work-group-size):
+ * their descriptions get non_uniform_work_groups. */
+void kiln_metadata_allow_non_uniform(LLVMModuleRef m);
+
 #endif

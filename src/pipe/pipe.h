@@ -86,6 +86,9 @@ struct pipe_caps {
     * pointers in the argument buffer and runs the SVM commands on the host
     * (core/svm.c). */
    cl_device_svm_capabilities svm_capabilities;
+   /* CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: launches whose local size
+    * does not divide the global size (pipe_grid_info::global_size). */
+   bool non_uniform_work_groups;
    /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: what most kernels'
     * pipe_kernel_info will say (0: unknown before a kernel exists, 1 is
     * reported). */
@@ -192,7 +195,10 @@ struct pipe_grid_info {
    void *kernel;            /* from pipe_screen::get_kernel */
    uint32_t work_dim;
    uint64_t global_offset[3];
-   uint64_t global_size[3]; /* multiples of local_size */
+   /* Multiples of local_size, except on a device with
+    * non_uniform_work_groups (then each dimension's last group is smaller
+    * where local_size does not divide it). */
+   uint64_t global_size[3];
    uint64_t local_size[3];
    /* The argument buffer laid out as the kernel's metadata says
     * (include/kiln/kernel_info.h), by-value slots filled.  The driver

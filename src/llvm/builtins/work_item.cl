@@ -18,12 +18,8 @@ OVL void work_group_barrier(cl_mem_fence_flags flags)
    barrier(flags);
 }
 
-/* Every work-group is uniform (the device reports no non-uniform
- * work-groups): the enqueued size is the size. */
-OVL size_t get_enqueued_local_size(uint dim)
-{
-   return get_local_size(dim);
-}
+/* get_enqueued_local_size is a work-item function of the work-group
+ * pass (wg_work_item.c), like get_local_size: not defined here. */
 
 /* §6.15.1: unused dimensions have id 0, offset 0 and size 1. */
 OVL size_t get_global_linear_id(void)

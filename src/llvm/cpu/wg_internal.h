@@ -37,6 +37,7 @@ enum kiln_wi_fn {
    WI_NUM_GROUPS,
    WI_GLOBAL_OFFSET,
    WI_WORK_DIM,
+   WI_ENQUEUED_LOCAL_SIZE,
    WI_CTX, /* KILN_WG_CTX_FN */
    WI_BARRIER,
    WI_MEM_FENCE,

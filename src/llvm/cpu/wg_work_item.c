@@ -10,7 +10,8 @@
 const char *const kiln_wi_names[WI_COUNT] = {
    "_Z13get_global_idj",  "_Z12get_local_idj",   "_Z12get_group_idj",
    "_Z15get_global_sizej", "_Z14get_local_sizej", "_Z14get_num_groupsj",
-   "_Z17get_global_offsetj", "_Z12get_work_dimv", KILN_WG_CTX_FN,      "_Z7barrierj",
+   "_Z17get_global_offsetj", "_Z12get_work_dimv", "_Z23get_enqueued_local_sizej",
+   KILN_WG_CTX_FN,          "_Z7barrierj",
    "_Z9mem_fencej",       "_Z14read_mem_fencej", "_Z15write_mem_fencej",
 };
 
@@ -76,8 +77,11 @@ static void lower_wi_call(struct kiln_wg *w, LLVMValueRef call, enum kiln_wi_fn 
       v = kiln_wg_load_i64(w, kiln_wg_lid_ptr(w, idx));
       break;
    case WI_GLOBAL_ID: {
+      /* The enqueued size: the last group of a non-uniform launch is
+       * smaller than the ones before it. */
       LLVMValueRef g = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_GROUP_ID, idx));
-      LLVMValueRef l = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_LOCAL_SIZE, idx));
+      LLVMValueRef l =
+         kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_ENQUEUED_LOCAL_SIZE, idx));
       LLVMValueRef o = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_GLOBAL_OFFSET, idx));
       v = LLVMBuildAdd(w->b, LLVMBuildMul(w->b, g, l, ""), kiln_wg_load_i64(w, kiln_wg_lid_ptr(w, idx)), "");
       v = LLVMBuildAdd(w->b, v, o, "");
@@ -95,6 +99,10 @@ static void lower_wi_call(struct kiln_wg *w, LLVMValueRef call, enum kiln_wi_fn 
       break;
    case WI_LOCAL_SIZE:
       v = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_LOCAL_SIZE, idx));
+      is_size = true;
+      break;
+   case WI_ENQUEUED_LOCAL_SIZE:
+      v = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_ENQUEUED_LOCAL_SIZE, idx));
       is_size = true;
       break;
    case WI_NUM_GROUPS:

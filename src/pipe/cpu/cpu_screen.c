@@ -141,6 +141,8 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
       CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
    /* Kernels run in the application's address space: any host address is
     * an SVM pointer, and atomics are the host's (docs/svm.md). */
+   /* Each group's size is in its launch context (cpu_tpool.c). */
+   c->non_uniform_work_groups = true;
    c->svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                          CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
    /* Work-items are vectorized in x by the float vector width, for every

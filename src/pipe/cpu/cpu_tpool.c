@@ -46,11 +46,23 @@ struct job {
    size_t local_mem_size; /* __local bytes of each work-group */
    void *printf_buffer;
    uint64_t groups[3];
+   bool uneven; /* some dimension ends with a smaller group */
    uint64_t total;
    atomic_uint_fast64_t next;
    uint64_t chunk;
    uint64_t deadline; /* inline phase: CLOCK_MONOTONIC ns */
 };
+
+/* The size of the group at ctx->group_id: the enqueued one, or what is
+ * left of the global size in a dimension's last group. */
+static inline void group_size(struct kiln_wg_ctx *ctx, const struct job *job)
+{
+   for (int d = 0; d < 3; d++)
+      ctx->local_size[d] = ctx->group_id[d] + 1 < job->groups[d]
+                              ? ctx->enqueued_local_size[d]
+                              : job->info->global_size[d] -
+                                   ctx->group_id[d] * ctx->enqueued_local_size[d];
+}
 
 struct cpu_tpool {
    pthread_mutex_t launch_lock;
@@ -113,7 +125,7 @@ static bool run_groups(struct job *job, char **arena, size_t *arena_size, bool *
    for (int d = 0; d < 3; d++) {
       ctx.global_offset[d] = info->global_offset[d];
       ctx.global_size[d] = info->global_size[d];
-      ctx.local_size[d] = info->local_size[d];
+      ctx.local_size[d] = ctx.enqueued_local_size[d] = info->local_size[d];
       ctx.num_groups[d] = job->groups[d];
    }
    ctx.bounds = info->bounds;
@@ -136,6 +148,8 @@ static bool run_groups(struct job *job, char **arena, size_t *arena_size, bool *
       ctx.group_id[1] = (first / job->groups[0]) % job->groups[1];
       ctx.group_id[2] = first / (job->groups[0] * job->groups[1]);
       for (uint64_t g = first; g < last; g++) {
+         if (job->uneven)
+            group_size(&ctx, job);
          if (!ctx.bounds) {
             job->fn(job->args, &ctx);
          } else if (!cpu_bounds_run_group(job->fn, job->args, &ctx) ||
@@ -268,7 +282,12 @@ int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_gr
                      .printf_buffer = printf_buffer};
    job.total = 1;
    for (int d = 0; d < 3; d++) {
-      job.groups[d] = info->local_size[d] ? info->global_size[d] / info->local_size[d] : 0;
+      /* A global size the local size does not divide (non-uniform
+       * work-groups) ends each dimension with a smaller group. */
+      job.groups[d] = info->local_size[d] ? (info->global_size[d] + info->local_size[d] - 1) /
+                                               info->local_size[d]
+                                          : 0;
+      job.uneven |= job.groups[d] * info->local_size[d] != info->global_size[d];
       /* Core refuses grids of more than 2^64-1 work-items; one that got
        * here anyway fails rather than running a wrapped count. */
       if (job.groups[d] && job.total > UINT64_MAX / job.groups[d])

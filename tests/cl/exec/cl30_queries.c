@@ -155,7 +155,7 @@ static void device(cl_device_id d)
    }
 
    static const cl_device_info false_bools[] = {
-      CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
+      CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
       CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_DEVICE_PIPE_SUPPORT,
       CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS};
    for (size_t i = 0; i < sizeof(false_bools) / sizeof(false_bools[0]); i++) {
