@@ -28,7 +28,7 @@ struct kiln_bounds_arg {
 
 /* kiln_bounds_violation::what, besides an argument index. */
 #define KILN_BOUNDS_UNKNOWN (-1)  /* the address is in no object of the launch */
-#define KILN_BOUNDS_VARIABLE (-2) /* a program-scope __constant or a __local variable */
+#define KILN_BOUNDS_VARIABLE (-2) /* a program-scope __constant or __global, or a __local variable */
 
 /* kiln_bounds_violation::flags and the flags the generated code passes. */
 #define KILN_BOUNDS_WRITE 1u      /* a store (or the destination of a copy) */

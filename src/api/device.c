@@ -139,8 +139,9 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
       INFO_VALUE(cl_uint, 0);
    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+      INFO_VALUE(size_t, c->max_global_variable_size);
    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-      INFO_VALUE(size_t, 0); /* no program-scope global variables */
+      INFO_VALUE(size_t, c->global_variable_preferred_total_size);
    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
       /* The driver's guess before any kernel; kernels may differ. */
       INFO_VALUE(size_t, c->preferred_work_group_size_multiple

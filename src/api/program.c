@@ -409,8 +409,7 @@ static cl_int build_info(const struct kiln_program_build *b, cl_program_build_in
        * binary is one before clBuildProgram too (§5.6.6 of 1.2). */
       INFO_VALUE(cl_program_binary_type, b->binary_type);
    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-      /* 2.0 and 3.0: no device has program-scope global variables. */
-      INFO_VALUE(size_t, 0);
+      INFO_VALUE(size_t, (size_t)b->global_variable_size);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);
    }

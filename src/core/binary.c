@@ -122,7 +122,8 @@ static size_t write_all(struct writer *w, const struct kiln_binary_contents *c)
       no_names |= c->kernels[i].no_arg_info;
       non_uniform &= c->kernels[i].non_uniform_work_groups;
    }
-   unsigned char program[8];
+   /* type, flags, then (since __global variables) their total size. */
+   unsigned char program[16];
    uint32_t type = c->binary_type ? c->binary_type : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
    uint32_t flags = (no_names ? KILN_BINARY_NO_ARG_NAMES : 0) |
                     (non_uniform ? KILN_BINARY_NON_UNIFORM : 0);
@@ -130,6 +131,8 @@ static size_t write_all(struct writer *w, const struct kiln_binary_contents *c)
       program[b] = (unsigned char)(type >> (8 * b));
       program[4 + b] = (unsigned char)(flags >> (8 * b));
    }
+   for (int b = 0; b < 8; b++)
+      program[8 + b] = (unsigned char)(c->global_variable_size >> (8 * b));
    section(w, KILN_SECTION_PROGRAM, program, sizeof(program));
    /* Kernels: measure first, then write in place. */
    struct writer count = {NULL, 0};
@@ -348,9 +351,11 @@ enum kiln_binary_status kiln_binary_read(const unsigned char *data, size_t size,
          c->bitcode_size = (size_t)len;
          if (!c->bitcode)
             r.bad = oom = true;
-      } else if (type == KILN_SECTION_PROGRAM && len == 8) {
+      } else if (type == KILN_SECTION_PROGRAM && (len == 8 || len == 16)) {
          c->binary_type = get32(&sec);
          program_flags = get32(&sec);
+         if (len == 16)
+            c->global_variable_size = get64(&sec);
       } else if (type == KILN_SECTION_CHECKSUM && len == 8) {
          struct reader sum = {sec.p, 8, false, &oom};
          /* Checked before the sections are trusted any further. */

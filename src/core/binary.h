@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct kiln_kernel_info;
 
@@ -21,6 +22,7 @@ struct kiln_binary_contents {
     * last two hold bitcode and no object); a reader gets EXECUTABLE from
     * binaries written before the type was recorded. */
    unsigned binary_type;
+   uint64_t global_variable_size; /* bytes of __global variables; 0 when absent */
 };
 
 /* Serializes c into out (which must hold the returned size), or only

@@ -257,6 +257,7 @@ cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id 
             b->bitcode = c.bitcode;
             b->bitcode_size = c.bitcode_size;
             b->binary_type = c.binary_type;
+            b->global_variable_size = c.global_variable_size;
             memset(&c, 0, sizeof(c));
             b->log = kiln_strdup("");
             /* 1.1: a program from binaries still needs clBuildProgram;
@@ -309,6 +310,7 @@ void kiln_program_compile_target(cl_device_id dev, struct kiln_compile_target *t
       .image_support = dev->caps->image_support,
       .cl_ext = dev->clang_ext,
       .bounds_check = kiln_check_bounds(),
+      .max_global_variable_size = dev->caps->max_global_variable_size,
    };
 }
 
@@ -401,6 +403,7 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       fresh.object_size = out.object_size;
       fresh.kernels = out.kernels;
       fresh.num_kernels = out.num_kernels;
+      fresh.global_variable_size = out.global_variable_size;
       fresh.target = out.target_id;
       fresh.bitcode = out.bitcode;
       fresh.bitcode_size = out.bitcode_size;
@@ -498,6 +501,7 @@ size_t kiln_program_build_write(const struct kiln_program_build *b, unsigned cha
       .kernels = b->kernels,
       .num_kernels = b->num_kernels,
       .binary_type = b->binary_type,
+      .global_variable_size = b->global_variable_size,
    };
    return kiln_binary_write(&c, out);
 }

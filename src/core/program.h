@@ -24,6 +24,7 @@ struct kiln_program_build {
    /* CL_PROGRAM_BINARY_TYPE_NONE, _COMPILED_OBJECT and _LIBRARY (bitcode,
     * no object) or _EXECUTABLE (object; loaded once built). */
    cl_program_binary_type binary_type;
+   uint64_t global_variable_size; /* CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE */
 };
 
 struct _cl_program {

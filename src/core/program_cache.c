@@ -176,9 +176,10 @@ static bool key_begin(struct kiln_sha256 *s, const char *kind,
    /* The request to check bounds is part of the key even where the target
     * id has no room for it (a target that cannot check): such a build
     * fails, and must not be answered by an unchecked build's entry. */
-   char flags[64];
-   snprintf(flags, sizeof(flags), "cl%d image%d check%d", target->opencl_version,
-            target->image_support ? 1 : 0, target->bounds_check ? 1 : 0);
+   char flags[96];
+   snprintf(flags, sizeof(flags), "cl%d image%d check%d gvar%llu", target->opencl_version,
+            target->image_support ? 1 : 0, target->bounds_check ? 1 : 0,
+            (unsigned long long)target->max_global_variable_size);
    kiln_sha256_init(s);
    field_str(s, kind);
    field_str(s, KILN_VERSION);
@@ -440,6 +441,7 @@ bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN
    b->bitcode = contents.bitcode;
    b->bitcode_size = contents.bitcode_size;
    b->binary_type = contents.binary_type;
+   b->global_variable_size = contents.global_variable_size;
    if (contents.options) { /* the options given, as the key had them */
       kiln_free(b->options);
       b->options = contents.options;

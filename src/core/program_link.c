@@ -164,6 +164,7 @@ static cl_int link_device(cl_program prog, unsigned i, const char *options, bool
       fresh.object_size = out.object_size;
       fresh.kernels = out.kernels;
       fresh.num_kernels = out.num_kernels;
+      fresh.global_variable_size = out.global_variable_size;
       memset(&out, 0, sizeof(out));
       if (!library) {
          err = kiln_program_build_load(dev, &fresh);

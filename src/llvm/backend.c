@@ -177,6 +177,36 @@ static void run_steps(void *p)
    s->st = KILN_BUILD_OK;
 }
 
+/* The program's __global variables (OpenCL C 3.0's program-scope ones
+ * and static ones in functions): their total for
+ * CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE, and none larger than the
+ * device allows. */
+static enum kiln_build_status global_variables(LLVMModuleRef m,
+                                               const struct kiln_compile_target *target,
+                                               struct kiln_build_output *out,
+                                               struct kiln_build_log *log)
+{
+   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+   uint64_t total = 0;
+   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+      if (LLVMIsDeclaration(g) || LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 1)
+         continue;
+      uint64_t size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+      if (size > target->max_global_variable_size) {
+         size_t len;
+         kiln_build_log_append(log,
+                               "error: __global variable '%s' takes %llu bytes; the device "
+                               "allows %llu (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE)\n",
+                               LLVMGetValueName2(g, &len), (unsigned long long)size,
+                               (unsigned long long)target->max_global_variable_size);
+         return KILN_BUILD_FAILED;
+      }
+      total += size;
+   }
+   out->global_variable_size = total;
+   return KILN_BUILD_OK;
+}
+
 enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_machine *machine,
                                         const struct kiln_compile_target *target,
                                         bool optimize, bool linked,
@@ -188,6 +218,8 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
    /* Before anything inlines: a cycle is the program's error, not an
     * internal one of a later step. */
    enum kiln_build_status rst = kiln_llvm_check_recursion(m, log);
+   if (!rst)
+      rst = global_variables(m, target, out, log);
    if (rst)
       return rst;
    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);

@@ -4,6 +4,7 @@
 #define KILN_LLVM_COMPILER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 struct kiln_kernel_info;
@@ -25,6 +26,9 @@ struct kiln_compile_target {
    bool image_support;
    const char *cl_ext;   /* clang -cl-ext list of the device's extensions */
    bool bounds_check;    /* KILN_CHECK=bounds: instrument every access */
+   /* CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: a larger program-scope __global
+    * variable fails the build (0: the device has none). */
+   uint64_t max_global_variable_size;
 };
 
 /* A header given to clCompileProgram: source that `#include "name"`
@@ -63,6 +67,9 @@ struct kiln_build_output {
    size_t object_size;
    struct kiln_kernel_info *kernels;
    unsigned num_kernels;
+   /* CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: bytes of the program's
+    * __global variables (program scope and static in functions). */
+   uint64_t global_variable_size;
    unsigned bounds_checked;  /* bounds_check: accesses given a check */
    unsigned bounds_searched; /* of those, checked by searching every object */
    struct kiln_build_dep *deps; /* included files, in the order first seen */

@@ -86,6 +86,10 @@ struct pipe_caps {
     * pointers in the argument buffer and runs the SVM commands on the host
     * (core/svm.c). */
    cl_device_svm_capabilities svm_capabilities;
+   /* CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (0: no program-scope __global
+    * variables, OpenCL C 3.0's optional feature) and
+    * CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE. */
+   size_t max_global_variable_size, global_variable_preferred_total_size;
    /* CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: launches whose local size
     * does not divide the global size (pipe_grid_info::global_size). */
    bool non_uniform_work_groups;

@@ -314,7 +314,7 @@ static struct base base_of(struct walk *wk, LLVMValueRef v, int depth)
       }
       if (LLVMIsAGlobalVariable(v)) {
          unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(v));
-         if ((as == 2 || as == 3) && !LLVMIsDeclaration(v))
+         if (as >= 1 && as <= 3 && !LLVMIsDeclaration(v))
             return (struct base){BASE_VAR, v, 0};
          return unknown;
       }
@@ -447,14 +447,15 @@ static LLVMValueRef name_string(struct bc *c, LLVMValueRef var)
 }
 
 /* Whether address addr of an access of size bytes through a __constant
- * pointer of unknown origin lies in one of the program-scope __constant
- * variables: those are no object of the launch, so the run-time's search
+ * or __global pointer (as) of unknown origin lies in one of the program's
+ * variables of that space (program-scope __constant data, __global
+ * variables): those are no object of the launch, so the run-time's search
  * cannot know them. */
-static LLVMValueRef in_constant_variable(struct bc *c, LLVMValueRef addr, LLVMValueRef size)
+static LLVMValueRef in_variable(struct bc *c, unsigned as, LLVMValueRef addr, LLVMValueRef size)
 {
    LLVMValueRef ok = LLVMConstInt(c->i1, 0, 0);
    for (LLVMValueRef g = LLVMGetFirstGlobal(c->m); g; g = LLVMGetNextGlobal(g)) {
-      if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 2 || LLVMIsDeclaration(g))
+      if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != as || LLVMIsDeclaration(g))
          continue;
       LLVMValueRef off = LLVMBuildSub(c->b, addr, LLVMBuildPtrToInt(c->b, g, c->i64, ""), "");
       LLVMValueRef limit = const64(c, LLVMABISizeOfType(c->td, LLVMGlobalGetValueType(g)));
@@ -494,7 +495,8 @@ static void instrument_site(struct bc *c, struct walk *wk, const struct site *s)
       return;
    }
    c->stats->searched++;
-   LLVMValueRef known = as == 2 ? in_constant_variable(c, addr, size) : LLVMConstInt(c->i1, 0, 0);
+   LLVMValueRef known =
+      as == 1 || as == 2 ? in_variable(c, as, addr, size) : LLVMConstInt(c->i1, 0, 0);
    LLVMValueRef args[] = {addr, size, flags, known};
    call(c, c->h_any, args, 4);
 }

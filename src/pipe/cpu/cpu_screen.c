@@ -141,6 +141,11 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
       CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
    /* Kernels run in the application's address space: any host address is
     * an SVM pointer, and atomics are the host's (docs/svm.md). */
+   /* Program-scope __global variables live in the JIT's data sections of
+    * each loaded program (one copy per program and device): any size the
+    * host's memory holds; 64 MiB per variable keeps a typo from asking
+    * for gigabytes of zeroed pages. */
+   c->max_global_variable_size = c->global_variable_preferred_total_size = 64u << 20;
    /* Each group's size is in its launch context (cpu_tpool.c). */
    c->non_uniform_work_groups = true;
    c->svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |

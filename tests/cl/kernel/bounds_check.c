@@ -214,6 +214,33 @@ static void svm_write(const struct kt_env *env, cl_program p)
    clSVMFree(env->context, out);
 }
 
+/* A program-scope __global array (OpenCL C 3.0, where the device has
+ * them) written one past its end. */
+static void global_variable(const struct kt_env *env)
+{
+   size_t max = 0;
+   REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof(max), &max,
+                              NULL));
+   if (!max)
+      return;
+   cl_program p = kk_build(env,
+                           "global int slots[8];\n"
+                           "kernel void fill(global int *out)\n"
+                           "{ int i = get_global_id(0); slots[i] = i; out[i] = slots[i]; }\n",
+                           "-cl-std=CL3.0");
+   cl_kernel k = kk_kernel(p, "fill");
+   cl_mem mo = kk_buffer_in(env, 9 * 4, NULL);
+   KK_ARG(k, 0, mo);
+   char *text = launch_failing(env, k, 9, 9);
+   CHECK_HAS(text, "kernel 'fill' wrote 4 bytes at byte offset 32 of __global variable "
+                   "'slots' (32 bytes) in work-item (8,0,0)");
+   free(text);
+   run_ok(env, k, 8, 8);
+   clReleaseMemObject(mo);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+}
+
 /* tab[i + 1] over as many work-items as tab has elements. */
 static void constant_read(const struct kt_env *env, cl_program p)
 {
@@ -537,6 +564,7 @@ int main(int argc, char **argv)
       CHECK(has_checks(p), " the code has no bounds checks");
       global_write(&env, p);
       svm_write(&env, p);
+      global_variable(&env);
       pointer_loop(&env, p);
       constant_read(&env, p);
       local_arg(&env, p);
