@@ -9,6 +9,7 @@
 #include "api/command_buffer.h"
 #include "api/image_check.h"
 #include "api/ndrange_check.h"
+#include "api/svm_check.h"
 #include "api/transfer_check.h"
 #include "core/cmdbuf.h"
 #include "core/device.h"
@@ -231,15 +232,8 @@ cl_int CL_API_CALL kiln_clCommandSVMMemcpyKHR(
    cl_command_buffer_khr cb;
    cl_int err = check_common(command_buffer, command_queue, properties, mutable_handle,
                              num_sync_points_in_wait_list, sync_point_wait_list, &cb, func);
-   if (err)
-      return err;
-   if (!dst_ptr || !src_ptr)
-      return kiln_api_fail(func, CL_INVALID_VALUE, "dst_ptr %p, src_ptr %p", dst_ptr, src_ptr);
-   const char *d = dst_ptr, *s = src_ptr;
-   if (size && d < s + size && s < d + size)
-      return kiln_api_fail(func, CL_MEM_COPY_OVERLAP, "%zu bytes from %p to %p overlap", size,
-                           src_ptr, dst_ptr);
-   if ((err = check_svm_device(cb, func)))
+   if (err || (err = kiln_api_check_svm_copy(dst_ptr, src_ptr, size, func)) ||
+       (err = check_svm_device(cb, func)))
       return err;
    struct kiln_cb_command c = {.kind = KILN_CB_SVM_COPY};
    c.u.svm_copy.dst = dst_ptr;
@@ -259,14 +253,8 @@ cl_int CL_API_CALL kiln_clCommandSVMMemFillKHR(
    cl_command_buffer_khr cb;
    cl_int err = check_common(command_buffer, command_queue, properties, mutable_handle,
                              num_sync_points_in_wait_list, sync_point_wait_list, &cb, func);
-   if (err)
-      return err;
-   bool size_ok = pattern_size && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0;
-   if (!svm_ptr || !pattern || !size_ok || (uintptr_t)svm_ptr % (size_ok ? pattern_size : 1) ||
-       size % (size_ok ? pattern_size : 1))
-      return kiln_api_fail(func, CL_INVALID_VALUE, "svm_ptr %p, pattern %p of %zu bytes, size %zu",
-                           svm_ptr, pattern, pattern_size, size);
-   if ((err = check_svm_device(cb, func)))
+   if (err || (err = kiln_api_check_svm_fill(svm_ptr, pattern, pattern_size, size, func)) ||
+       (err = check_svm_device(cb, func)))
       return err;
    struct kiln_cb_command c = {.kind = KILN_CB_SVM_FILL};
    memcpy(c.u.fill.pattern, pattern, pattern_size);

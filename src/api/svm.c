@@ -4,6 +4,8 @@
  * device) run kernels in the host's address space; on the others every
  * call returns what 3.0 prescribes for a device without SVM
  * (docs/svm.md). */
+#include "api/svm_check.h"
+
 #include "api/api.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -75,6 +77,32 @@ CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer)
    kiln_svm_free(ctx, svm_pointer);
 }
 
+cl_int kiln_api_check_svm_copy(void *dst, const void *src, size_t size, const char *func)
+{
+   if (!dst || !src)
+      return kiln_api_fail(func, CL_INVALID_VALUE, "dst_ptr %p, src_ptr %p", dst, src);
+   const char *d = dst, *s = src;
+   if (size && d < s + size && s < d + size)
+      return kiln_api_fail(func, CL_MEM_COPY_OVERLAP, "%zu bytes from %p to %p overlap", size,
+                           src, dst);
+   return CL_SUCCESS;
+}
+
+cl_int kiln_api_check_svm_fill(void *ptr, const void *pattern, size_t pattern_size, size_t size,
+                               const char *func)
+{
+   if (!ptr || !pattern)
+      return kiln_api_fail(func, CL_INVALID_VALUE, "svm_ptr %p, pattern %p", ptr, pattern);
+   if (!pattern_size || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+      return kiln_api_fail(func, CL_INVALID_VALUE, "pattern_size %zu: 1, 2, 4, ... or 128",
+                           pattern_size);
+   if ((uintptr_t)ptr % pattern_size || size % pattern_size)
+      return kiln_api_fail(func, CL_INVALID_VALUE,
+                           "svm_ptr %p and size %zu must be multiples of pattern_size %zu", ptr,
+                           size, pattern_size);
+   return CL_SUCCESS;
+}
+
 /* The queue, or NULL after the error is recorded in *err. */
 static cl_command_queue svm_queue(cl_command_queue command_queue, cl_int *err, const char *func)
 {
@@ -142,13 +170,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queu
    if ((err = kiln_api_check_wait_list_context(q->context, num_events_in_wait_list,
                                                event_wait_list, __func__)))
       return err;
-   if (!dst_ptr || !src_ptr)
-      return API_FAIL(CL_INVALID_VALUE, "dst_ptr %p, src_ptr %p", dst_ptr, src_ptr);
-   const char *d = dst_ptr, *s = src_ptr;
-   if (size && d < s + size && s < d + size)
-      return API_FAIL(CL_MEM_COPY_OVERLAP, "%zu bytes from %p to %p overlap", size, src_ptr,
-                      dst_ptr);
-   if ((err = svm_check_tail(q, num_events_in_wait_list, event_wait_list, __func__)))
+   if ((err = kiln_api_check_svm_copy(dst_ptr, src_ptr, size, __func__)) ||
+       (err = svm_check_tail(q, num_events_in_wait_list, event_wait_list, __func__)))
       return err;
    cl_event ev;
    err = kiln_enqueue_svm_memcpy(q, dst_ptr, src_ptr, size,
@@ -172,15 +195,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_que
    if ((err = kiln_api_check_wait_list_context(q->context, num_events_in_wait_list,
                                                event_wait_list, __func__)))
       return err;
-   if (!svm_ptr || !pattern)
-      return API_FAIL(CL_INVALID_VALUE, "svm_ptr %p, pattern %p", svm_ptr, pattern);
-   if (!pattern_size || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
-      return API_FAIL(CL_INVALID_VALUE, "pattern_size %zu: 1, 2, 4, ... or 128", pattern_size);
-   if ((uintptr_t)svm_ptr % pattern_size || size % pattern_size)
-      return API_FAIL(CL_INVALID_VALUE,
-                      "svm_ptr %p and size %zu must be multiples of pattern_size %zu", svm_ptr,
-                      size, pattern_size);
-   if ((err = svm_check_tail(q, num_events_in_wait_list, event_wait_list, __func__)))
+   if ((err = kiln_api_check_svm_fill(svm_ptr, pattern, pattern_size, size, __func__)) ||
+       (err = svm_check_tail(q, num_events_in_wait_list, event_wait_list, __func__)))
       return err;
    cl_event ev;
    err = kiln_enqueue_svm_fill(q, svm_ptr, pattern, pattern_size, size,

@@ -149,7 +149,6 @@ static cl_int replay_command(const struct kiln_cb_command *c, cl_device_id dev,
    size_t base[2] = {0, 0};
    if (c->kind == KILN_CB_NDRANGE)
       return kiln_launch_run(c->u.launch, dev, p);
-
    /* mem[0] is read (copies) or written (fills), mem[1] written. */
    for (int m = 0; m < 2; m++) {
       if (!c->mem[m])

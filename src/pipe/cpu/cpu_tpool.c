@@ -284,8 +284,8 @@ int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_gr
    for (int d = 0; d < 3; d++) {
       /* A global size the local size does not divide (non-uniform
        * work-groups) ends each dimension with a smaller group. */
-      job.groups[d] = info->local_size[d] ? (info->global_size[d] + info->local_size[d] - 1) /
-                                               info->local_size[d]
+      job.groups[d] = info->local_size[d] ? info->global_size[d] / info->local_size[d] +
+                                               (info->global_size[d] % info->local_size[d] != 0)
                                           : 0;
       job.uneven |= job.groups[d] * info->local_size[d] != info->global_size[d];
       /* Core refuses grids of more than 2^64-1 work-items; one that got
