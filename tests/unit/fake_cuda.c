@@ -779,6 +779,13 @@ static CUresult f_cuStreamSynchronize(CUstream stream)
    RETURN(sticky(dev));
 }
 
+static CUresult f_cuCtxSynchronize(void)
+{
+   NEED_CTX("cuCtxSynchronize");
+   run_device(dev);
+   RETURN(sticky(dev));
+}
+
 static struct fake_event *event_of(CUevent e)
 {
    struct fake_event *ev = (struct fake_event *)e;
@@ -1172,6 +1179,7 @@ static const struct cuda_api table = {
    .cuStreamCreate = f_cuStreamCreate,
    .cuStreamDestroy = f_cuStreamDestroy,
    .cuStreamSynchronize = f_cuStreamSynchronize,
+   .cuCtxSynchronize = f_cuCtxSynchronize,
    .cuEventCreate = f_cuEventCreate,
    .cuEventDestroy = f_cuEventDestroy,
    .cuEventRecord = f_cuEventRecord,

@@ -536,6 +536,35 @@ static void test_user_memory(void **state)
 
 /* ---- fences ---- */
 
+/* Registered user memory released while a copy from its pages is still
+ * queued on a stream (core may drop an object's last reference on one
+ * queue's thread while another queue copies from the same pages): the
+ * copy runs before the pages are unregistered.  On real GPUs the other
+ * order faulted the context (CUDA_ERROR_LAUNCH_FAILED, exec_images12_api). */
+static void test_unregister_under_copy(void **state)
+{
+   (void)state;
+   struct pipe_screen *s = screens[0];
+   struct pipe_context *ctx = s->context_create(s);
+   unsigned char *host = aligned_alloc(4096, 65536);
+   memset(host, 7, 65536);
+   struct pipe_resource *u = s->resource_from_user_memory(s, host, 65536);
+   struct pipe_resource *d = s->resource_create(s, 65536);
+   assert_non_null(u);
+   assert_non_null(d);
+   ctx->buffer_write(ctx, d, 0, 65536, host); /* queued, not yet run */
+   s->resource_destroy(s, u);                  /* pages unregistered */
+   assert_int_equal(finish(ctx), PIPE_FENCE_SIGNALLED);
+   assert_int_equal(fake_cuda.use_after_free, 0);
+   unsigned char back[16];
+   ctx->buffer_read(ctx, d, 65536 - 16, 16, back);
+   assert_int_equal(finish(ctx), PIPE_FENCE_SIGNALLED);
+   assert_int_equal(back[15], 7);
+   s->resource_destroy(s, d);
+   ctx->destroy(ctx);
+   free(host);
+}
+
 static void test_fence_wait(void **state)
 {
    (void)state;
@@ -1340,6 +1369,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_rects_row_fallback, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_transfers, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_user_memory, setup_one, teardown),
+      cmocka_unit_test_setup_teardown(test_unregister_under_copy, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_fence_wait, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_fence_times, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_module_load_failure, setup_one, teardown),

@@ -78,8 +78,10 @@ static void buffer_write(struct pipe_context *ctx, struct pipe_resource *dst, si
    if (!size)
       return;
    cuda_context_begin_work(c);
+   pthread_rwlock_rdlock(&c->screen->host_lock);
    cuda_context_error(c, cuda_ws_copy_htod(c->screen->ws, c->stream,
                                            cuda_resource(dst)->ptr + offset, src, size));
+   pthread_rwlock_unlock(&c->screen->host_lock);
 }
 
 static void buffer_read(struct pipe_context *ctx, struct pipe_resource *src, size_t offset,
@@ -89,8 +91,10 @@ static void buffer_read(struct pipe_context *ctx, struct pipe_resource *src, siz
    if (!size)
       return;
    cuda_context_begin_work(c);
+   pthread_rwlock_rdlock(&c->screen->host_lock);
    cuda_context_error(c, cuda_ws_copy_dtoh(c->screen->ws, c->stream, dst,
                                            cuda_resource(src)->ptr + offset, size));
+   pthread_rwlock_unlock(&c->screen->host_lock);
 }
 
 static void resource_copy_region(struct pipe_context *ctx, struct pipe_resource *dst,
@@ -169,6 +173,9 @@ static bool copy_rect(struct cuda_context *c, const struct rect_side *dst,
       return false;
    size_t slices = dwhole && swhole ? 1 : region[2];
    cuda_context_begin_work(c);
+   bool host = dst->host || src->host;
+   if (host)
+      pthread_rwlock_rdlock(&c->screen->host_lock);
    for (size_t z = 0; z < slices; z++) {
       CUDA_MEMCPY3D m;
       memset(&m, 0, sizeof(m));
@@ -181,12 +188,16 @@ static bool copy_rect(struct cuda_context *c, const struct rect_side *dst,
       if (err) {
          /* A refusal of the geometry (the first slice, nothing copied
           * yet): rows will do.  A lost device: fail the fence. */
+         if (host)
+            pthread_rwlock_unlock(&c->screen->host_lock);
          if (z == 0 && !cuda_winsys_lost(c->screen->ws))
             return false;
          cuda_context_error(c, err);
          return true;
       }
    }
+   if (host)
+      pthread_rwlock_unlock(&c->screen->host_lock);
    return true;
 }
 

@@ -23,6 +23,12 @@ struct cuda_screen {
    unsigned shared_optin;   /* the most a kernel may opt in to */
 
    pthread_mutex_t lock; /* events[], the calibration, sync_stream */
+   /* Held for reading by every copy that takes a host pointer, for
+    * writing while registered user memory is unregistered: CUDA copies
+    * straight from (or to) pages it finds registered, and unregistering
+    * them under a copy in flight faults the context
+    * (CUDA_ERROR_LAUNCH_FAILED; docs/cuda.md). */
+   pthread_rwlock_t host_lock;
    CUevent *events;      /* unused events, for fences */
    unsigned num_events, max_events;
    /* Device time to host time: calib_event completed at host time

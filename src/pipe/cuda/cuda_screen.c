@@ -69,6 +69,7 @@ static void screen_destroy(struct pipe_screen *screen)
    cuda_winsys_destroy(s->ws);
    api_release(s->api);
    pthread_mutex_destroy(&s->lock);
+   pthread_rwlock_destroy(&s->host_lock);
    pthread_mutex_destroy(&s->printf_lock);
    kiln_free(s);
 }
@@ -133,9 +134,14 @@ static void resource_destroy(struct pipe_screen *screen, struct pipe_resource *r
       return;
    cuda_image_free_descriptors(s, r);
    pthread_mutex_destroy(&r->lock);
-   if (r->host)
+   if (r->host) {
+      /* No copy may be using these pages, on any stream (see host_lock):
+       * those already queued finish first. */
+      pthread_rwlock_wrlock(&s->host_lock);
+      cuda_ws_ctx_sync(s->ws);
       cuda_ws_host_unregister(s->ws, r->host);
-   else
+      pthread_rwlock_unlock(&s->host_lock);
+   } else
       cuda_ws_mem_free(s->ws, r->ptr);
    kiln_free(r);
 }
@@ -156,6 +162,7 @@ static struct pipe_screen *screen_create(struct cuda_winsys *ws, struct cuda_api
    s->ws = ws;
    s->api = api;
    pthread_mutex_init(&s->lock, NULL);
+   pthread_rwlock_init(&s->host_lock, NULL);
    pthread_mutex_init(&s->printf_lock, NULL);
    s->base.driver_name = "cuda";
    s->base.destroy = screen_destroy;

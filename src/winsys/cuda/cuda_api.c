@@ -67,6 +67,7 @@ struct cuda_api *cuda_api_load(void)
    CU(cuStreamCreate, "cuStreamCreate");
    CU(cuStreamDestroy, "cuStreamDestroy_v2");
    CU(cuStreamSynchronize, "cuStreamSynchronize");
+   CU(cuCtxSynchronize, "cuCtxSynchronize");
    CU(cuEventCreate, "cuEventCreate");
    CU(cuEventDestroy, "cuEventDestroy_v2");
    CU(cuEventRecord, "cuEventRecord");

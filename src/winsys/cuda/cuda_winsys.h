@@ -72,6 +72,8 @@ void cuda_ws_host_unregister(struct cuda_winsys *ws, void *ptr);
 cl_int cuda_ws_stream_create(struct cuda_winsys *ws, CUstream *out);
 void cuda_ws_stream_destroy(struct cuda_winsys *ws, CUstream stream);
 cl_int cuda_ws_stream_sync(struct cuda_winsys *ws, CUstream stream);
+/* Waits for all work of the device's primary context (every stream). */
+cl_int cuda_ws_ctx_sync(struct cuda_winsys *ws);
 /* Events carry timing (fence_times needs it). */
 cl_int cuda_ws_event_create(struct cuda_winsys *ws, CUevent *out);
 void cuda_ws_event_destroy(struct cuda_winsys *ws, CUevent event);

@@ -67,6 +67,13 @@ cl_int cuda_ws_host_register(struct cuda_winsys *ws, void *ptr, size_t size, CUd
    return err;
 }
 
+cl_int cuda_ws_ctx_sync(struct cuda_winsys *ws)
+{
+   CUresult r;
+   WS_CALL(ws, r, cuCtxSynchronize());
+   return cuda_ws_result(ws, r, "cuCtxSynchronize", CL_OUT_OF_RESOURCES, 0);
+}
+
 void cuda_ws_host_unregister(struct cuda_winsys *ws, void *ptr)
 {
    CUresult r;
