@@ -29,6 +29,7 @@ enum kiln_build_flag {
    KILN_BUILD_WERROR = 1u << 10,
    KILN_BUILD_KERNEL_ARG_INFO = 1u << 11,         /* 1.2's option; accepted */
    KILN_BUILD_UNIFORM_WORK_GROUPS = 1u << 12,     /* -cl-uniform-work-group-size */
+   KILN_BUILD_FLAGS_ALL = (1u << 13) - 1,         /* every bit above */
 };
 
 enum kiln_build_options_status {

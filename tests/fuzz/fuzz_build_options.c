@@ -27,7 +27,7 @@ static void check_ok(const struct kiln_build_options *o, enum kiln_cl_std max_st
               "cl_std %d", (int)o->cl_std);
    FUZZ_CHECK(o->cl_std <= max_std, "cl_std %d above the device's %d", (int)o->cl_std,
               (int)max_std);
-   FUZZ_CHECK(!(o->flags & ~((KILN_BUILD_KERNEL_ARG_INFO << 1) - 1)), "flags 0x%x", o->flags);
+   FUZZ_CHECK(!(o->flags & ~(unsigned)KILN_BUILD_FLAGS_ALL), "flags 0x%x", o->flags);
    FUZZ_CHECK(!o->num_defines || o->defines, "%zu defines, no array", o->num_defines);
    for (size_t i = 0; i < o->num_defines; i++) {
       const char *n = o->defines[i].name;
