@@ -17,6 +17,7 @@
 #include "llvm/build_log.h"
 #include "llvm/cpu/bounds_check.h"
 #include "llvm/cpu/safe_div.h"
+#include "llvm/cpu/wg_interchange.h"
 #include "llvm/cpu/workgroup.h"
 #include "llvm/metadata.h"
 #include "llvm/printf_lower.h"
@@ -95,12 +96,15 @@ static enum kiln_build_status build_workgroups(struct kiln_llvm_job *job)
    if (!st && !kiln_llvm_run_passes(job, "always-inline,function(sroa,early-cse)"))
       st = KILN_BUILD_FAILED;
    bool barriers = false;
-   for (i = 0; !st && i < n; i++)
-      if (kiln_wg_has_barrier(wg[i])) {
+   for (i = 0; !st && i < n; i++) {
+      /* Marked loops get barriers in kiln_wg_finish (wg_interchange.h). */
+      bool interchange = job->optimize && kiln_wg_mark_interchange(wg[i]);
+      if (kiln_wg_has_barrier(wg[i]) || interchange) {
          barriers = true;
          kiln_wg_rematerialize(wg[i]);
          kiln_wg_isolate_barriers(wg[i]);
       }
+   }
    /* Barriers need every value that crosses a block in memory, where
     * the work-group pass can give each work-item its own copy. */
    if (!st && barriers && !kiln_llvm_run_passes(job, "function(reg2mem)"))

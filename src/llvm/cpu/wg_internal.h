@@ -12,6 +12,10 @@
  *   wg_regions.c    kernels with barriers: regions and their dispatcher
  *   wg_once.c       regions the group runs once, uniform variables
  *   wg_private.c    a slot per work-item for variables live across barriers
+ *   wg_graph.c      reverse post-order, dominators and natural loops
+ *   wg_loop_split.c barriers around the uniform control of loops with one
+ *   wg_interchange.c barriers that put uniform loops outside the
+ *                   work-item loop (own header: wg_interchange.h)
  */
 #ifndef KILN_LLVM_CPU_WG_INTERNAL_H
 #define KILN_LLVM_CPU_WG_INTERNAL_H

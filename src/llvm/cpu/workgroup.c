@@ -9,6 +9,7 @@
 
 #include "kiln/cpu_abi.h"
 #include "kiln/kernel_info.h"
+#include "llvm/cpu/wg_interchange.h"
 #include "llvm/cpu/wg_loop_split.h"
 #include "util/alloc.h"
 
@@ -180,6 +181,7 @@ enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
 
    info->local_mem_size = kiln_wg_place_local_variables(&w);
    unsigned barriers = kiln_wg_lower_work_items(&w);
+   barriers += kiln_wg_interchange(m, fn, w.lid);
    bool ok = true;
    if (!barriers) {
       kiln_wg_build_single_region(&w);
