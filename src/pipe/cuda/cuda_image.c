@@ -35,6 +35,7 @@ struct cuda_image_desc {
    /* What the device holds at address. */
    struct kiln_image_hw hw;
    CUdeviceptr address;
+   bool uploaded; /* address holds hw */
 
    /* The CUDA array mirror: tried once; array NULL keeps the linear path. */
    bool tried;
@@ -308,7 +309,7 @@ static void destroy_objects(struct cuda_screen *s, struct cuda_image_desc *d)
 
 /* Texture objects for every sampler (program-scope samplers included,
  * which the driver never sees): one per distinct CUDA setting, a dozen
- * at most. */
+ * at most.  On failure none is left (no kernel has seen them yet). */
 static cl_int make_textures(struct cuda_screen *s, struct cuda_image_desc *d)
 {
    CUDA_TEXTURE_DESC made[KILN_IMAGE_HW_SAMPLERS];
@@ -321,8 +322,13 @@ static cl_int make_textures(struct cuda_screen *s, struct cuda_image_desc *d)
          j++;
       if (j == d->num_objs) {
          cl_int err = cuda_ws_tex_create(s->ws, d->array, &t, &d->objs[j]);
-         if (err)
+         if (err) {
+            for (unsigned k = 0; k < d->num_objs; k++)
+               cuda_ws_tex_destroy(s->ws, d->objs[k]);
+            d->num_objs = 0;
+            memset(d->hw.tex, 0, sizeof(d->hw.tex));
             return err;
+         }
          made[j] = t;
          d->num_objs++;
       }
@@ -392,36 +398,37 @@ cl_int cuda_image_bind(struct cuda_context *c, struct pipe_resource *res, size_t
    struct cuda_image_desc *d = find_or_add(s, r, &want, view->type, &err);
    if (!d)
       goto out;
-   bool fresh = !d->tried;
    if (!d->tried)
       try_array(s, r, d);
+   bool changed = !d->uploaded;
    if (d->array) {
-      struct kiln_image_hw before = d->hw;
-      if (!write && !d->texturing)
-         err = make_textures(s, d);
-      if (!err && write && !d->hw.surface) {
+      /* Handles are only ever added: a kernel of another queue may use
+       * the ones there. */
+      if (!write && !d->texturing) {
+         cl_int e = make_textures(s, d);
+         changed |= !e;
+         if (e) /* this launch reads in software; the next tries again */
+            kiln_log(KILN_LOG_PIPE, "cuda: no texture objects (error %d): linear reads", e);
+      }
+      if (write && !d->hw.surface) {
          CUsurfObject surf = 0;
-         err = cuda_ws_surf_create(s->ws, d->array, &surf);
-         d->hw.surface = surf;
-      }
-      if (err) {
-         /* No handles at all: the software path is always right. */
-         destroy_objects(s, d);
-         d->texturing = false;
-         kiln_log(KILN_LOG_PIPE, "cuda: image falls back to its linear path (error %d)", err);
-         err = CL_SUCCESS;
-      }
-      if (!fresh && memcmp(&before, &d->hw, sizeof(before)))
-         err = cuda_screen_write_now(s, d->address, &d->hw, sizeof(d->hw));
-      if (!err && (write ? d->hw.surface != 0 : d->num_objs != 0)) {
-         err = sync_array(c, r, d, want.data);
-         if (!err && write)
-            *written = d;
+         cl_int e = cuda_ws_surf_create(s->ws, d->array, &surf);
+         d->hw.surface = e ? 0 : surf;
+         changed |= !e;
+         if (e)
+            kiln_log(KILN_LOG_PIPE, "cuda: no surface object (error %d): linear writes", e);
       }
    }
    /* Before any launch can name it, whichever queue launches. */
-   if (!err && fresh)
+   if (changed) {
       err = cuda_screen_write_now(s, d->address, &d->hw, sizeof(d->hw));
+      d->uploaded = !err;
+   }
+   if (!err && d->array && (write ? d->hw.surface != 0 : d->num_objs != 0)) {
+      err = sync_array(c, r, d, want.data);
+      if (!err && write)
+         *written = d;
+   }
    if (!err)
       *address = d->address;
 out:
