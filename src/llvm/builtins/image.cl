@@ -481,7 +481,9 @@ HW_SUST_DECLS(16)
 
 INLINE ulong __kiln_hw_tex(const desc_t *d, uint bits)
 {
-   return ((const struct kiln_image_hw *)d)->tex[KILN_SAMPLER_INDEX(bits)];
+   /* Bits no valid sampler has (addressing mode 0xe) read in software. */
+   uint i = KILN_SAMPLER_INDEX(bits);
+   return i < KILN_IMAGE_HW_SAMPLERS ? ((const struct kiln_image_hw *)d)->tex[i] : 0;
 }
 
 INLINE ulong __kiln_hw_surface(const desc_t *d)
