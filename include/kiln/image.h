@@ -41,4 +41,23 @@ struct kiln_image_desc {
 #define KILN_SAMPLER_FILTER_NEAREST 0x10
 #define KILN_SAMPLER_FILTER_LINEAR 0x20
 
+/* The CUDA driver's image argument (src/pipe/cuda/cuda_image.c): the
+ * linear descriptor, which is always valid, followed by the handles of
+ * the image's CUDA array, which the nvptx image functions use instead
+ * where they are not 0.  A launch makes both views hold the same texels
+ * (docs/cuda.md, "Images").
+ * - surface: a surface object for write_image* (0: writes go to data);
+ * - tex[KILN_SAMPLER_INDEX(bits)]: the texture object that samples the
+ *   array as a sampler with those bits does (0: read data in software). */
+#define KILN_IMAGE_HW_SAMPLERS 20
+/* 0..19: normalized (1) + addressing mode (0, 2, ..., 8) + 10 for LINEAR. */
+#define KILN_SAMPLER_INDEX(bits) \
+   (((bits) & 0x1) + ((bits) & 0xe) + (((bits) & KILN_SAMPLER_FILTER_LINEAR) ? 10 : 0))
+
+struct kiln_image_hw {
+   struct kiln_image_desc desc;
+   kiln_u64 surface;
+   kiln_u64 tex[KILN_IMAGE_HW_SAMPLERS];
+};
+
 #endif

@@ -80,6 +80,32 @@ struct fake_func {
 #define MAX_INJECT 16
 #define DEVICE_EPOCH_NS 7000000000ull /* device clock minus host clock */
 
+struct fake_array {
+   bool live;
+   int device;
+   CUDA_ARRAY3D_DESCRIPTOR desc;
+   size_t row_bytes, rows, slices; /* rows per slice */
+   unsigned char *bytes;
+};
+
+struct fake_tex {
+   bool live;
+   int array;
+   CUDA_TEXTURE_DESC desc;
+};
+
+struct fake_surf {
+   bool live;
+   int array;
+};
+
+#define MAX_ARRAYS 64
+#define MAX_TEX 256
+#define MAX_SURF 64
+
+static struct fake_array arrays[MAX_ARRAYS];
+static struct fake_tex texs[MAX_TEX];
+static struct fake_surf surfs[MAX_SURF];
 static struct fake_ctx ctxs[FAKE_CUDA_MAX_DEVICES];
 static struct fake_mem mems[MAX_MEMS];
 static struct fake_stream streams[MAX_STREAMS];
@@ -668,36 +694,84 @@ static CUresult f_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t byt
    RETURN(enqueue(st, &op));
 }
 
-/* Row y of slice z of one side of a 3D copy, or NULL when outside. */
-static char *side_row(int type, const void *host, CUdeviceptr devp, size_t x, size_t y,
-                      size_t z, size_t pitch, size_t height, size_t width)
+/* The live array behind a handle, or NULL. */
+static struct fake_array *array_of(CUarray a)
 {
-   size_t off = x + (z * height + y) * pitch;
-   if (type == CU_MEMORYTYPE_HOST)
-      return (char *)host + off;
-   return fake_cuda_ptr(devp + off, width);
+   struct fake_array *fa = (struct fake_array *)a;
+   if (fa < arrays || fa >= arrays + MAX_ARRAYS || !fa->live)
+      return NULL;
+   return fa;
+}
+
+/* One side of a 3D copy, as the fake resolves it. */
+struct side {
+   int type;
+   const void *host;
+   CUdeviceptr dev;
+   struct fake_array *array;
+   size_t x, y, z, pitch, height;
+};
+
+/* Row y of slice z of one side of a 3D copy, or NULL when outside.  An
+ * array's pitch and height are its own (the copy's are ignored, as
+ * CUDA's are). */
+static char *side_row(const struct side *s, size_t y, size_t z, size_t width)
+{
+   if (s->array) {
+      struct fake_array *a = s->array;
+      if (s->x + width > a->row_bytes || s->y + y >= a->rows || s->z + z >= a->slices)
+         return NULL;
+      return (char *)a->bytes + s->x + ((s->z + z) * a->rows + s->y + y) * a->row_bytes;
+   }
+   size_t off = s->x + ((s->z + z) * s->height + s->y + y) * s->pitch;
+   if (s->type == CU_MEMORYTYPE_HOST)
+      return (char *)s->host + off;
+   return fake_cuda_ptr(s->dev + off, width);
+}
+
+static bool side_of(struct side *s, int type, const void *host, CUdeviceptr dev, CUarray array,
+                    size_t x, size_t y, size_t z, size_t pitch, size_t height, size_t width,
+                    size_t depth)
+{
+   memset(s, 0, sizeof(*s));
+   s->type = type;
+   s->host = host;
+   s->dev = dev;
+   s->x = x, s->y = y, s->z = z, s->pitch = pitch, s->height = height;
+   if (type == CU_MEMORYTYPE_ARRAY) {
+      s->array = array_of(array);
+      return s->array != NULL;
+   }
+   if (type != CU_MEMORYTYPE_HOST && type != CU_MEMORYTYPE_DEVICE)
+      return false;
+   (void)depth;
+   return x + width <= pitch;
 }
 
 static CUresult f_cuMemcpy3DAsync(const CUDA_MEMCPY3D *m, CUstream s)
 {
    NEED_CTX("cuMemcpy3DAsync");
    NEED_STREAM(s);
-   if (m->srcArray || m->dstArray || m->reserved0 || m->reserved1 || m->srcLOD || m->dstLOD ||
-       m->srcXInBytes + m->WidthInBytes > m->srcPitch ||
-       m->dstXInBytes + m->WidthInBytes > m->dstPitch ||
-       (m->Depth > 1 && (m->srcY + m->Height > m->srcHeight ||
-                         m->dstY + m->Height > m->dstHeight)) ||
-       (m->srcMemoryType != CU_MEMORYTYPE_HOST && m->srcMemoryType != CU_MEMORYTYPE_DEVICE) ||
-       (m->dstMemoryType != CU_MEMORYTYPE_HOST && m->dstMemoryType != CU_MEMORYTYPE_DEVICE))
+   struct side src, dst;
+   if (m->reserved0 || m->reserved1 || m->srcLOD || m->dstLOD ||
+       !side_of(&src, m->srcMemoryType, m->srcHost, m->srcDevice, m->srcArray, m->srcXInBytes,
+                m->srcY, m->srcZ, m->srcPitch, m->srcHeight, m->WidthInBytes, m->Depth) ||
+       !side_of(&dst, m->dstMemoryType, m->dstHost, m->dstDevice, m->dstArray, m->dstXInBytes,
+                m->dstY, m->dstZ, m->dstPitch, m->dstHeight, m->WidthInBytes, m->Depth) ||
+       (m->Depth > 1 && ((!src.array && m->srcY + m->Height > m->srcHeight) ||
+                         (!dst.array && m->dstY + m->Height > m->dstHeight))))
+      RETURN(CUDA_ERROR_INVALID_VALUE);
+   /* A pointer where an array is named (or the reverse) is the caller's
+    * bug: CUDA reads only the fields of the memory type. */
+   if ((!src.array && m->srcArray) || (!dst.array && m->dstArray))
       RETURN(CUDA_ERROR_INVALID_VALUE);
    /* Every row must lie in memory before anything is copied. */
    for (size_t z = 0; z < m->Depth; z++)
       for (size_t y = 0; y < m->Height; y++)
-         if (!side_row(m->srcMemoryType, m->srcHost, m->srcDevice, m->srcXInBytes, m->srcY + y,
-                       m->srcZ + z, m->srcPitch, m->srcHeight, m->WidthInBytes) ||
-             !side_row(m->dstMemoryType, m->dstHost, m->dstDevice, m->dstXInBytes, m->dstY + y,
-                       m->dstZ + z, m->dstPitch, m->dstHeight, m->WidthInBytes))
+         if (!side_row(&src, y, z, m->WidthInBytes) || !side_row(&dst, y, z, m->WidthInBytes))
             RETURN(CUDA_ERROR_INVALID_VALUE);
+   if (src.array || dst.array)
+      fake_cuda.array_copies++;
    /* Done at the call, in stream order (as CUDA does with pageable host
     * memory). */
    run_stream(st);
@@ -705,12 +779,226 @@ static CUresult f_cuMemcpy3DAsync(const CUDA_MEMCPY3D *m, CUstream s)
       RETURN(sticky(dev));
    for (size_t z = 0; z < m->Depth; z++)
       for (size_t y = 0; y < m->Height; y++)
-         memmove(side_row(m->dstMemoryType, m->dstHost, m->dstDevice, m->dstXInBytes,
-                          m->dstY + y, m->dstZ + z, m->dstPitch, m->dstHeight, m->WidthInBytes),
-                 side_row(m->srcMemoryType, m->srcHost, m->srcDevice, m->srcXInBytes,
-                          m->srcY + y, m->srcZ + z, m->srcPitch, m->srcHeight, m->WidthInBytes),
+         memmove(side_row(&dst, y, z, m->WidthInBytes), side_row(&src, y, z, m->WidthInBytes),
                  m->WidthInBytes);
    RETURN(CUDA_SUCCESS);
+}
+
+/* ---- CUDA arrays, texture and surface objects ---- */
+
+static size_t format_bytes(int format)
+{
+   switch (format) {
+   case CU_AD_FORMAT_UNSIGNED_INT8:
+   case CU_AD_FORMAT_SIGNED_INT8:
+      return 1;
+   case CU_AD_FORMAT_UNSIGNED_INT16:
+   case CU_AD_FORMAT_SIGNED_INT16:
+   case CU_AD_FORMAT_HALF:
+      return 2;
+   case CU_AD_FORMAT_UNSIGNED_INT32:
+   case CU_AD_FORMAT_SIGNED_INT32:
+   case CU_AD_FORMAT_FLOAT:
+      return 4;
+   default:
+      return 0;
+   }
+}
+
+static CUresult f_cuArray3DCreate(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
+{
+   NEED_CTX("cuArray3DCreate");
+   size_t elem = format_bytes(d->Format);
+   bool layered = d->Flags & CUDA_ARRAY3D_LAYERED;
+   /* CUDA's rules: 1, 2 or 4 channels; no height without width, no depth
+    * without height unless layered (a layered 1D array). */
+   if (!out || !elem || (d->NumChannels != 1 && d->NumChannels != 2 && d->NumChannels != 4) ||
+       !d->Width || (d->Flags & ~(unsigned)(CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST)) ||
+       (d->Depth && !d->Height && !layered) || (layered && !d->Depth))
+      RETURN(CUDA_ERROR_INVALID_VALUE);
+   struct fake_cuda_device *fd = &fake_cuda.devices[dev];
+   size_t row = d->Width * elem * d->NumChannels;
+   size_t rows = d->Height ? d->Height : 1, slices = d->Depth ? d->Depth : 1;
+   size_t bytes = row * rows * slices;
+   if (alloc_fails() || bytes > fd->total_mem - fd->used_mem)
+      RETURN(CUDA_ERROR_OUT_OF_MEMORY);
+   struct fake_array *a = NULL;
+   for (unsigned i = 0; i < MAX_ARRAYS && !a; i++)
+      if (!arrays[i].live)
+         a = &arrays[i];
+   unsigned char *p = a ? malloc(bytes) : NULL;
+   if (!p)
+      RETURN(CUDA_ERROR_OUT_OF_MEMORY);
+   memset(p, 0xcd, bytes);
+   memset(a, 0, sizeof(*a));
+   a->live = true;
+   a->device = dev;
+   a->desc = *d;
+   a->row_bytes = row;
+   a->rows = rows;
+   a->slices = slices;
+   a->bytes = p;
+   fd->used_mem += bytes;
+   fake_cuda.arrays_created++;
+   *out = (CUarray)a;
+   RETURN(CUDA_SUCCESS);
+}
+
+static bool array_in_use(int index)
+{
+   for (unsigned i = 0; i < MAX_TEX; i++)
+      if (texs[i].live && texs[i].array == index)
+         return true;
+   for (unsigned i = 0; i < MAX_SURF; i++)
+      if (surfs[i].live && surfs[i].array == index)
+         return true;
+   return false;
+}
+
+static CUresult f_cuArrayDestroy(CUarray array)
+{
+   NEED_CTX("cuArrayDestroy");
+   struct fake_array *a = array_of(array);
+   if (!a || a->device != dev)
+      RETURN(CUDA_ERROR_INVALID_HANDLE);
+   /* CUDA leaves objects over a destroyed array dangling; a driver that
+    * does that has a bug, which the fake makes loud. */
+   if (array_in_use((int)(a - arrays)))
+      RETURN(CUDA_ERROR_INVALID_VALUE);
+   fake_cuda.devices[dev].used_mem -= a->row_bytes * a->rows * a->slices;
+   free(a->bytes);
+   a->live = false;
+   fake_cuda.arrays_destroyed++;
+   RETURN(CUDA_SUCCESS);
+}
+
+static struct fake_array *resource_array(const CUDA_RESOURCE_DESC *res)
+{
+   if (!res || res->resType != CU_RESOURCE_TYPE_ARRAY || res->flags)
+      return NULL;
+   return array_of(res->res.array.hArray);
+}
+
+static CUresult f_cuTexObjectCreate(CUtexObject *tex, const CUDA_RESOURCE_DESC *res,
+                                    const CUDA_TEXTURE_DESC *desc, const void *view)
+{
+   NEED_CTX("cuTexObjectCreate");
+   struct fake_array *a = resource_array(res);
+   if (!tex || !a || !desc || view)
+      RETURN(CUDA_ERROR_INVALID_VALUE);
+   for (int i = 0; i < 3; i++)
+      if (desc->addressMode[i] < CU_TR_ADDRESS_MODE_WRAP ||
+          desc->addressMode[i] > CU_TR_ADDRESS_MODE_BORDER)
+         RETURN(CUDA_ERROR_INVALID_VALUE);
+   /* CUDA filters only what it returns as floats. */
+   int f = a->desc.Format;
+   bool integer = (desc->flags & CU_TRSF_READ_AS_INTEGER) || f == CU_AD_FORMAT_UNSIGNED_INT32 ||
+                  f == CU_AD_FORMAT_SIGNED_INT32;
+   if (desc->filterMode == CU_TR_FILTER_MODE_LINEAR && integer && f != CU_AD_FORMAT_FLOAT &&
+       f != CU_AD_FORMAT_HALF)
+      RETURN(CUDA_ERROR_INVALID_VALUE);
+   for (unsigned i = 0; i < MAX_TEX; i++)
+      if (!texs[i].live) {
+         texs[i].live = true;
+         texs[i].array = (int)(a - arrays);
+         texs[i].desc = *desc;
+         fake_cuda.tex_created++;
+         *tex = 0x7e000000ull + i; /* never 0 */
+         RETURN(CUDA_SUCCESS);
+      }
+   RETURN(CUDA_ERROR_OUT_OF_MEMORY);
+}
+
+static struct fake_tex *tex_of(CUtexObject t)
+{
+   if (t < 0x7e000000ull || t >= 0x7e000000ull + MAX_TEX || !texs[t - 0x7e000000ull].live)
+      return NULL;
+   return &texs[t - 0x7e000000ull];
+}
+
+static CUresult f_cuTexObjectDestroy(CUtexObject tex)
+{
+   NEED_CTX("cuTexObjectDestroy");
+   struct fake_tex *t = tex_of(tex);
+   if (!t)
+      RETURN(CUDA_ERROR_INVALID_VALUE);
+   t->live = false;
+   fake_cuda.tex_destroyed++;
+   RETURN(CUDA_SUCCESS);
+}
+
+static CUresult f_cuSurfObjectCreate(CUsurfObject *surf, const CUDA_RESOURCE_DESC *res)
+{
+   NEED_CTX("cuSurfObjectCreate");
+   struct fake_array *a = resource_array(res);
+   if (!surf || !a || !(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST))
+      RETURN(CUDA_ERROR_INVALID_VALUE);
+   for (unsigned i = 0; i < MAX_SURF; i++)
+      if (!surfs[i].live) {
+         surfs[i].live = true;
+         surfs[i].array = (int)(a - arrays);
+         fake_cuda.surf_created++;
+         *surf = 0x5f000000ull + i;
+         RETURN(CUDA_SUCCESS);
+      }
+   RETURN(CUDA_ERROR_OUT_OF_MEMORY);
+}
+
+static struct fake_surf *surf_of(CUsurfObject s)
+{
+   if (s < 0x5f000000ull || s >= 0x5f000000ull + MAX_SURF || !surfs[s - 0x5f000000ull].live)
+      return NULL;
+   return &surfs[s - 0x5f000000ull];
+}
+
+static CUresult f_cuSurfObjectDestroy(CUsurfObject surf)
+{
+   NEED_CTX("cuSurfObjectDestroy");
+   struct fake_surf *sf = surf_of(surf);
+   if (!sf)
+      RETURN(CUDA_ERROR_INVALID_VALUE);
+   sf->live = false;
+   fake_cuda.surf_destroyed++;
+   RETURN(CUDA_SUCCESS);
+}
+
+void *fake_cuda_array_bytes(CUarray array, size_t *size, CUDA_ARRAY3D_DESCRIPTOR *desc)
+{
+   LOCK();
+   struct fake_array *a = array_of(array);
+   void *p = NULL;
+   if (a) {
+      p = a->bytes;
+      if (size)
+         *size = a->row_bytes * a->rows * a->slices;
+      if (desc)
+         *desc = a->desc;
+   }
+   pthread_mutex_unlock(&lock);
+   return p;
+}
+
+bool fake_cuda_tex_info(CUtexObject tex, CUarray *array, CUDA_TEXTURE_DESC *desc)
+{
+   LOCK();
+   struct fake_tex *t = tex_of(tex);
+   if (t) {
+      if (array)
+         *array = (CUarray)&arrays[t->array];
+      if (desc)
+         *desc = t->desc;
+   }
+   pthread_mutex_unlock(&lock);
+   return t != NULL;
+}
+
+CUarray fake_cuda_surf_array(CUsurfObject surf)
+{
+   LOCK();
+   struct fake_surf *sf = surf_of(surf);
+   CUarray a = sf ? (CUarray)&arrays[sf->array] : NULL;
+   pthread_mutex_unlock(&lock);
+   return a;
 }
 
 static CUresult memset_op(const char *name, CUdeviceptr dst, uint32_t value, unsigned elem,
@@ -784,6 +1072,20 @@ static CUresult f_cuCtxSynchronize(void)
    NEED_CTX("cuCtxSynchronize");
    run_device(dev);
    RETURN(sticky(dev));
+}
+
+static struct fake_event *event_of(CUevent e);
+
+/* Streams of the fake run in order when waited on, all of a device's
+ * at once: a wait only needs a valid event and stream. */
+static CUresult f_cuStreamWaitEvent(CUstream s, CUevent event, unsigned flags)
+{
+   NEED_CTX("cuStreamWaitEvent");
+   NEED_STREAM(s);
+   if (!event_of(event) || flags)
+      RETURN(CUDA_ERROR_INVALID_VALUE);
+   fake_cuda.stream_waits++;
+   RETURN(CUDA_SUCCESS);
 }
 
 static struct fake_event *event_of(CUevent e)
@@ -1149,7 +1451,7 @@ static CUresult f_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
 
 /* ---- the table and the test's side ---- */
 
-static const struct cuda_api table = {
+static struct cuda_api table = {
    .cuInit = f_cuInit,
    .cuDriverGetVersion = f_cuDriverGetVersion,
    .cuGetErrorName = f_cuGetErrorName,
@@ -1193,12 +1495,31 @@ static const struct cuda_api table = {
    .cuFuncGetAttribute = f_cuFuncGetAttribute,
    .cuFuncSetAttribute = f_cuFuncSetAttribute,
    .cuLaunchKernel = f_cuLaunchKernel,
+   .cuArray3DCreate = f_cuArray3DCreate,
+   .cuArrayDestroy = f_cuArrayDestroy,
+   .cuTexObjectCreate = f_cuTexObjectCreate,
+   .cuTexObjectDestroy = f_cuTexObjectDestroy,
+   .cuSurfObjectCreate = f_cuSurfObjectCreate,
+   .cuSurfObjectDestroy = f_cuSurfObjectDestroy,
+   .cuStreamWaitEvent = f_cuStreamWaitEvent,
    .lib = NULL,
 };
 
 const struct cuda_api *fake_cuda_table(void)
 {
-   return &table;
+   /* The winsys reads the table when it probes, after the test's setup. */
+   static struct cuda_api without;
+   if (!fake_cuda.no_images)
+      return &table;
+   without = table;
+   without.cuArray3DCreate = NULL;
+   without.cuArrayDestroy = NULL;
+   without.cuTexObjectCreate = NULL;
+   without.cuTexObjectDestroy = NULL;
+   without.cuSurfObjectCreate = NULL;
+   without.cuSurfObjectDestroy = NULL;
+   without.cuStreamWaitEvent = NULL;
+   return &without;
 }
 
 void fake_cuda_reset(void)
@@ -1216,6 +1537,12 @@ void fake_cuda_reset(void)
    }
    for (unsigned i = 0; i < MAX_MODULES; i++)
       free(modules[i].text);
+   for (unsigned i = 0; i < MAX_ARRAYS; i++)
+      if (arrays[i].live)
+         free(arrays[i].bytes);
+   memset(arrays, 0, sizeof(arrays));
+   memset(texs, 0, sizeof(texs));
+   memset(surfs, 0, sizeof(surfs));
    free(fake_cuda.last_module);
    memset(mems, 0, sizeof(mems));
    memset(streams, 0, sizeof(streams));
@@ -1285,6 +1612,12 @@ unsigned fake_cuda_live(void)
       n += events[i].live;
    for (unsigned i = 0; i < MAX_MODULES; i++)
       n += modules[i].live;
+   for (unsigned i = 0; i < MAX_ARRAYS; i++)
+      n += arrays[i].live;
+   for (unsigned i = 0; i < MAX_TEX; i++)
+      n += texs[i].live;
+   for (unsigned i = 0; i < MAX_SURF; i++)
+      n += surfs[i].live;
    for (unsigned i = 0; i < fake_cuda.num_devices; i++)
       n += (unsigned)fake_cuda.devices[i].primary_refs;
    pthread_mutex_unlock(&lock);

@@ -95,7 +95,16 @@ struct fake_cuda_state {
    char *last_module;
    unsigned modules_loaded;
 
+   /* The table has no CUDA array, texture or surface entry points (an
+    * older libcuda: images stay linear). */
+   bool no_images;
+
    /* Counters. */
+   unsigned arrays_created, arrays_destroyed;
+   unsigned tex_created, tex_destroyed;
+   unsigned surf_created, surf_destroyed;
+   unsigned array_copies; /* cuMemcpy3DAsync calls with an array side */
+   unsigned stream_waits; /* cuStreamWaitEvent calls */
    unsigned use_after_free; /* queued work touched freed pinned memory */
    unsigned elapsed_calls;
 };
@@ -126,6 +135,15 @@ void fake_cuda_param(const struct fake_cuda_launch *l, unsigned i, void *out, si
 /* Host memory behind a device (or mapped host) address with size bytes
  * valid; NULL if none. */
 void *fake_cuda_ptr(uint64_t address, size_t size);
+
+/* A CUDA array's bytes, rows of Width * element bytes packed, a row per
+ * (y, layer or z); NULL when it is no live array.  *size: their number;
+ * *desc: what it was created with. */
+void *fake_cuda_array_bytes(CUarray array, size_t *size, CUDA_ARRAY3D_DESCRIPTOR *desc);
+/* What a live texture object was created with: false when it is none. */
+bool fake_cuda_tex_info(CUtexObject tex, CUarray *array, CUDA_TEXTURE_DESC *desc);
+/* The array of a live surface object, NULL when it is none. */
+CUarray fake_cuda_surf_array(CUsurfObject surf);
 
 /* The next call of the named function (its table name: "cuMemAlloc")
  * returns error instead of working. */

@@ -196,6 +196,54 @@ static void test_extensions_in_kernels(void **state)
    clReleaseContext(ctx);
 }
 
+/* Image functions become texture and surface instructions on the
+ * handles of the image argument (struct kiln_image_hw), with the
+ * software path beside them for images without a CUDA array. */
+static void test_image_instructions(void **state)
+{
+   (void)state;
+   const char *src =
+      "#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable\n"
+      "const sampler_t near = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP |\n"
+      "                       CLK_FILTER_NEAREST;\n"
+      "__kernel void img(read_only image2d_t a, sampler_t s, write_only image2d_t b,\n"
+      "                  read_only image1d_array_t c, read_only image3d_t d,\n"
+      "                  write_only image3d_t e, read_only image2d_array_t f)\n"
+      "{\n"
+      "   int2 i = (int2)(get_global_id(0), get_global_id(1));\n"
+      "   float4 v = read_imagef(a, s, (float2)(i.x * 0.5f, i.y * 0.5f));\n"
+      "   v += read_imagef(a, near, i);\n"
+      "   v += convert_float4(read_imageui(c, s, (float2)(i.x, 1.0f)));\n"
+      "   v += read_imagef(d, s, (float4)(0.5f, 0.5f, 0.5f, 0.0f));\n"
+      "   v += convert_float4(read_imagei(f, s, (float4)(0.5f, 0.5f, 1.0f, 0.0f)));\n"
+      "   write_imagef(b, i, v);\n"
+      "   write_imageui(e, (int4)(i, 1, 0), as_uint4(v));\n"
+      "}\n";
+   cl_int err;
+   cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   static const unsigned sizes[] = {8, 4, 8, 8, 8, 8, 8, 8, 8, 8, 4};
+   fake_cuda_define_kernel("img", 11, sizes, NULL);
+   err = clBuildProgram(p, 1, &device, "", NULL, NULL);
+   if (err) {
+      char log[8192] = "";
+      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+      fprintf(stderr, "%s\n", log);
+   }
+   assert_int_equal(err, CL_SUCCESS);
+   const char *ptx = fake_cuda.last_module;
+   assert_non_null(strstr(ptx, "tex.2d.v4.f32.f32"));
+   assert_non_null(strstr(ptx, "tex.a1d.v4.u32.f32"));
+   assert_non_null(strstr(ptx, "tex.3d.v4.f32.f32"));
+   assert_non_null(strstr(ptx, "tex.a2d.v4.s32.f32"));
+   assert_non_null(strstr(ptx, "sust.b.2d."));
+   assert_non_null(strstr(ptx, "sust.b.3d."));
+   clReleaseProgram(p);
+   clReleaseContext(ctx);
+}
+
 static void test_second_build_hits(void **state)
 {
    (void)state;
@@ -292,6 +340,7 @@ int main(void)
    const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_device_compiles),
       cmocka_unit_test(test_extensions_in_kernels),
+      cmocka_unit_test(test_image_instructions),
       cmocka_unit_test(test_second_build_hits),
       cmocka_unit_test(test_binary_round_trip),
    };

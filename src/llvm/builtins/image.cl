@@ -442,65 +442,279 @@ INLINE bool __kiln_img_write_inside(const desc_t *d, int4 c, bool three_d)
    return __kiln_img_inside(c, __kiln_img_image_size(d));
 }
 
+/* ---- CUDA arrays (nvptx: KILN_IMAGE_HW) ----
+ *
+ * On NVIDIA GPUs an image argument is a struct kiln_image_hw: the linear
+ * descriptor and, where the driver mirrors the image in a CUDA array
+ * (src/pipe/cuda/cuda_image.c), a texture object per sampler and a
+ * surface object.  A read with a sampler whose texture object is there
+ * goes through the texture unit (addressing, filtering and conversion in
+ * hardware); a write to an image with a surface object encodes the texel
+ * here and stores it with sust.  Everything else is the software path
+ * above, on the linear texels, which the driver keeps equal to the array
+ * at every launch.  The handles are uniform, so the branch costs nothing
+ * but a load.  image_hw_nvptx.ll has the instructions. */
+#define HW_1D 0
+#define HW_1DA 1
+#define HW_2D 2
+#define HW_2DA 3
+#define HW_3D 4
+#define HW_NONE 5 /* 1D image buffers: always linear */
+
+#ifdef KILN_IMAGE_HW
+#define HW_TEX_DECL(T, t, dim) T __kiln_hw_tex_##t##_##dim(ulong h, float x, float y, float z, int layer);
+#define HW_TEX_DECLS(T, t) \
+   HW_TEX_DECL(T, t, 1d) HW_TEX_DECL(T, t, 1da) HW_TEX_DECL(T, t, 2d) HW_TEX_DECL(T, t, 2da) \
+   HW_TEX_DECL(T, t, 3d)
+HW_TEX_DECLS(float4, f)
+HW_TEX_DECLS(int4, i)
+HW_TEX_DECLS(uint4, u)
+#define HW_SUST_DECL(n, dim) void __kiln_hw_sust_##n##_##dim(ulong h, int x, int y, int z, uint4 v);
+#define HW_SUST_DECLS(n) \
+   HW_SUST_DECL(n, 1d) HW_SUST_DECL(n, 1da) HW_SUST_DECL(n, 2d) HW_SUST_DECL(n, 2da) \
+   HW_SUST_DECL(n, 3d)
+HW_SUST_DECLS(1)
+HW_SUST_DECLS(2)
+HW_SUST_DECLS(4)
+HW_SUST_DECLS(8)
+HW_SUST_DECLS(16)
+
+INLINE ulong __kiln_hw_tex(const desc_t *d, uint bits)
+{
+   /* Bits no valid sampler has (addressing mode 0xe) read in software. */
+   uint i = KILN_SAMPLER_INDEX(bits);
+   return i < KILN_IMAGE_HW_SAMPLERS ? ((const struct kiln_image_hw *)d)->tex[i] : 0;
+}
+
+INLINE ulong __kiln_hw_surface(const desc_t *d)
+{
+   return ((const struct kiln_image_hw *)d)->surface;
+}
+
+/* The channels an order lacks: 0, and alpha 1 (§8.3); the texture unit's
+ * border colour is 0 in all four. */
+INLINE float4 __kiln_hw_fix_f(const desc_t *d, float4 v)
+{
+   if (d->channel_order == CLK_R)
+      return (float4)(v.x, 0.0f, 0.0f, 1.0f);
+   if (d->channel_order == CLK_RG)
+      return (float4)(v.x, v.y, 0.0f, 1.0f);
+   return v;
+}
+
+INLINE int4 __kiln_hw_fix_i(const desc_t *d, int4 v)
+{
+   if (d->channel_order == CLK_R)
+      return (int4)(v.x, 0, 0, 1);
+   if (d->channel_order == CLK_RG)
+      return (int4)(v.x, v.y, 0, 1);
+   return v;
+}
+
+INLINE uint4 __kiln_hw_fix_u(const desc_t *d, uint4 v)
+{
+   return as_uint4(__kiln_hw_fix_i(d, as_int4(v)));
+}
+
+/* A sample at c (x, y, z or the array's layer coordinate in y or z, as
+ * the read functions take them). */
+#define HW_SAMPLE(T, t)                                                                    \
+   INLINE T __kiln_hw_sample_##t(ulong h, const desc_t *d, int dim, float4 c)             \
+   {                                                                                      \
+      switch (dim) {                                                                      \
+      case HW_1D:                                                                         \
+         return __kiln_hw_tex_##t##_1d(h, c.x, 0.0f, 0.0f, 0);                            \
+      case HW_1DA:                                                                        \
+         return __kiln_hw_tex_##t##_1da(h, c.x, 0.0f, 0.0f,                              \
+                                        __kiln_img_to_index(rint(c.y), 0, d->height - 1)); \
+      case HW_2D:                                                                         \
+         return __kiln_hw_tex_##t##_2d(h, c.x, c.y, 0.0f, 0);                             \
+      case HW_2DA:                                                                        \
+         return __kiln_hw_tex_##t##_2da(h, c.x, c.y, 0.0f,                                \
+                                        __kiln_img_to_index(rint(c.z), 0, d->depth - 1)); \
+      default:                                                                            \
+         return __kiln_hw_tex_##t##_3d(h, c.x, c.y, c.z, 0);                              \
+      }                                                                                   \
+   }
+HW_SAMPLE(float4, f)
+HW_SAMPLE(int4, i)
+HW_SAMPLE(uint4, u)
+
+/* Integer coordinates: the texel's centre, unnormalized (the only
+ * samplers §6.11.13 allows with them); the layer is rounded there. */
+INLINE float4 __kiln_hw_centre(int4 c, int dim)
+{
+   float4 f = convert_float4(c) + 0.5f;
+   if (dim == HW_1DA)
+      f.y = (float)c.y;
+   if (dim == HW_2DA)
+      f.z = (float)c.z;
+   return f;
+}
+
+/* The texel v as the image stores it, through the software encoder. */
+INLINE uint4 __kiln_hw_encode_f(const desc_t *d, float4 v)
+{
+   uint4 px = 0;
+   desc_t one = *d;
+   one.data = (ulong)&px;
+   __kiln_img_store_f(&one, 0, 0, 0, v);
+   return px;
+}
+
+INLINE uint4 __kiln_hw_encode_i(const desc_t *d, int4 v, bool from_signed)
+{
+   uint4 px = 0;
+   desc_t one = *d;
+   one.data = (ulong)&px;
+   __kiln_img_store_i(&one, 0, 0, 0, v, from_signed);
+   return px;
+}
+
+#define HW_SUST_DIMS(n)                                                                    \
+   switch (dim) {                                                                         \
+   case HW_1D:                                                                            \
+      __kiln_hw_sust_##n##_1d(h, x, i.y, i.z, px);                                        \
+      return;                                                                             \
+   case HW_1DA:                                                                           \
+      __kiln_hw_sust_##n##_1da(h, x, i.y, i.z, px);                                       \
+      return;                                                                             \
+   case HW_2D:                                                                            \
+      __kiln_hw_sust_##n##_2d(h, x, i.y, i.z, px);                                        \
+      return;                                                                             \
+   case HW_2DA:                                                                           \
+      __kiln_hw_sust_##n##_2da(h, x, i.y, i.z, px);                                       \
+      return;                                                                             \
+   default:                                                                               \
+      __kiln_hw_sust_##n##_3d(h, x, i.y, i.z, px);                                        \
+      return;                                                                             \
+   }
+
+/* Stores texel px at storage coordinate i (inside the image). */
+INLINE void __kiln_hw_put(const desc_t *d, ulong h, int dim, int4 i, uint4 px)
+{
+   int x = i.x * d->elem_size; /* surfaces take x in bytes */
+   switch (d->elem_size) {
+   case 1:
+      HW_SUST_DIMS(1)
+   case 2:
+      HW_SUST_DIMS(2)
+   case 4:
+      HW_SUST_DIMS(4)
+   case 8:
+      HW_SUST_DIMS(8)
+   default:
+      HW_SUST_DIMS(16)
+   }
+}
+
+/* In a read or write function: the hardware path where the image has it. */
+#define HW_READ(T, t, FIX, d, bits, dim, cf)                                               \
+   if ((dim) != HW_NONE) {                                                                \
+      ulong h_ = __kiln_hw_tex(d, bits);                                                  \
+      if (h_)                                                                             \
+         return FIX(d, __kiln_hw_sample_##t(h_, d, dim, cf));                              \
+   }
+#define HW_READ_INT(T, t, FIX, d, bits, dim, ci)                                           \
+   if ((dim) != HW_NONE && !((bits) & KILN_SAMPLER_NORMALIZED)) {                         \
+      ulong h_ = __kiln_hw_tex(d, bits);                                                  \
+      if (h_)                                                                             \
+         return FIX(d, __kiln_hw_sample_##t(h_, d, dim, __kiln_hw_centre(ci, dim)));       \
+   }
+#define HW_WRITE(d, dim, i, ENCODE)                                                        \
+   if ((dim) != HW_NONE) {                                                                \
+      ulong h_ = __kiln_hw_surface(d);                                                    \
+      if (h_) {                                                                           \
+         __kiln_hw_put(d, h_, dim, i, ENCODE);                                            \
+         return;                                                                          \
+      }                                                                                   \
+   }
+#else
+#define HW_READ(T, t, FIX, d, bits, dim, cf)
+#define HW_READ_INT(T, t, FIX, d, bits, dim, ci)
+#define HW_WRITE(d, dim, i, ENCODE)
+#endif
+
 /* ---- the builtins ---- */
 
-#define READS(IMG, CI, CF, THREE_D, TOI, TOF)                                            \
+#define READS(IMG, CI, CF, THREE_D, TOI, TOF, DIM)                                       \
    OVL float4 read_imagef(read_only IMG img, sampler_t s, CI c)                         \
    {                                                                                    \
       const desc_t *d = __kiln_image(img);                                              \
-      return __kiln_img_texel_f(d, __kiln_img_int_index(d, __kiln_sampler_bits(s), TOI, THREE_D));             \
+      uint bits = __kiln_sampler_bits(s);                                               \
+      HW_READ_INT(float4, f, __kiln_hw_fix_f, d, bits, DIM, TOI)                        \
+      return __kiln_img_texel_f(d, __kiln_img_int_index(d, bits, TOI, THREE_D));        \
    }                                                                                    \
    OVL float4 read_imagef(read_only IMG img, sampler_t s, CF c)                         \
    {                                                                                    \
-      return __kiln_img_sample_f(__kiln_image(img), __kiln_sampler_bits(s), TOF, THREE_D);          \
+      const desc_t *d = __kiln_image(img);                                              \
+      uint bits = __kiln_sampler_bits(s);                                               \
+      HW_READ(float4, f, __kiln_hw_fix_f, d, bits, DIM, TOF)                            \
+      return __kiln_img_sample_f(d, bits, TOF, THREE_D);                                \
    }                                                                                    \
    OVL int4 read_imagei(read_only IMG img, sampler_t s, CI c)                           \
    {                                                                                    \
       const desc_t *d = __kiln_image(img);                                              \
-      return __kiln_img_texel_i(d, __kiln_img_int_index(d, __kiln_sampler_bits(s), TOI, THREE_D));             \
+      uint bits = __kiln_sampler_bits(s);                                               \
+      HW_READ_INT(int4, i, __kiln_hw_fix_i, d, bits, DIM, TOI)                          \
+      return __kiln_img_texel_i(d, __kiln_img_int_index(d, bits, TOI, THREE_D));        \
    }                                                                                    \
    OVL int4 read_imagei(read_only IMG img, sampler_t s, CF c)                           \
    {                                                                                    \
-      return __kiln_img_sample_i(__kiln_image(img), __kiln_sampler_bits(s), TOF, THREE_D);          \
+      const desc_t *d = __kiln_image(img);                                              \
+      uint bits = __kiln_sampler_bits(s);                                               \
+      HW_READ(int4, i, __kiln_hw_fix_i, d, bits, DIM, TOF)                              \
+      return __kiln_img_sample_i(d, bits, TOF, THREE_D);                                \
    }                                                                                    \
    OVL uint4 read_imageui(read_only IMG img, sampler_t s, CI c)                         \
    {                                                                                    \
       const desc_t *d = __kiln_image(img);                                              \
-      return as_uint4(__kiln_img_texel_i(d, __kiln_img_int_index(d, __kiln_sampler_bits(s), TOI, THREE_D)));   \
+      uint bits = __kiln_sampler_bits(s);                                               \
+      HW_READ_INT(uint4, u, __kiln_hw_fix_u, d, bits, DIM, TOI)                         \
+      return as_uint4(__kiln_img_texel_i(d, __kiln_img_int_index(d, bits, TOI, THREE_D))); \
    }                                                                                    \
    OVL uint4 read_imageui(read_only IMG img, sampler_t s, CF c)                         \
    {                                                                                    \
-      return as_uint4(__kiln_img_sample_i(__kiln_image(img), __kiln_sampler_bits(s), TOF, THREE_D)); \
+      const desc_t *d = __kiln_image(img);                                              \
+      uint bits = __kiln_sampler_bits(s);                                               \
+      HW_READ(uint4, u, __kiln_hw_fix_u, d, bits, DIM, TOF)                             \
+      return as_uint4(__kiln_img_sample_i(d, bits, TOF, THREE_D));                      \
    }
 
-READS(image2d_t, int2, float2, false, (int4)(c, 0, 0), (float4)(c, 0.0f, 0.0f))
-READS(image3d_t, int4, float4, true, c, c)
+READS(image2d_t, int2, float2, false, (int4)(c, 0, 0), (float4)(c, 0.0f, 0.0f), HW_2D)
+READS(image3d_t, int4, float4, true, c, c, HW_3D)
 
-#define WRITES(IMG, CI, THREE_D, TOI)                                                    \
+#define WRITES(IMG, CI, THREE_D, TOI, DIM)                                               \
    OVL void write_imagef(write_only IMG img, CI c, float4 v)                            \
    {                                                                                    \
       const desc_t *d = __kiln_image(img);                                              \
       int4 i = TOI;                                                                     \
-      if (__kiln_img_write_inside(d, i, THREE_D))                                                  \
-         __kiln_img_store_f(d, i.x, i.y, i.z, v);                                                  \
+      if (!__kiln_img_write_inside(d, i, THREE_D))                                      \
+         return;                                                                        \
+      HW_WRITE(d, DIM, i, __kiln_hw_encode_f(d, v))                                     \
+      __kiln_img_store_f(d, i.x, i.y, i.z, v);                                          \
    }                                                                                    \
    OVL void write_imagei(write_only IMG img, CI c, int4 v)                              \
    {                                                                                    \
       const desc_t *d = __kiln_image(img);                                              \
       int4 i = TOI;                                                                     \
-      if (__kiln_img_write_inside(d, i, THREE_D))                                                  \
-         __kiln_img_store_i(d, i.x, i.y, i.z, v, true);                                            \
+      if (!__kiln_img_write_inside(d, i, THREE_D))                                      \
+         return;                                                                        \
+      HW_WRITE(d, DIM, i, __kiln_hw_encode_i(d, v, true))                               \
+      __kiln_img_store_i(d, i.x, i.y, i.z, v, true);                                    \
    }                                                                                    \
    OVL void write_imageui(write_only IMG img, CI c, uint4 v)                            \
    {                                                                                    \
       const desc_t *d = __kiln_image(img);                                              \
       int4 i = TOI;                                                                     \
-      if (__kiln_img_write_inside(d, i, THREE_D))                                                  \
-         __kiln_img_store_i(d, i.x, i.y, i.z, as_int4(v), false);                                  \
+      if (!__kiln_img_write_inside(d, i, THREE_D))                                      \
+         return;                                                                        \
+      HW_WRITE(d, DIM, i, __kiln_hw_encode_i(d, as_int4(v), false))                     \
+      __kiln_img_store_i(d, i.x, i.y, i.z, as_int4(v), false);                          \
    }
 
-WRITES(image2d_t, int2, false, ((int4)(c, 0, 0)))
-WRITES(image3d_t, int4, true, (c * (int4)(1, 1, 1, 0)))
+WRITES(image2d_t, int2, false, ((int4)(c, 0, 0)), HW_2D)
+WRITES(image3d_t, int4, true, (c * (int4)(1, 1, 1, 0)), HW_3D)
 
 #define QUERIES(ACC, IMG)                                                                \
    OVL int get_image_width(ACC IMG img) { return __kiln_image(img)->width; }            \
@@ -629,33 +843,48 @@ INLINE int4 __kiln_img_sample_i_2da(const desc_t *d, uint bits, float4 c)
 }
 
 /* Reads with a sampler, integer and float coordinates. */
-#define READS12(IMG, CI, CF, IDX, SF, SI)                                                 \
+#define READS12(IMG, CI, CF, IDX, SF, SI, DIM, CI4, CF4)                                 \
    OVL float4 read_imagef(read_only IMG img, sampler_t s, CI c)                           \
    {                                                                                      \
       const desc_t *d = __kiln_image(img);                                                \
-      return __kiln_img_texel_f(d, IDX(d, __kiln_sampler_bits(s), c));                    \
+      uint bits = __kiln_sampler_bits(s);                                                 \
+      HW_READ_INT(float4, f, __kiln_hw_fix_f, d, bits, DIM, CI4)                          \
+      return __kiln_img_texel_f(d, IDX(d, bits, c));                                      \
    }                                                                                      \
    OVL int4 read_imagei(read_only IMG img, sampler_t s, CI c)                             \
    {                                                                                      \
       const desc_t *d = __kiln_image(img);                                                \
-      return __kiln_img_texel_i(d, IDX(d, __kiln_sampler_bits(s), c));                    \
+      uint bits = __kiln_sampler_bits(s);                                                 \
+      HW_READ_INT(int4, i, __kiln_hw_fix_i, d, bits, DIM, CI4)                            \
+      return __kiln_img_texel_i(d, IDX(d, bits, c));                                      \
    }                                                                                      \
    OVL uint4 read_imageui(read_only IMG img, sampler_t s, CI c)                           \
    {                                                                                      \
       const desc_t *d = __kiln_image(img);                                                \
-      return as_uint4(__kiln_img_texel_i(d, IDX(d, __kiln_sampler_bits(s), c)));          \
+      uint bits = __kiln_sampler_bits(s);                                                 \
+      HW_READ_INT(uint4, u, __kiln_hw_fix_u, d, bits, DIM, CI4)                           \
+      return as_uint4(__kiln_img_texel_i(d, IDX(d, bits, c)));                            \
    }                                                                                      \
    OVL float4 read_imagef(read_only IMG img, sampler_t s, CF c)                           \
    {                                                                                      \
-      return SF(__kiln_image(img), __kiln_sampler_bits(s), c);                            \
+      const desc_t *d = __kiln_image(img);                                                \
+      uint bits = __kiln_sampler_bits(s);                                                 \
+      HW_READ(float4, f, __kiln_hw_fix_f, d, bits, DIM, CF4)                              \
+      return SF(d, bits, c);                                                              \
    }                                                                                      \
    OVL int4 read_imagei(read_only IMG img, sampler_t s, CF c)                             \
    {                                                                                      \
-      return SI(__kiln_image(img), __kiln_sampler_bits(s), c);                            \
+      const desc_t *d = __kiln_image(img);                                                \
+      uint bits = __kiln_sampler_bits(s);                                                 \
+      HW_READ(int4, i, __kiln_hw_fix_i, d, bits, DIM, CF4)                                \
+      return SI(d, bits, c);                                                              \
    }                                                                                      \
    OVL uint4 read_imageui(read_only IMG img, sampler_t s, CF c)                           \
    {                                                                                      \
-      return as_uint4(SI(__kiln_image(img), __kiln_sampler_bits(s), c));                  \
+      const desc_t *d = __kiln_image(img);                                                \
+      uint bits = __kiln_sampler_bits(s);                                                 \
+      HW_READ(uint4, u, __kiln_hw_fix_u, d, bits, DIM, CF4)                               \
+      return as_uint4(SI(d, bits, c));                                                    \
    }
 
 /* Reads without a sampler (integer coordinates only). */
@@ -676,9 +905,12 @@ INLINE int4 __kiln_img_sample_i_2da(const desc_t *d, uint bits, float4 c)
       return as_uint4(__kiln_img_texel_i(d, IDX(d, KILN_NO_SAMPLER, c)));                 \
    }
 
-READS12(image1d_t, int, float, IDX_1D, __kiln_img_sample_f_1d, __kiln_img_sample_i_1d)
-READS12(image1d_array_t, int2, float2, IDX_1DA, __kiln_img_sample_f_1da, __kiln_img_sample_i_1da)
-READS12(image2d_array_t, int4, float4, IDX_2DA, __kiln_img_sample_f_2da, __kiln_img_sample_i_2da)
+READS12(image1d_t, int, float, IDX_1D, __kiln_img_sample_f_1d, __kiln_img_sample_i_1d, HW_1D,
+        ((int4)(c, 0, 0, 0)), ((float4)(c, 0.0f, 0.0f, 0.0f)))
+READS12(image1d_array_t, int2, float2, IDX_1DA, __kiln_img_sample_f_1da, __kiln_img_sample_i_1da,
+        HW_1DA, ((int4)(c, 0, 0)), ((float4)(c, 0.0f, 0.0f)))
+READS12(image2d_array_t, int4, float4, IDX_2DA, __kiln_img_sample_f_2da, __kiln_img_sample_i_2da,
+        HW_2DA, c, c)
 READS_NO_SAMPLER(image1d_t, int, IDX_1D)
 READS_NO_SAMPLER(image1d_buffer_t, int, IDX_1D)
 READS_NO_SAMPLER(image1d_array_t, int2, IDX_1DA)
@@ -688,10 +920,10 @@ READS_NO_SAMPLER(image3d_t, int4, IDX_3D)
 
 /* Writes: the coordinate in storage form; out of range (a layer
  * included) is dropped. */
-WRITES(image1d_t, int, false, ((int4)(c, 0, 0, 0)))
-WRITES(image1d_buffer_t, int, false, ((int4)(c, 0, 0, 0)))
-WRITES(image1d_array_t, int2, false, ((int4)(c, 0, 0)))
-WRITES(image2d_array_t, int4, true, (c * (int4)(1, 1, 1, 0)))
+WRITES(image1d_t, int, false, ((int4)(c, 0, 0, 0)), HW_1D)
+WRITES(image1d_buffer_t, int, false, ((int4)(c, 0, 0, 0)), HW_NONE)
+WRITES(image1d_array_t, int2, false, ((int4)(c, 0, 0)), HW_1DA)
+WRITES(image2d_array_t, int4, true, (c * (int4)(1, 1, 1, 0)), HW_2DA)
 
 QUERIES(read_only, image1d_t)
 QUERIES(write_only, image1d_t)

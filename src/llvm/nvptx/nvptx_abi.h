@@ -68,8 +68,10 @@
  * ISA KILN_NVPTX_PTX_VERSION (ISA 7.8: CUDA 11.8 and every CUDA 12 or 13
  * driver load it), except sm_90a, which needs ISA 8.0.
  *
- * Not supported yet (the build fails with a log line saying so): image
- * and sampler arguments.
+ * Image arguments are the address of a struct kiln_image_hw and samplers
+ * their CLK_* bits (src/pipe/cuda/cuda_abi.h); Kiln's image functions
+ * (src/llvm/builtins/image.cl with KILN_IMAGE_HW, image_hw_nvptx.ll) read
+ * them.
  */
 #ifndef KILN_LLVM_NVPTX_ABI_H
 #define KILN_LLVM_NVPTX_ABI_H

@@ -22,8 +22,12 @@
  *        launches with the sum as the dynamic shared memory size; the
  *        kernel's own __local variables are static shared memory, which
  *        CUDA adds on top;
- *      - samplers: their CLK_* bits as a 32-bit value.  Images are not
- *        supported yet (the device reports no image support).
+ *      - samplers: their CLK_* bits as a 32-bit value (in the low half of
+ *        the argument's slot);
+ *      - images: the 8-byte device address of the view's struct
+ *        kiln_image_hw (include/kiln/image.h, cuda_image.c): the linear
+ *        descriptor, then the surface object and the texture objects
+ *        per sampler setting of its CUDA array (0 where it has none).
  *   2. Hidden parameters after the last argument (struct cuda_abi_hidden,
  *      one parameter per field):
  *      - global_offset_x, global_offset_y, global_offset_z: uint64 each,

@@ -92,8 +92,11 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
 
    /* Images are linear device memory that Kiln's image functions read
     * and write through a descriptor (cuda_image.c), as on the CPU: every
-    * format and sampler of OpenCL 1.2, no texture unit (docs/cuda.md).
-    * 2^27 pixels per 1D image buffer is what NVIDIA's OpenCL reports. */
+    * format and sampler of OpenCL 1.2.  Those the texture units map
+    * exactly also get a CUDA array, sampled through texture objects and
+    * written through surface objects (docs/cuda.md, "Images"); the limits
+    * stay the linear path's, which every image can fall back to.  2^27
+    * pixels per 1D image buffer is what NVIDIA's OpenCL reports. */
    pipe_image_linear_caps(c, (size_t)1 << 27);
    /* Each printing launch gets a device buffer of this size (cuda_printf.c;
     * KILN_PRINTF_BUFFER_SIZE changes it, and core reports that). */

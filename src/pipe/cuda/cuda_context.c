@@ -77,6 +77,7 @@ static void buffer_write(struct pipe_context *ctx, struct pipe_resource *dst, si
    struct cuda_context *c = cuda_context(ctx);
    if (!size)
       return;
+   cuda_resource_written(dst);
    cuda_context_begin_work(c);
    pthread_rwlock_rdlock(&c->screen->host_lock);
    cuda_context_error(c, cuda_ws_copy_htod(c->screen->ws, c->stream,
@@ -104,6 +105,7 @@ static void resource_copy_region(struct pipe_context *ctx, struct pipe_resource 
    struct cuda_context *c = cuda_context(ctx);
    if (!size)
       return;
+   cuda_resource_written(dst);
    cuda_context_begin_work(c);
    cuda_context_error(c, cuda_ws_copy_dtod(c->screen->ws, c->stream,
                                            cuda_resource(dst)->ptr + dst_offset,
@@ -212,6 +214,7 @@ static void buffer_write_rect(struct pipe_context *ctx, struct pipe_resource *ds
 {
    if (empty(region))
       return;
+   cuda_resource_written(dst);
    struct rect_side ds = {cuda_resource(dst)->ptr, NULL, d}, hs = {0, host, h};
    if (!copy_rect(cuda_context(ctx), &ds, &hs, region))
       pipe_util_buffer_write_rect(ctx, dst, d, host, h, region);
@@ -234,6 +237,7 @@ static void resource_copy_rect(struct pipe_context *ctx, struct pipe_resource *d
 {
    if (empty(region))
       return;
+   cuda_resource_written(dst);
    struct rect_side ds = {cuda_resource(dst)->ptr, NULL, d};
    struct rect_side ss = {cuda_resource(src)->ptr, NULL, s};
    if (!copy_rect(cuda_context(ctx), &ds, &ss, region))
@@ -258,6 +262,7 @@ static void clear_buffer(struct pipe_context *ctx, struct pipe_resource *res, si
    struct cuda_winsys *ws = c->screen->ws;
    if (!size || !pattern_size)
       return;
+   cuda_resource_written(res);
    CUdeviceptr dst = cuda_resource(res)->ptr + offset;
    const unsigned char *p = pattern;
    size_t n = shortest_pattern(p, pattern_size);
@@ -454,6 +459,7 @@ static void transfer_unmap(struct pipe_context *ctx, struct pipe_transfer *t)
       return;
    if (t->staging) {
       if (t->flags & PIPE_MAP_WRITE) {
+         cuda_resource_written(&t->res->base);
          cuda_context_begin_work(c);
          cuda_context_error(c, cuda_ws_copy_htod(ws, c->stream, t->res->ptr + t->offset,
                                                  t->staging, t->size));

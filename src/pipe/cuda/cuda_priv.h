@@ -43,6 +43,9 @@ struct cuda_screen {
     * first, under lock. */
    CUstream sync_stream;
 
+   /* CUDA_IMAGES_*: whether images get CUDA arrays (cuda_image.c). */
+   int images_mode;
+
    /* printf (cuda_printf.c): a launch buffer kept for the next launch;
     * the lock also keeps two launches' output apart. */
    pthread_mutex_t printf_lock;
@@ -63,11 +66,21 @@ struct cuda_resource {
    /* Descriptors of the image views launches used (cuda_image.c). */
    pthread_mutex_t lock;
    struct cuda_image_desc *images;
+   /* Bumped by every recorded write of the resource: the CUDA arrays that
+    * mirror an image in it hold the texels of one generation. */
+   atomic_uint_fast64_t gen;
 };
 
 static inline struct cuda_resource *cuda_resource(struct pipe_resource *r)
 {
    return (struct cuda_resource *)r;
+}
+
+/* Work recorded that may change res's bytes (a copy or fill into it, a
+ * launch that may write it): its image mirrors are out of date. */
+static inline void cuda_resource_written(struct pipe_resource *res)
+{
+   atomic_fetch_add(&cuda_resource(res)->gen, 1);
 }
 
 /* All the work of one flush: events around it on the context's stream,
@@ -132,10 +145,25 @@ static inline struct cuda_context *cuda_context(struct pipe_context *c)
 cl_int cuda_screen_read_now(struct cuda_screen *s, void *dst, CUdeviceptr src, size_t size);
 cl_int cuda_screen_write_now(struct cuda_screen *s, CUdeviceptr dst, const void *src, size_t size);
 
-/* cuda_image.c: the device address of the descriptor of view, whose
- * element (0, 0, 0) is offset bytes into res. */
-cl_int cuda_image_descriptor(struct cuda_screen *s, struct pipe_resource *res, size_t offset,
-                             const struct pipe_image_view *view, uint64_t *address);
+/* cuda_image.c */
+enum {
+   CUDA_IMAGES_TEXTURE,   /* CUDA arrays and texture/surface objects where exact */
+   CUDA_IMAGES_NO_FILTER, /* the same, but LINEAR samplers read in software */
+   CUDA_IMAGES_LINEAR,    /* every image linear, read and written in software */
+};
+/* KILN_CUDA_IMAGES (docs/env.md). */
+int cuda_images_mode_from_env(void);
+/* The device address of the descriptor of view (struct kiln_image_hw),
+ * whose element (0, 0, 0) is offset bytes into res, for a launch on c
+ * that reads (write false) or writes it; its CUDA array, if it has one,
+ * is brought up to date on c's stream first.  *written non-NULL: the
+ * kernel writes the array, and cuda_image_written(c, res, *written) must
+ * follow the launch. */
+cl_int cuda_image_bind(struct cuda_context *c, struct pipe_resource *res, size_t offset,
+                       const struct pipe_image_view *view, bool write, uint64_t *address,
+                       void **written);
+/* Copies what the kernel wrote into the array back to res. */
+cl_int cuda_image_written(struct cuda_context *c, struct pipe_resource *res, void *written);
 void cuda_image_free_descriptors(struct cuda_screen *s, struct cuda_resource *r);
 
 /* cuda_caps.c */

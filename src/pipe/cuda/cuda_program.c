@@ -139,14 +139,16 @@ void cuda_program_init_screen(struct cuda_screen *s)
 
 /* Writes what the kernel receives for each binding into args (the
  * driver's copy of the argument buffer); *dynamic_shared gets the
- * __local arguments' total. */
-static int write_bindings(struct cuda_screen *s, const struct pipe_grid_info *info,
-                          unsigned char *args, size_t *dynamic_shared)
+ * __local arguments' total, written[i] the image mirror binding i writes
+ * (cuda_image_bind), NULL for the others. */
+static int write_bindings(struct cuda_context *c, const struct pipe_grid_info *info,
+                          unsigned char *args, size_t *dynamic_shared, void **written)
 {
    const struct kiln_kernel_info *meta = info->info;
    size_t shared = 0;
    for (uint32_t i = 0; i < info->num_bindings; i++) {
       const struct pipe_binding *b = &info->bindings[i];
+      written[i] = NULL;
       if (b->arg >= meta->num_args)
          return CL_OUT_OF_RESOURCES;
       const struct kiln_arg_info *a = &meta->args[b->arg];
@@ -174,7 +176,10 @@ static int write_bindings(struct cuda_screen *s, const struct pipe_grid_info *in
          break;
       case PIPE_BIND_IMAGE: {
          uint64_t address;
-         cl_int err = cuda_image_descriptor(s, b->res, b->offset, b->image, &address);
+         bool write = a->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY ||
+                      a->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_WRITE;
+         cl_int err = cuda_image_bind(c, b->res, b->offset, b->image, write, &address,
+                                      &written[i]);
          if (err)
             return err;
          memcpy(args + a->offset, &address, sizeof(address));
@@ -229,18 +234,25 @@ int cuda_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info
 
    unsigned char stack_args[STACK_ARGS];
    void *stack_params[STACK_PARAMS + CUDA_ABI_NUM_HIDDEN + 1];
+   void *stack_written[STACK_PARAMS];
    bool prints = k->program && k->program->printf_table;
    size_t num_params = (size_t)meta->num_args + CUDA_ABI_NUM_HIDDEN + prints;
    bool heap = info->args_size > STACK_ARGS || meta->num_args > STACK_PARAMS;
    unsigned char *args = heap ? kiln_malloc(info->args_size ? info->args_size : 1) : stack_args;
    void **params = heap ? kiln_malloc(num_params * sizeof(void *)) : stack_params;
+   /* Bindings are arguments: no more of them than arguments. */
+   void **written = heap ? kiln_calloc(meta->num_args + 1, sizeof(void *)) : stack_written;
    int err = CL_OUT_OF_HOST_MEMORY;
-   if (!args || !params)
+   if (!args || !params || !written)
       goto out;
+   if (info->num_bindings > meta->num_args) {
+      err = CL_OUT_OF_RESOURCES;
+      goto out;
+   }
    if (info->args_size)
       memcpy(args, info->args, info->args_size);
    size_t dynamic = 0;
-   err = write_bindings(s, info, args, &dynamic);
+   err = write_bindings(c, info, args, &dynamic, written);
    if (err)
       goto out;
    for (uint32_t i = 0; i < meta->num_args; i++) {
@@ -291,10 +303,26 @@ int cuda_launch_grid(struct pipe_context *ctx, const struct pipe_grid_info *info
    err = cuda_ws_launch(s->ws, c->stream, k->function, grid, block, (unsigned)dynamic, params);
    if (job)
       cuda_printf_job_push(c, job, !err);
+   if (!err) {
+      /* What the kernel may have written: buffers (whose image mirrors,
+       * if an image shares one, are then stale) and images written
+       * through their arrays, which go back to linear memory. */
+      for (uint32_t i = 0; i < info->num_bindings; i++) {
+         const struct pipe_binding *b = &info->bindings[i];
+         if (b->kind == PIPE_BIND_GLOBAL && b->res)
+            cuda_resource_written(b->res);
+         if (written[i])
+            cuda_context_error(c, cuda_image_written(c, b->res, written[i]));
+         else if (b->kind == PIPE_BIND_IMAGE && b->res &&
+                  meta->args[b->arg].access_qualifier != CL_KERNEL_ARG_ACCESS_READ_ONLY)
+            cuda_resource_written(b->res); /* written in place, linear */
+      }
+   }
 out:
    if (heap) {
       kiln_free(args);
       kiln_free(params);
+      kiln_free(written);
    }
    return err;
 }

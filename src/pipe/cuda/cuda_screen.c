@@ -95,6 +95,7 @@ static struct pipe_resource *resource_create(struct pipe_screen *screen, size_t 
       return NULL;
    }
    pthread_mutex_init(&r->lock, NULL);
+   atomic_init(&r->gen, 1);
    r->base.screen = screen;
    r->base.size = size;
    return &r->base;
@@ -120,6 +121,7 @@ static struct pipe_resource *resource_from_user_memory(struct pipe_screen *scree
    }
    r->host = ptr;
    pthread_mutex_init(&r->lock, NULL);
+   atomic_init(&r->gen, 1);
    r->base.screen = screen;
    r->base.size = size;
    r->base.user_memory = true;
@@ -165,6 +167,7 @@ static struct pipe_screen *screen_create(struct cuda_winsys *ws, struct cuda_api
    pthread_rwlock_init(&s->host_lock, NULL);
    pthread_mutex_init(&s->printf_lock, NULL);
    s->base.driver_name = "cuda";
+   s->images_mode = cuda_images_mode_from_env();
    s->base.destroy = screen_destroy;
    s->base.get_timestamp = screen_timestamp;
    s->base.resource_create = resource_create;

@@ -84,6 +84,24 @@ struct cuda_api *cuda_api_load(void)
    /* CUDA 12.8 added _v2 (what cuda.h of CUDA 13 calls); older drivers
     * have only the first version, with the same signature. */
    ok = ok && sym(lib, &a->cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime");
+   if (ok) {
+      /* Images through the texture units: all or none. */
+      bool img = true;
+#define OPT(field, name) img = img && sym(lib, &a->field, name, NULL)
+      OPT(cuArray3DCreate, "cuArray3DCreate_v2");
+      OPT(cuArrayDestroy, "cuArrayDestroy");
+      OPT(cuTexObjectCreate, "cuTexObjectCreate");
+      OPT(cuTexObjectDestroy, "cuTexObjectDestroy");
+      OPT(cuSurfObjectCreate, "cuSurfObjectCreate");
+      OPT(cuSurfObjectDestroy, "cuSurfObjectDestroy");
+      OPT(cuStreamWaitEvent, "cuStreamWaitEvent");
+#undef OPT
+      if (!img) {
+         a->cuArray3DCreate = NULL;
+         a->cuTexObjectCreate = NULL;
+         a->cuSurfObjectCreate = NULL;
+      }
+   }
    if (!ok) {
       /* Nothing was initialised yet: unloading is safe here. */
       dlclose(lib);

@@ -23,6 +23,9 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
+typedef struct CUarray_st *CUarray;
+typedef unsigned long long CUtexObject;
+typedef unsigned long long CUsurfObject;
 
 /* CUresult values Kiln tells apart (the rest only reach the log). */
 enum {
@@ -106,7 +109,40 @@ enum {
 enum {
    CU_MEMORYTYPE_HOST = 1,
    CU_MEMORYTYPE_DEVICE = 2,
+   CU_MEMORYTYPE_ARRAY = 3,
 };
+
+/* CUarray_format: the element types of a CUDA array. */
+enum {
+   CU_AD_FORMAT_UNSIGNED_INT8 = 0x01,
+   CU_AD_FORMAT_UNSIGNED_INT16 = 0x02,
+   CU_AD_FORMAT_UNSIGNED_INT32 = 0x03,
+   CU_AD_FORMAT_SIGNED_INT8 = 0x08,
+   CU_AD_FORMAT_SIGNED_INT16 = 0x09,
+   CU_AD_FORMAT_SIGNED_INT32 = 0x0a,
+   CU_AD_FORMAT_HALF = 0x10,
+   CU_AD_FORMAT_FLOAT = 0x20,
+};
+
+/* CUaddress_mode, CUfilter_mode, CUresourcetype. */
+enum {
+   CU_TR_ADDRESS_MODE_WRAP = 0,
+   CU_TR_ADDRESS_MODE_CLAMP = 1,
+   CU_TR_ADDRESS_MODE_MIRROR = 2,
+   CU_TR_ADDRESS_MODE_BORDER = 3,
+};
+enum {
+   CU_TR_FILTER_MODE_POINT = 0,
+   CU_TR_FILTER_MODE_LINEAR = 1,
+};
+enum {
+   CU_RESOURCE_TYPE_ARRAY = 0,
+};
+
+#define CUDA_ARRAY3D_LAYERED 0x01
+#define CUDA_ARRAY3D_SURFACE_LDST 0x02
+#define CU_TRSF_READ_AS_INTEGER 0x01
+#define CU_TRSF_NORMALIZED_COORDINATES 0x02
 
 #define CU_STREAM_NON_BLOCKING 0x1
 #define CU_EVENT_DEFAULT 0x0
@@ -135,6 +171,51 @@ typedef struct {
 
    size_t WidthInBytes, Height, Depth;
 } CUDA_MEMCPY3D;
+
+/* CUDA_ARRAY3D_DESCRIPTOR (_v2): Height 0 for a 1D array, Depth 0 for a
+ * 2D one; with CUDA_ARRAY3D_LAYERED, Depth counts layers (a layered 1D
+ * array has Height 0).  40 bytes. */
+typedef struct {
+   size_t Width, Height, Depth;
+   int Format; /* CU_AD_FORMAT_* */
+   unsigned NumChannels; /* 1, 2 or 4 */
+   unsigned Flags;
+} CUDA_ARRAY3D_DESCRIPTOR;
+
+/* CUDA_RESOURCE_DESC (_v1): the union is 128 bytes (int reserved[32]) at
+ * offset 8; Kiln only names arrays.  144 bytes. */
+typedef struct {
+   int resType; /* CU_RESOURCE_TYPE_* */
+   union {
+      struct {
+         CUarray hArray;
+      } array;
+      int reserved[32];
+   } res;
+   unsigned flags;
+} CUDA_RESOURCE_DESC;
+
+/* CUDA_TEXTURE_DESC (_v1).  104 bytes. */
+typedef struct {
+   int addressMode[3]; /* CU_TR_ADDRESS_MODE_* per dimension */
+   int filterMode;     /* CU_TR_FILTER_MODE_* */
+   unsigned flags;     /* CU_TRSF_* */
+   unsigned maxAnisotropy;
+   int mipmapFilterMode;
+   float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+   float borderColor[4];
+   int reserved[12];
+} CUDA_TEXTURE_DESC;
+
+/* A wrong layout corrupts what the real driver reads: check the sizes
+ * (and the offsets that differ between plausible layouts). */
+_Static_assert(sizeof(CUDA_MEMCPY3D) == 200, "CUDA_MEMCPY3D layout");
+_Static_assert(sizeof(CUDA_ARRAY3D_DESCRIPTOR) == 40, "CUDA_ARRAY3D_DESCRIPTOR layout");
+_Static_assert(sizeof(CUDA_RESOURCE_DESC) == 144, "CUDA_RESOURCE_DESC layout");
+_Static_assert(offsetof(CUDA_RESOURCE_DESC, res) == 8, "CUDA_RESOURCE_DESC layout");
+_Static_assert(offsetof(CUDA_RESOURCE_DESC, flags) == 136, "CUDA_RESOURCE_DESC layout");
+_Static_assert(sizeof(CUDA_TEXTURE_DESC) == 104, "CUDA_TEXTURE_DESC layout");
+_Static_assert(offsetof(CUDA_TEXTURE_DESC, borderColor) == 40, "CUDA_TEXTURE_DESC layout");
 
 /* The entry points, named after their libcuda symbols minus the version
  * suffix (cuda_api.c lists the exact symbol of each). */
@@ -192,6 +273,18 @@ struct cuda_api {
    CUresult (*cuLaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                               unsigned by, unsigned bz, unsigned shared_bytes, CUstream stream,
                               void **params, void **extra);
+
+   /* Optional (images through CUDA arrays and texture/surface objects,
+    * cuda_image_hw.c): NULL when libcuda lacks one, and then every image
+    * stays linear memory. */
+   CUresult (*cuArray3DCreate)(CUarray *array, const CUDA_ARRAY3D_DESCRIPTOR *desc);
+   CUresult (*cuArrayDestroy)(CUarray array);
+   CUresult (*cuTexObjectCreate)(CUtexObject *tex, const CUDA_RESOURCE_DESC *res,
+                                 const CUDA_TEXTURE_DESC *desc, const void *view);
+   CUresult (*cuTexObjectDestroy)(CUtexObject tex);
+   CUresult (*cuSurfObjectCreate)(CUsurfObject *surf, const CUDA_RESOURCE_DESC *res);
+   CUresult (*cuSurfObjectDestroy)(CUsurfObject surf);
+   CUresult (*cuStreamWaitEvent)(CUstream stream, CUevent event, unsigned flags);
 
    void *lib; /* dlopen handle; NULL for a fake */
 };

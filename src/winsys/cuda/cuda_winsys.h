@@ -99,6 +99,23 @@ cl_int cuda_ws_copy_3d(struct cuda_winsys *ws, CUstream s, const CUDA_MEMCPY3D *
 cl_int cuda_ws_memset(struct cuda_winsys *ws, CUstream s, CUdeviceptr dst, unsigned elem_size,
                       uint32_t value, size_t count);
 
+/* ---- CUDA arrays, texture and surface objects (optional) ---- */
+
+/* libcuda has every entry point below (cuda_api.h's optional ones). */
+bool cuda_ws_has_images(const struct cuda_winsys *ws);
+/* CL_MEM_OBJECT_ALLOCATION_FAILURE when the GPU is full,
+ * CL_IMAGE_FORMAT_NOT_SUPPORTED when CUDA refuses the descriptor. */
+cl_int cuda_ws_array_create(struct cuda_winsys *ws, const CUDA_ARRAY3D_DESCRIPTOR *desc,
+                            CUarray *out);
+void cuda_ws_array_destroy(struct cuda_winsys *ws, CUarray array);
+cl_int cuda_ws_tex_create(struct cuda_winsys *ws, CUarray array, const CUDA_TEXTURE_DESC *desc,
+                          CUtexObject *out);
+void cuda_ws_tex_destroy(struct cuda_winsys *ws, CUtexObject tex);
+cl_int cuda_ws_surf_create(struct cuda_winsys *ws, CUarray array, CUsurfObject *out);
+void cuda_ws_surf_destroy(struct cuda_winsys *ws, CUsurfObject surf);
+/* Work recorded on stream after this waits for event's work. */
+cl_int cuda_ws_stream_wait(struct cuda_winsys *ws, CUstream stream, CUevent event);
+
 /* ---- code ---- */
 
 /* Loads PTX (NUL-terminated) or a cubin.  On failure *log (kiln_malloc'd,

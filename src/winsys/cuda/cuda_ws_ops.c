@@ -293,3 +293,76 @@ cl_int cuda_ws_launch(struct cuda_winsys *ws, CUstream s, CUfunction f, const un
                                  shared_bytes, s, params, NULL));
    return cuda_ws_result(ws, r, "cuLaunchKernel", CL_OUT_OF_RESOURCES, CL_OUT_OF_RESOURCES);
 }
+
+/* ---- CUDA arrays, texture and surface objects ---- */
+
+bool cuda_ws_has_images(const struct cuda_winsys *ws)
+{
+   const struct cuda_api *a = ws->api;
+   return a->cuArray3DCreate && a->cuArrayDestroy && a->cuTexObjectCreate &&
+          a->cuTexObjectDestroy && a->cuSurfObjectCreate && a->cuSurfObjectDestroy &&
+          a->cuStreamWaitEvent;
+}
+
+cl_int cuda_ws_array_create(struct cuda_winsys *ws, const CUDA_ARRAY3D_DESCRIPTOR *desc,
+                            CUarray *out)
+{
+   CUresult r;
+   WS_CALL(ws, r, cuArray3DCreate(out, desc));
+   return cuda_ws_result(ws, r, "cuArray3DCreate", CL_IMAGE_FORMAT_NOT_SUPPORTED,
+                         CL_MEM_OBJECT_ALLOCATION_FAILURE);
+}
+
+void cuda_ws_array_destroy(struct cuda_winsys *ws, CUarray array)
+{
+   CUresult r;
+   WS_CALL(ws, r, cuArrayDestroy(array));
+   cuda_ws_result(ws, r, "cuArrayDestroy", CL_OUT_OF_RESOURCES, 0);
+}
+
+static CUDA_RESOURCE_DESC array_resource(CUarray array)
+{
+   CUDA_RESOURCE_DESC res;
+   memset(&res, 0, sizeof(res));
+   res.resType = CU_RESOURCE_TYPE_ARRAY;
+   res.res.array.hArray = array;
+   return res;
+}
+
+cl_int cuda_ws_tex_create(struct cuda_winsys *ws, CUarray array, const CUDA_TEXTURE_DESC *desc,
+                          CUtexObject *out)
+{
+   CUDA_RESOURCE_DESC res = array_resource(array);
+   CUresult r;
+   WS_CALL(ws, r, cuTexObjectCreate(out, &res, desc, NULL));
+   return cuda_ws_result(ws, r, "cuTexObjectCreate", CL_OUT_OF_RESOURCES, CL_OUT_OF_RESOURCES);
+}
+
+void cuda_ws_tex_destroy(struct cuda_winsys *ws, CUtexObject tex)
+{
+   CUresult r;
+   WS_CALL(ws, r, cuTexObjectDestroy(tex));
+   cuda_ws_result(ws, r, "cuTexObjectDestroy", CL_OUT_OF_RESOURCES, 0);
+}
+
+cl_int cuda_ws_surf_create(struct cuda_winsys *ws, CUarray array, CUsurfObject *out)
+{
+   CUDA_RESOURCE_DESC res = array_resource(array);
+   CUresult r;
+   WS_CALL(ws, r, cuSurfObjectCreate(out, &res));
+   return cuda_ws_result(ws, r, "cuSurfObjectCreate", CL_OUT_OF_RESOURCES, CL_OUT_OF_RESOURCES);
+}
+
+void cuda_ws_surf_destroy(struct cuda_winsys *ws, CUsurfObject surf)
+{
+   CUresult r;
+   WS_CALL(ws, r, cuSurfObjectDestroy(surf));
+   cuda_ws_result(ws, r, "cuSurfObjectDestroy", CL_OUT_OF_RESOURCES, 0);
+}
+
+cl_int cuda_ws_stream_wait(struct cuda_winsys *ws, CUstream stream, CUevent event)
+{
+   CUresult r;
+   WS_CALL(ws, r, cuStreamWaitEvent(stream, event, 0));
+   return cuda_ws_result(ws, r, "cuStreamWaitEvent", CL_OUT_OF_RESOURCES, 0);
+}
