@@ -730,6 +730,39 @@ static void opencl_c_30(const struct kt_env *env)
    CHECK_OK(clReleaseProgram(p));
 }
 
+/* A program binary of a half kernel, loaded again: the object it holds
+ * calls __truncdfhf2, which the JIT must define when it loads the binary
+ * as when it loads a fresh build. */
+static void binary(const struct kt_env *env)
+{
+   static const char *src =
+      "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+      "kernel void k(global const double *d, global half *o)\n"
+      "{ size_t i = get_global_id(0); o[i] = (half)d[i] * (half)2; }\n";
+   cl_program p = kk_build(env, src, NULL);
+   size_t size = 0;
+   REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
+   unsigned char *bin = malloc(size);
+   REQUIRE(bin && size);
+   REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL));
+   CHECK_OK(clReleaseProgram(p));
+   cl_int st, err;
+   const unsigned char *b = bin;
+   p = clCreateProgramWithBinary(env->context, 1, &env->device, &size, &b, &st, &err);
+   REQUIRE(p && err == CL_SUCCESS && st == CL_SUCCESS, "from binary: %s", kt_err_name(err));
+   REQUIRE_OK(clBuildProgram(p, 1, &env->device, NULL, NULL, NULL));
+   free(bin);
+   /* 1 + 2^-11 + 2^-40 is just above a midpoint: up, then doubled. */
+   double d[4] = {0x1.0020000001p0, 0x1.002p0, 70000.0, -0x1p-25};
+   uint16_t o[4];
+   struct arg a[] = {{d, sizeof(d)}, {o, sizeof(o)}};
+   run(env, p, "k", 4, a, 2);
+   CHECK(o[0] == 0x4001 && o[1] == 0x4000 && o[2] == 0x7c00 && o[3] == 0x8000,
+         " binary: 0x%04x 0x%04x 0x%04x 0x%04x", o[0], o[1], o[2], o[3]);
+   CHECK_OK(clReleaseProgram(p));
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -760,6 +793,7 @@ int main(void)
    vectors(&env, p);
    images(&env, p);
    opencl_c_30(&env);
+   binary(&env);
    CHECK_OK(clReleaseProgram(p));
    kt_teardown(&env);
    return kt_result();
