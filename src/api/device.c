@@ -227,9 +227,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
    case CL_DEVICE_DOUBLE_FP_CONFIG:
       INFO_VALUE(cl_device_fp_config, c->double_fp_config);
    case CL_DEVICE_HALF_FP_CONFIG:
-      /* No cl_khr_fp16: 0, which is what the 1.2 loaders and the CTS
-       * expect of a device without half arithmetic. */
-      INFO_VALUE(cl_device_fp_config, 0);
+      /* 0 without cl_khr_fp16, which is what the CTS expects of a device
+       * without half arithmetic. */
+      INFO_VALUE(cl_device_fp_config, c->half_fp_config);
    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
       INFO_VALUE(cl_device_mem_cache_type, c->global_mem_cache_type);
    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:

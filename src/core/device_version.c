@@ -83,6 +83,8 @@ static size_t caps_c_features(const struct pipe_caps *c, cl_name_version *out)
    }
    if (c->double_fp_config)
       put(out, n++, v, "__opencl_c_fp64");
+   if (c->half_fp_config)
+      put(out, n++, v, "__opencl_c_fp16");
    if (c->max_global_variable_size)
       put(out, n++, v, "__opencl_c_program_scope_global_variables");
    /* The C11 atomics' orders and scopes (OpenCL C 3.0 §6.2.1: the macros

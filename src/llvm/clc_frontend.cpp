@@ -138,6 +138,8 @@ const char *cl_std_flag(enum kiln_cl_std std)
 // defined here, which also declares the builtins gated on it
 // (-fdeclare-opencl-builtins tests the macro: atomic_load needs
 // __opencl_c_atomic_scope_device, memory_scope_all_devices the other).
+// __opencl_c_fp16 Clang 19 does not know at all (half is cl_khr_fp16's,
+// which -cl-ext enables); the macro is the device's promise to kernels.
 void add_header_only_features(Args &args, const kiln_build_options &opts, const char *cl_ext)
 {
    static const char *const header_only[] = {
@@ -145,6 +147,7 @@ void add_header_only_features(Args &args, const kiln_build_options &opts, const 
       "__opencl_c_atomic_scope_all_devices",
       "__opencl_c_work_group_collective_functions",
       "__opencl_c_read_write_images",
+      "__opencl_c_fp16",
    };
    if (opts.cl_std < KILN_CL_STD_3_0 || !cl_ext)
       return;

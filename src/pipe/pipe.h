@@ -57,6 +57,7 @@ struct pipe_caps {
    cl_uint min_data_type_align_size; /* bytes */
    cl_device_fp_config single_fp_config;
    cl_device_fp_config double_fp_config; /* 0: no cl_khr_fp64 */
+   cl_device_fp_config half_fp_config; /* 0: no cl_khr_fp16 */
    bool image_support;
    cl_uint max_read_image_args, max_write_image_args, max_samplers;
    size_t image2d_max_width, image2d_max_height;

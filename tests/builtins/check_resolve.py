@@ -53,8 +53,8 @@ def run(cmd, **kw):
 
 def header_signatures(clang, resdir, tmp):
     """(name, return type, [param types]) for every overload opencl-c.h
-    declares in OpenCL C 1.2 on this target, half arithmetic excluded (no
-    cl_khr_fp16)."""
+    declares in OpenCL C 1.2 on this target, the half ones (cl_khr_fp16)
+    included."""
     empty = os.path.join(tmp, 'empty.cl')
     open(empty, 'w').close()
     pp = run([clang, '-cc1', '-E', '-triple', 'x86_64-unknown-linux-gnu',
@@ -62,7 +62,7 @@ def header_signatures(clang, resdir, tmp):
               '-ffake-address-space-map',
               # Extensions Kiln's CPU device does not report, whose
               # functions opencl-c.h declares for OpenCL C 1.2 on x86.
-              '-cl-ext=-cl_khr_fp16,-cl_khr_subgroups,-cl_intel_subgroups,'
+              '-cl-ext=-cl_khr_subgroups,-cl_intel_subgroups,'
               '-cl_intel_subgroups_short,-cl_intel_subgroups_char,'
               '-cl_intel_subgroups_long,-cl_intel_device_side_avc_motion_estimation,'
               '-cl_khr_gl_msaa_sharing,-cl_khr_depth_images,-cl_khr_mipmap_image,'
@@ -96,6 +96,7 @@ def all_builtins_kernel(sigs):
     -O0 so no call is dropped.  Images and samplers can only be parameters,
     so those are the kernel's."""
     out = ['#pragma OPENCL EXTENSION cl_khr_fp64 : enable',
+           '#pragma OPENCL EXTENSION cl_khr_fp16 : enable',
            '#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable',
            '#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable',
            '#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable',
@@ -115,7 +116,7 @@ def all_builtins_kernel(sigs):
             args.append(v)
         out.append('  { %s %s(%s); }' % (' '.join(body), name, ', '.join(args)))
     out.append('}')
-    out[4] = 'kernel void all_builtins(%s) {' % (', '.join(kparams) or 'void')
+    out[5] = 'kernel void all_builtins(%s) {' % (', '.join(kparams) or 'void')
     return '\n'.join(out) + '\n'
 
 

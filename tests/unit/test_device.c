@@ -426,11 +426,22 @@ static void info_vector_widths(void **state)
                                        CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
       assert_int_equal(fp & need, need);
    }
+   cl_device_fp_config half = 0;
+   GET(CL_DEVICE_HALF_FP_CONFIG, half);
    if (!fp16) {
       GET(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, w);
       assert_int_equal(w, 0);
       GET(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, w);
       assert_int_equal(w, 0);
+      assert_int_equal(half, 0);
+   } else {
+      GET(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, w);
+      assert_true(w >= 1);
+      GET(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, w);
+      assert_true(w >= 1);
+      /* §9.5: inf and NaN, and round to nearest or to zero. */
+      assert_true(half & CL_FP_INF_NAN);
+      assert_true(half & (CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO));
    }
 }
 

@@ -56,3 +56,7 @@ ASYNC_ALL(long)
 ASYNC_ALL(ulong)
 ASYNC_ALL(float)
 ASYNC_ALL(double)
+#ifndef KILN_ASYNC_VEC3_ONLY
+/* cl_khr_fp16: the CPU device only (the NVIDIA one has no half). */
+ASYNC_ALL(half)
+#endif

@@ -14,6 +14,12 @@
 
 /* The double overloads (cl_khr_fp64); OpenCL C 1.2 needs no pragma, 1.1 does. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* The half overloads (cl_khr_fp16): half arithmetic needs the pragma in
+ * every OpenCL C version.  The OpenCL C 3.0 files are compiled with the
+ * CPU device's list minus cl_khr_fp16 (they define no half function). */
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
 
 #define OVL __attribute__((overloadable))
 /* For functions that must be inlined into the kernel before Kiln's

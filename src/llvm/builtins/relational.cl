@@ -26,10 +26,15 @@
 
 #define REL_F(n) REL(int##n, float##n, int##n, INFINITY, FLT_MIN)
 #define REL_D(n) REL(long##n, double##n, long##n, (double)INFINITY, DBL_MIN)
+/* half (cl_khr_fp16): int for scalars, shortn for halfn; 0x1p-14 is the
+ * smallest normal half. */
+#define REL_H(n) REL(short##n, half##n, short##n, (half)INFINITY, 0x1p-14h)
 REL(int, float, int, INFINITY, FLT_MIN)
 REL(int, double, long, (double)INFINITY, DBL_MIN)
+REL(int, half, short, (half)INFINITY, 0x1p-14h)
 FOR_VWIDTHS(REL_F)
 FOR_VWIDTHS(REL_D)
+FOR_VWIDTHS(REL_H)
 
 /* any/all look at the sign bit only.  T: a signed integer type. */
 #define ANY_ALL_SCALAR(T) \
@@ -75,3 +80,4 @@ SEL_ALL(long, long, ulong)
 SEL_ALL(ulong, long, ulong)
 SEL_ALL(float, int, uint)
 SEL_ALL(double, long, ulong)
+SEL_ALL(half, short, ushort)

@@ -1,4 +1,4 @@
-/* §6.11.7 vloadn / vstoren for every element type, n = 2, 3, 4, 8, 16 and
+/* §6.11.7 vloadn / vstoren for every element type (half too: cl_khr_fp16), n = 2, 3, 4, 8, 16 and
  * every address space OpenCL 1.1 allows (loads also from __constant).
  * The pointer need only be aligned to the element, so the accesses go
  * through vector typedefs whose alignment is lowered to the element's;
@@ -37,3 +37,4 @@ VLOADSTORE(long)
 VLOADSTORE(ulong)
 VLOADSTORE(float)
 VLOADSTORE(double)
+VLOADSTORE(half)

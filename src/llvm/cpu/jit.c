@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "llvm/cpu/elf_check.h"
+#include "llvm/cpu/half_rt.h"
 #include "llvm/guard.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
@@ -103,7 +104,11 @@ static struct kiln_jit *jit_load(const void *object, size_t size,
    }
    if (!err) {
       bool oom = false;
-      err = define_symbols(j->jit, main, symbols, num_symbols, &oom);
+      /* x86's half conversions, Kiln's own (half_rt.c): found before
+       * anything the process search would give. */
+      err = define_symbols(j->jit, main, kiln_half_rt_symbols, kiln_half_rt_num_symbols, &oom);
+      if (!err && !oom)
+         err = define_symbols(j->jit, main, symbols, num_symbols, &oom);
       if (oom) {
          kiln_jit_destroy(j);
          return NULL; /* *error stays NULL: out of host memory */

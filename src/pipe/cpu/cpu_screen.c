@@ -85,8 +85,10 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
       c->preferred_vector_width[i] = bytes / sizes[i];
       c->native_vector_width[i] = bytes / sizes[i];
    }
-   /* No cl_khr_fp16: the builtins library has no half arithmetic. */
-   c->preferred_vector_width[6] = c->native_vector_width[6] = 0;
+   /* cl_khr_fp16: x86 computes half in float lanes (F16C converts, where
+    * there is no AVX512-FP16), so a half vector is as wide as a float one. */
+   c->preferred_vector_width[6] = c->preferred_vector_width[4];
+   c->native_vector_width[6] = c->native_vector_width[4];
 
    c->global_mem_size = sw_winsys_total_memory();
    /* The spec's minimum is max(1/4 of global memory, 128 MiB); a CPU can
@@ -118,6 +120,12 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
     * correctly rounded software fma. */
    c->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                          CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
+   /* cl_khr_fp16: LLVM computes each half operation in float and rounds
+    * to nearest even (correctly rounded: float has more than twice half's
+    * precision), half denormals are float normals and are kept, inf and
+    * NaN pass through, and the library's fma(half) is correctly rounded
+    * (in double; docs/builtins.md).  No directed rounding of arithmetic. */
+   c->half_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
 
    /* Images are linear host memory read and written by the builtins
     * library (src/llvm/builtins/image.cl). */
@@ -157,16 +165,17 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->profiling_timer_resolution = 1;
    c->execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
    c->queue_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-   /* What OpenCL C 1.1 requires of every device, double precision and
-    * 64-bit atomics; each is implemented by the builtins library (atomics,
-    * atom_* on long and ulong too, every double builtin) or the compiler
-    * (byte stores, double arithmetic). */
+   /* What OpenCL C 1.1 requires of every device, double and half
+    * precision and 64-bit atomics; each is implemented by the builtins
+    * library (atomics, atom_* on long and ulong too, every double and half
+    * builtin) or the compiler (byte stores, double and half arithmetic;
+    * the JIT resolves the half conversions x86 code calls, jit.c). */
    static const char *const exts[] = {
       "cl_khr_byte_addressable_store",        "cl_khr_global_int32_base_atomics",
       "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
       "cl_khr_local_int32_extended_atomics",  "cl_khr_int64_base_atomics",
       "cl_khr_int64_extended_atomics",        "cl_khr_fp64",
-      "cl_khr_3d_image_writes",
+      "cl_khr_3d_image_writes",               "cl_khr_fp16",
    };
    size_t n = 0, m = snprintf(c->clang_extensions, sizeof(c->clang_extensions), "-all");
    for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {

@@ -7,6 +7,8 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include "kt.h"
 
+#include <CL/cl_ext.h> /* CL_DEVICE_HALF_FP_CONFIG */
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,18 +109,20 @@ static void device(cl_device_id d)
    cl_bool images = CL_FALSE;
    clGetDeviceInfo(d, CL_DEVICE_IMAGE_SUPPORT, sizeof(images), &images, NULL);
    cl_device_fp_config dbl = kt_device_ulong(d, CL_DEVICE_DOUBLE_FP_CONFIG);
+   cl_device_fp_config half = kt_device_ulong(d, CL_DEVICE_HALF_FP_CONFIG);
    if (major < 3) {
       CHECK(nf == 0, "a %u.%u device lists %zu features", major, minor, nf);
    } else {
       CHECK(has(fv, nf, "__opencl_c_int64", v3));
       CHECK(has(fv, nf, "__opencl_c_images", v3) == (images == CL_TRUE));
       CHECK(has(fv, nf, "__opencl_c_fp64", v3) == (dbl != 0));
+      CHECK(has(fv, nf, "__opencl_c_fp16", v3) == (half != 0));
+      CHECK((half != 0) == (strstr(ext, "cl_khr_fp16") != NULL));
       CHECK(has(fv, nf, "__opencl_c_3d_image_writes", v3) ==
             (images && strstr(ext, "cl_khr_3d_image_writes") != NULL));
       static const char *const absent[] = {
          "__opencl_c_generic_address_space", "__opencl_c_pipes", "__opencl_c_device_enqueue",
-         "__opencl_c_subgroups", "__opencl_c_read_write_images", "__opencl_c_work_group_collective_functions",
-         "__opencl_c_fp16"};
+         "__opencl_c_subgroups", "__opencl_c_read_write_images", "__opencl_c_work_group_collective_functions"};
       for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
          CHECK(!has(fv, nf, absent[i], v3), "%s listed", absent[i]);
       /* Program-scope __global variables exactly where the device says

@@ -42,6 +42,7 @@ static const char *const all_features[] = {
    "__opencl_c_device_enqueue",
    "__opencl_c_generic_address_space",
    "__opencl_c_fp64",
+   "__opencl_c_fp16",
    "__opencl_c_images",
    "__opencl_c_int64",
    "__opencl_c_pipes",

@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 
 static cl_uint cus(cl_device_id d)
 {
@@ -97,8 +98,16 @@ static void root_info(cl_device_id root)
    cl_device_fp_config need = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
    CHECK((fp & need) == need, "double fp config 0x%llx lacks 1.2's minimum",
          (unsigned long long)fp);
+   /* cl_khr_fp16's minimum (§9.5): round to nearest or to zero, inf and
+    * NaN; the CPU device lists it, the GPUs do not. */
    CHECK_OK(clGetDeviceInfo(root, CL_DEVICE_HALF_FP_CONFIG, sizeof(fp), &fp, NULL));
-   CHECK(fp == 0, "no cl_khr_fp16, no half config");
+   char ext[2048] = "";
+   CHECK_OK(clGetDeviceInfo(root, CL_DEVICE_EXTENSIONS, sizeof(ext), ext, NULL));
+   if (strstr(ext, "cl_khr_fp16"))
+      CHECK((fp & CL_FP_INF_NAN) && (fp & (CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO)),
+            "half fp config 0x%llx lacks cl_khr_fp16's minimum", (unsigned long long)fp);
+   else
+      CHECK(fp == 0, "no cl_khr_fp16, no half config");
 }
 
 static void errors(cl_device_id root)
