@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 
@@ -398,13 +397,11 @@ static void compile_body(void *p)
    cc->st = KILN_BUILD_FAILED;
    if (!c->m) {
       kiln_llvm_init_targets();
-      c->ctx = LLVMContextCreate();
-      LLVMMemoryBufferRef buf =
-         LLVMCreateMemoryBufferWithMemoryRange(c->bitcode, c->bitcode_size, "kiln-lowered", 0);
-      LLVMBool bad = LLVMParseBitcodeInContext2(c->ctx, buf, &c->m);
-      LLVMDisposeMemoryBuffer(buf);
-      if (bad) {
-         c->m = NULL;
+      if (!c->ctx)
+         c->ctx = LLVMContextCreate();
+      /* Bodies are read as kernels reach them; c->bitcode outlives c->m. */
+      c->m = kiln_cpu_read_lazy(c->ctx, c->bitcode, c->bitcode_size);
+      if (!c->m) {
          kiln_build_log_append(&cc->log, "the program's lowered module does not parse");
          return;
       }

@@ -7,11 +7,13 @@
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
@@ -94,6 +96,12 @@ extern "C" LLVMModuleRef kiln_cpu_split(LLVMModuleRef src_ref, LLVMValueRef *roo
          continue;
       }
       auto *f = cast<Function>(g);
+      /* A lazily read module (kiln_cpu_read_lazy) reads bodies as reached. */
+      if (f->isMaterializable())
+         if (Error e = f->materialize()) {
+            consumeError(std::move(e));
+            return nullptr;
+         }
       if (f->hasPersonalityFn())
          w.constant(f->getPersonalityFn());
       for (BasicBlock &bb : *f)
@@ -168,4 +176,15 @@ extern "C" LLVMModuleRef kiln_cpu_split(LLVMModuleRef src_ref, LLVMValueRef *roo
          nf->setPersonalityFn(MapValue(f->getPersonalityFn(), vmap));
    }
    return wrap(part.release());
+}
+
+extern "C" LLVMModuleRef kiln_cpu_read_lazy(LLVMContextRef ctx, const void *data, size_t size)
+{
+   MemoryBufferRef buf(StringRef(static_cast<const char *>(data), size), "kiln-lowered");
+   Expected<std::unique_ptr<Module>> m = getLazyBitcodeModule(buf, *unwrap(ctx));
+   if (!m) {
+      consumeError(m.takeError());
+      return nullptr;
+   }
+   return wrap(m->release());
 }

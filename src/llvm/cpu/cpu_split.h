@@ -3,6 +3,7 @@
 #define KILN_LLVM_CPU_SPLIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <llvm-c/Types.h>
 
@@ -18,6 +19,12 @@ extern "C" {
  * program's variables).  NULL for IR OpenCL C never makes (aliases). */
 LLVMModuleRef kiln_cpu_split(LLVMModuleRef m, LLVMValueRef *roots, unsigned num_roots,
                              bool functions);
+
+/* The module in data (bitcode, which must outlive it) with its function
+ * bodies read only when kiln_cpu_split reaches them: the first kernel
+ * compiled from a big program does not wait for every body to be read.
+ * NULL when it does not parse. */
+LLVMModuleRef kiln_cpu_read_lazy(LLVMContextRef ctx, const void *data, size_t size);
 
 #ifdef __cplusplus
 }
