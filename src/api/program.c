@@ -334,8 +334,10 @@ static cl_int program_info(cl_program p, cl_program_info param_name, size_t para
    case CL_PROGRAM_BINARY_SIZES: {
       size_t sizes[16];
       cl_uint n = p->num_devices < 16 ? p->num_devices : 16;
-      for (cl_uint i = 0; i < n; i++)
+      for (cl_uint i = 0; i < n; i++) {
+         kiln_program_binary_complete(p, i);
          sizes[i] = kiln_program_binary(p, i, NULL);
+      }
       INFO_ARRAY(sizes, n);
    }
    case CL_PROGRAM_NUM_KERNELS:
@@ -359,8 +361,11 @@ static cl_int program_info(cl_program p, cl_program_info param_name, size_t para
             return API_FAIL(CL_INVALID_VALUE, "param_value_size %zu < %zu", param_value_size, need);
          unsigned char **out = param_value;
          for (cl_uint i = 0; i < p->num_devices; i++)
-            if (out[i])
+            if (out[i]) {
+               /* Nothing more to compile when the sizes were asked first. */
+               kiln_program_binary_complete(p, i);
                kiln_program_binary(p, i, out[i]);
+            }
       }
       if (param_value_size_ret)
          *param_value_size_ret = need;

@@ -16,8 +16,37 @@
 #include "util/log.h"
 #include "util/alloc.h"
 
+_Static_assert(sizeof(((struct kiln_program_build *)0)->cache_key) == KILN_FCACHE_KEY_SIZE,
+               "the cache key of a build");
+
+/* The driver's code for b as it stands (pipe_screen::program_code) becomes
+ * b's object; the compile cache's entry follows. */
+static void take_driver_code(cl_device_id dev, struct kiln_program_build *b, bool all)
+{
+   if (!b->loaded || !dev->screen->program_code)
+      return;
+   size_t size;
+   void *code = dev->screen->program_code(dev->screen, b->loaded, all, &size);
+   if (!code)
+      return;
+   kiln_free(b->object);
+   b->object = code;
+   b->object_size = size;
+   struct kiln_fcache *cache = b->cache_keyed ? kiln_program_cache() : NULL;
+   if (cache)
+      kiln_program_cache_update(cache, b->cache_key, b);
+}
+
+void kiln_program_binary_complete(cl_program prog, unsigned i)
+{
+   take_driver_code(prog->devices[i], &prog->builds[i], true);
+}
+
 void kiln_program_build_clear(cl_device_id dev, struct kiln_program_build *b)
 {
+   /* Kernels compiled since the build are kept for the next process. */
+   if (b->cache_keyed)
+      take_driver_code(dev, b, false);
    if (b->loaded)
       dev->screen->program_destroy(dev->screen, b->loaded);
    kiln_free(b->log);
@@ -26,6 +55,7 @@ void kiln_program_build_clear(cl_device_id dev, struct kiln_program_build *b)
    for (unsigned i = 0; i < b->num_kernels; i++)
       kiln_kernel_info_free(&b->kernels[i]);
    kiln_free(b->kernels);
+   kiln_free(b->by_name);
    kiln_free(b->target);
    kiln_free(b->bitcode);
    memset(b, 0, sizeof(*b));
@@ -381,6 +411,8 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       cache = NULL;
    if (cache && kiln_program_cache_fetch(dev, cache, key, &target, &fresh)) {
       fresh.status = CL_BUILD_SUCCESS;
+      fresh.cache_keyed = true;
+      memcpy(fresh.cache_key, key, sizeof(fresh.cache_key));
       pthread_mutex_lock(&prog->lock);
       struct kiln_program_build old = *b;
       *b = fresh;
@@ -411,8 +443,11 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       unsigned num_deps = out.num_deps;
       memset(&out, 0, sizeof(out));
       err = kiln_program_build_load(dev, &fresh);
-      if (!err && cache)
+      if (!err && cache) {
          kiln_program_cache_store(cache, key, &fresh, deps, num_deps);
+         fresh.cache_keyed = true;
+         memcpy(fresh.cache_key, key, sizeof(fresh.cache_key));
+      }
       kiln_build_deps_free(deps, num_deps);
    } else {
       err = st == KILN_BUILD_INVALID_OPTIONS ? CL_INVALID_BUILD_OPTIONS
@@ -467,18 +502,60 @@ cl_int kiln_program_build(cl_program prog, cl_uint n, const cl_device_id *device
    return result;
 }
 
-const struct kiln_kernel_info *kiln_program_find_kernel(cl_program prog, const char *name)
+/* qsort has no context argument: the kernels being sorted, per thread. */
+static _Thread_local const struct kiln_kernel_info *sorting;
+
+static int by_name_order(const void *a, const void *b)
 {
-   for (cl_uint i = 0; i < prog->num_devices; i++) {
-      const struct kiln_program_build *b = &prog->builds[i];
-      if (!kiln_program_build_executable(b))
-         continue;
+   return strcmp(sorting[*(const unsigned *)a].name, sorting[*(const unsigned *)b].name);
+}
+
+/* Binary search of b's kernels by name (a linear scan per clCreateKernel
+ * made creating every kernel of a big program quadratic); the linear
+ * scan when out of memory for the index.  prog->lock held. */
+static const struct kiln_kernel_info *find_in(struct kiln_program_build *b, const char *name)
+{
+   if (!b->by_name && b->num_kernels > 8 &&
+       (b->by_name = kiln_malloc(b->num_kernels * sizeof(*b->by_name)))) {
+      for (unsigned k = 0; k < b->num_kernels; k++)
+         b->by_name[k] = k;
+      sorting = b->kernels;
+      qsort(b->by_name, b->num_kernels, sizeof(*b->by_name), by_name_order);
+      sorting = NULL;
+   }
+   if (!b->by_name) {
       for (unsigned k = 0; k < b->num_kernels; k++)
          if (!strcmp(b->kernels[k].name, name))
             return &b->kernels[k];
       return NULL;
    }
+   size_t lo = 0, hi = b->num_kernels;
+   while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      int c = strcmp(name, b->kernels[b->by_name[mid]].name);
+      if (!c)
+         return &b->kernels[b->by_name[mid]];
+      if (c < 0)
+         hi = mid;
+      else
+         lo = mid + 1;
+   }
    return NULL;
+}
+
+const struct kiln_kernel_info *kiln_program_find_kernel(cl_program prog, const char *name)
+{
+   const struct kiln_kernel_info *found = NULL;
+   pthread_mutex_lock(&prog->lock);
+   for (cl_uint i = 0; i < prog->num_devices; i++) {
+      struct kiln_program_build *b = &prog->builds[i];
+      if (kiln_program_build_executable(b)) {
+         found = find_in(b, name);
+         break;
+      }
+   }
+   pthread_mutex_unlock(&prog->lock);
+   return found;
 }
 
 bool kiln_program_has_executable(cl_program prog)

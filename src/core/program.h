@@ -25,6 +25,14 @@ struct kiln_program_build {
     * no object) or _EXECUTABLE (object; loaded once built). */
    cl_program_binary_type binary_type;
    uint64_t global_variable_size; /* CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE */
+   /* The compile cache's entry for this build, which gains the kernels
+    * the driver compiles after the build (pipe_screen::program_code) when
+    * the build is cleared. */
+   bool cache_keyed;
+   unsigned char cache_key[32];
+   /* kernels' indices in name order, made at the first clCreateKernel
+    * (under the program's lock): one binary search per kernel created. */
+   unsigned *by_name;
 };
 
 struct _cl_program {
@@ -123,6 +131,12 @@ bool kiln_program_cache_fetch(cl_device_id dev, struct kiln_fcache *cache,
 /* Links the compiled object or library of device i (a program from such
  * a binary) into an executable: clBuildProgram's answer to one. */
 cl_int kiln_program_link_one(cl_program prog, unsigned i);
+
+/* Before device i's binary is written: a driver that compiles kernels
+ * when first needed compiles the rest, and the build's object becomes
+ * that code (a binary runs without compiling anything).  prog->lock
+ * held (clGetProgramInfo's). */
+void kiln_program_binary_complete(cl_program prog, unsigned i);
 
 /* The serialized binary of device i (clGetProgramInfo CL_PROGRAM_BINARIES):
  * size only when out is NULL. */

@@ -450,3 +450,40 @@ bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN
    kiln_log(KILN_LOG_COMPILE, "cache: hit %.16s (%.2f ms, %zu bytes)", hex, ms_since(&t0), size);
    return true;
 }
+
+void kiln_program_cache_update(struct kiln_fcache *c, const unsigned char key[KILN_FCACHE_KEY_SIZE],
+                               const struct kiln_program_build *b)
+{
+   void *data;
+   size_t size;
+   if (kiln_fcache_get(c, key, &data, &size) != KILN_FCACHE_HIT)
+      return; /* evicted, or never stored: nothing to bring up to date */
+   /* The entry's included files and log stay; only its binary changes. */
+   struct in in = {data, size, false};
+   const unsigned char *magic = take(&in, 4);
+   bool ok = magic && !memcmp(magic, PAYLOAD_MAGIC, 4);
+   uint32_t num_deps = ok ? (uint32_t)get_int(&in, 4) : 0;
+   for (uint32_t i = 0; ok && i < num_deps; i++) {
+      take(&in, (size_t)get_int(&in, 4));
+      take(&in, 32);
+   }
+   if (ok)
+      take(&in, (size_t)get_int(&in, 4));
+   ok = ok && !in.bad;
+   size_t head = size - in.left;
+   size_t bin_size = kiln_program_build_write(b, NULL);
+   unsigned char *p = ok ? kiln_malloc(head + 8 + bin_size) : NULL;
+   if (p) {
+      memcpy(p, data, head);
+      struct out o = {p + head, 0};
+      put_int(&o, bin_size, 8);
+      kiln_program_build_write(b, p + head + 8);
+      char hex[65];
+      kiln_sha256_hex(key, hex);
+      if (kiln_fcache_put(c, key, p, head + 8 + bin_size))
+         kiln_log(KILN_LOG_COMPILE, "cache: updated %.16s with the kernels compiled since "
+                  "(%zu bytes)", hex, head + 8 + bin_size);
+   }
+   kiln_free(p);
+   kiln_free(data);
+}

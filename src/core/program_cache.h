@@ -64,4 +64,11 @@ void kiln_program_cache_store(struct kiln_fcache *c, const unsigned char key[KIL
                               const struct kiln_program_build *b,
                               const struct kiln_build_dep *deps, unsigned num_deps);
 
+/* Replaces the binary of an entry already stored (its included files and
+ * log kept) with b's: the CPU device compiles kernels when first needed,
+ * and the entry gains them when the program is released.  Nothing when
+ * the entry is gone. */
+void kiln_program_cache_update(struct kiln_fcache *c, const unsigned char key[KILN_FCACHE_KEY_SIZE],
+                               const struct kiln_program_build *b);
+
 #endif

@@ -95,8 +95,8 @@ static void codegen_diagnostic(LLVMDiagnosticInfoRef info, void *ctx)
    d->failed = true;
 }
 
-static LLVMTargetMachineRef create_machine(const struct kiln_llvm_machine *mach, bool optimize,
-                                           struct kiln_build_log *log)
+LLVMTargetMachineRef kiln_llvm_create_machine(const struct kiln_llvm_machine *mach, bool optimize,
+                                              struct kiln_build_log *log)
 {
    LLVMTargetRef t;
    char *msg = NULL;
@@ -114,7 +114,7 @@ static LLVMTargetMachineRef create_machine(const struct kiln_llvm_machine *mach,
 /* The module takes the machine's data layout and triple: a CPU module was
  * compiled for a baseline x86-64, and a linked one must agree with the
  * code generator whatever its inputs said. */
-static void adopt_machine(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *triple)
+void kiln_llvm_adopt_machine(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *triple)
 {
    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
    char *dl = LLVMCopyStringRepOfTargetData(td);
@@ -130,21 +130,14 @@ struct steps {
    enum kiln_build_status st;
 };
 
-static void run_steps(void *p)
+enum kiln_build_status kiln_llvm_codegen(struct kiln_llvm_job *job)
 {
-   struct steps *s = p;
-   struct kiln_llvm_job *job = &s->job;
    const struct kiln_llvm_target *t = job->machine->target;
-   s->st = t->lower(job);
-   if (s->st)
-      return;
-   kiln_llvm_dump_module(job->dump, "ll", job->m);
-   s->st = KILN_BUILD_FAILED;
+   enum kiln_build_status st;
    if (!kiln_llvm_run_passes(job, t->passes[job->optimize]))
-      return;
-   if (t->optimized && (s->st = t->optimized(job)))
-      return;
-   s->st = KILN_BUILD_FAILED;
+      return KILN_BUILD_FAILED;
+   if (t->optimized && (st = t->optimized(job)))
+      return st;
    kiln_llvm_dump_module(job->dump, "opt.ll", job->m);
 
    char *msg = NULL;
@@ -163,18 +156,33 @@ static void run_steps(void *p)
       kiln_build_log_append(job->log, "error: internal: code generation for %s failed: %s\n",
                             job->machine->cpu, msg);
       LLVMDisposeMessage(msg);
-      return;
+      return KILN_BUILD_FAILED;
    }
    if (diags.failed) {
       LLVMDisposeMemoryBuffer(code);
-      return;
+      return KILN_BUILD_FAILED;
    }
-   if (!kiln_llvm_take_buffer(code, &job->out->object, &job->out->object_size)) {
-      s->st = KILN_BUILD_OUT_OF_MEMORY;
-      return;
-   }
+   if (!kiln_llvm_take_buffer(code, &job->out->object, &job->out->object_size))
+      return KILN_BUILD_OUT_OF_MEMORY;
    kiln_llvm_dump_bytes(job->dump, t->emit_ext, job->out->object, job->out->object_size);
-   s->st = KILN_BUILD_OK;
+   return KILN_BUILD_OK;
+}
+
+static void run_steps(void *p)
+{
+   struct steps *s = p;
+   struct kiln_llvm_job *job = &s->job;
+   const struct kiln_llvm_target *t = job->machine->target;
+   s->st = t->lower(job);
+   if (s->st)
+      return;
+   kiln_llvm_dump_module(job->dump, "ll", job->m);
+   /* A target that compiles kernels when they are first needed keeps the
+    * lowered module instead (KILN_DUMP wants every file now). */
+   if (t->defer && !kiln_llvm_dumping())
+      s->st = t->defer(job);
+   else
+      s->st = kiln_llvm_codegen(job);
 }
 
 /* The program's __global variables (OpenCL C 3.0's program-scope ones
@@ -227,10 +235,10 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
    if (!bc || !kiln_llvm_take_buffer(bc, &out->bitcode, &out->bitcode_size) ||
        !out->target_id || kiln_metadata_kernels(m, &out->kernels, &out->num_kernels))
       return KILN_BUILD_OUT_OF_MEMORY;
-   LLVMTargetMachineRef tm = create_machine(machine, optimize, log);
+   LLVMTargetMachineRef tm = kiln_llvm_create_machine(machine, optimize, log);
    if (!tm)
       return KILN_BUILD_FAILED;
-   adopt_machine(m, tm, machine->triple);
+   kiln_llvm_adopt_machine(m, tm, machine->triple);
 
    struct steps s = {
       .job = {

@@ -41,6 +41,17 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
                                         struct kiln_build_output *out,
                                         struct kiln_build_log *log);
 
+/* The optimiser, the target's optimized step and its final step on
+ * job->m, into job->out->object (what a build does after the lower step;
+ * a target's defer step runs it per kernel later). */
+enum kiln_build_status kiln_llvm_codegen(struct kiln_llvm_job *job);
+
+/* The code generator for mach (NULL with a log line when LLVM has no
+ * such target), and a module made to agree with it. */
+LLVMTargetMachineRef kiln_llvm_create_machine(const struct kiln_llvm_machine *mach, bool optimize,
+                                              struct kiln_build_log *log);
+void kiln_llvm_adopt_machine(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *triple);
+
 /* Runs an LLVM pass pipeline on the job's module; false with a log line. */
 bool kiln_llvm_run_passes(const struct kiln_llvm_job *job, const char *passes);
 

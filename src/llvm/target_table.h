@@ -77,6 +77,12 @@ struct kiln_llvm_target {
     * into a log line instead of an LLVM abort (nvptx: nvptx_math.c).
     * KILN_BUILD_FAILED with the log saying why. */
    enum kiln_build_status (*optimized)(struct kiln_llvm_job *job);
+   /* Optional: instead of the optimiser and the final step over the
+    * whole lowered module, what the build keeps so that each kernel is
+    * compiled at its first use (CPU: cpu_code.h); job->out->object is
+    * then that, for the target's driver to read.  Not used under
+    * KILN_DUMP, which wants every intermediate file of the build. */
+   enum kiln_build_status (*defer)(struct kiln_llvm_job *job);
    bool vectorize;  /* loop and SLP vectorisation in those passes */
    LLVMCodeGenOptLevel codegen_opt;
    LLVMCodeModel code_model;

@@ -305,9 +305,19 @@ struct pipe_screen {
     * program_create does. */
    void *(*get_kernel)(struct pipe_screen *screen, void *program, const char *name,
                        char **error);
-   /* The kernel's limits; meta is what the compiler said of it. */
+   /* The kernel's limits; meta is what the compiler said of it.  A driver
+    * that compiles kernels when first needed compiles this one now. */
    void (*get_kernel_info)(struct pipe_screen *screen, void *kernel,
                            const struct kiln_kernel_info *meta, struct pipe_kernel_info *out);
+   /* Optional, for drivers whose kernels are compiled when first needed
+    * (the CPU's: a kernel's first launch or get_kernel_info): the
+    * program's device code as it stands, in the form program_create takes
+    * (kiln_malloc'd, *size set), with every kernel compiled so far, and
+    * first every other one too when all_kernels (what a program binary
+    * must hold).  NULL when it holds nothing program_create's code or the
+    * last such call did not, or when out of memory. */
+   void *(*program_code)(struct pipe_screen *screen, void *program, bool all_kernels,
+                         size_t *size);
 };
 
 /* Records work for one device queue.  Core calls a context from one thread

@@ -268,6 +268,27 @@ int main(int argc, char **argv)
       kiln_caps_clang_ext(&screen->caps, cl_ext, sizeof(cl_ext));
       t.cl_ext = cl_ext;
       st = kiln_llvm_build(source, size, options, &t, &out);
+      /* The CPU compiles kernels at their first use (docs/design.md): a
+       * binary gets them all now, so that it runs without compiling. */
+      char *error = NULL;
+      void *prog = st == KILN_BUILD_OK && screen->program_code
+                      ? screen->program_create(screen, out.object, out.object_size, &error)
+                      : NULL;
+      if (prog) {
+         size_t n;
+         void *code = screen->program_code(screen, prog, true, &n);
+         if (code) {
+            kiln_free(out.object);
+            out.object = code;
+            out.object_size = n;
+         }
+         screen->program_destroy(screen, prog);
+      } else if (st == KILN_BUILD_OK && screen->program_code) {
+         fprintf(stderr, "kiln-compile: the CPU code does not load: %s\n",
+                 error ? error : "out of host memory");
+         st = KILN_BUILD_FAILED;
+      }
+      kiln_free(error);
       screen->destroy(screen);
    } else
 #endif

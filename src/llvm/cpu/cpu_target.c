@@ -3,7 +3,8 @@
  * work-group function (workgroup.h) after the IR work x86 and the CPU
  * driver's ABI need:
  *   module --host CPU attributes, safe divisions, printf records,
- *   [bounds checks]--> work-group functions --> (backend.c) O3 --> ELF.
+ *   [bounds checks]--> work-group functions --> (backend.c) kept, and per
+ *   kernel at its first use: O3 --> ELF (cpu_code.h).
  */
 #include <dlfcn.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "llvm/dump.h"
 #include "llvm/build_log.h"
 #include "llvm/cpu/bounds_check.h"
+#include "llvm/cpu/cpu_code.h"
 #include "llvm/cpu/safe_div.h"
 #include "llvm/cpu/wg_interchange.h"
 #include "llvm/cpu/workgroup.h"
@@ -186,6 +188,7 @@ const struct kiln_llvm_target kiln_llvm_target_cpu = {
    .lower = cpu_lower,
    .passes = {"default<O0>,globaldce", "default<O3>"},
    .optimized = cpu_optimized,
+   .defer = kiln_cpu_code_defer,
    .vectorize = true,
    .codegen_opt = LLVMCodeGenLevelAggressive,
    .code_model = LLVMCodeModelSmall,

@@ -127,6 +127,21 @@ static struct kiln_jit *jit_load(const void *object, size_t size,
    return j;
 }
 
+static void *jit_add(struct kiln_jit *j, const void *object, size_t size, char **error)
+{
+   if (!kiln_elf_check(object, size)) {
+      *error = kiln_strdup("a kernel's object code is malformed");
+      return NULL;
+   }
+   LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(object, size, "kiln-kernel");
+   LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(j->jit, LLVMOrcLLJITGetMainJITDylib(j->jit), buf);
+   if (err) {
+      *error = take_error(err);
+      return NULL;
+   }
+   return j;
+}
+
 static void *jit_lookup(struct kiln_jit *j, const char *name, char **error)
 {
    LLVMOrcExecutorAddress addr = 0;
@@ -156,6 +171,12 @@ static void load_call(void *p)
 {
    struct jit_call *c = p;
    c->result = jit_load(c->object, c->size, c->symbols, c->num_symbols, c->error);
+}
+
+static void add_call(void *p)
+{
+   struct jit_call *c = p;
+   c->result = jit_add(c->jit, c->object, c->size, c->error);
 }
 
 static void lookup_call(void *p)
@@ -190,6 +211,12 @@ struct kiln_jit *kiln_jit_load(const void *object, size_t size,
    struct jit_call c = {.object = object, .size = size, .symbols = symbols,
                         .num_symbols = num_symbols, .error = error};
    return guarded(load_call, &c);
+}
+
+bool kiln_jit_add(struct kiln_jit *j, const void *object, size_t size, char **error)
+{
+   struct jit_call c = {.jit = j, .object = object, .size = size, .error = error};
+   return guarded(add_call, &c) != NULL;
 }
 
 void *kiln_jit_lookup(struct kiln_jit *j, const char *name, char **error)

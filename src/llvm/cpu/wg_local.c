@@ -3,6 +3,7 @@
 #include "llvm/cpu/wg_internal.h"
 
 #include "kiln/cpu_abi.h"
+#include "util/alloc.h"
 
 /* The value of constant expression v with g replaced by p, built as
  * instructions at the builder's position (p is an instruction, so nothing
@@ -59,29 +60,65 @@ static void replace_global_uses(struct kiln_wg *w, LLVMValueRef g, LLVMValueRef 
       }
 }
 
-/* Whether fn uses v, directly or inside constant expressions. */
-static bool used_in(LLVMValueRef v, LLVMValueRef fn)
+/* Adds the __local variables (address space 3 globals) c holds, itself
+ * or inside constant expressions, to the set (first use first). */
+struct local_set {
+   LLVMValueRef *v;
+   size_t n, cap;
+   bool oom;
+};
+
+static void find_locals(struct local_set *s, LLVMValueRef c, unsigned depth)
 {
-   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      if (LLVMIsAInstruction(user) && LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == fn)
-         return true;
-      if (LLVMIsAConstantExpr(user) && used_in(user, fn))
-         return true;
+   if (LLVMIsAGlobalVariable(c)) {
+      if (LLVMGetPointerAddressSpace(LLVMTypeOf(c)) != 3)
+         return;
+      for (size_t i = 0; i < s->n; i++)
+         if (s->v[i] == c)
+            return;
+      if (s->n == s->cap) {
+         size_t cap = s->cap ? 2 * s->cap : 8;
+         LLVMValueRef *grown = kiln_realloc(s->v, cap * sizeof(*grown));
+         if (!grown) {
+            s->oom = true;
+            return;
+         }
+         s->v = grown;
+         s->cap = cap;
+      }
+      s->v[s->n++] = c;
+      return;
    }
-   return false;
+   if (!LLVMIsAConstantExpr(c) || depth > 16)
+      return;
+   unsigned n = (unsigned)LLVMGetNumOperands(c);
+   for (unsigned k = 0; k < n; k++)
+      find_locals(s, LLVMGetOperand(c, k), depth + 1);
 }
 
 /* Places the kernel's __local variables (address space 3 globals) in the
- * work-group's arena; returns their total size. */
+ * work-group's arena; returns their total size.  The variables are found
+ * in the function's own instructions, not by a scan of the module's
+ * globals, which grow with the number of kernels (one stack record
+ * each): a scan per kernel made programs of many kernels quadratic. */
 uint64_t kiln_wg_place_local_variables(struct kiln_wg *w)
 {
+   struct local_set set = {0};
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+         unsigned n = (unsigned)LLVMGetNumOperands(i);
+         for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef op = LLVMGetOperand(i, k);
+            if (op && (LLVMIsAGlobalVariable(op) || LLVMIsAConstantExpr(op)))
+               find_locals(&set, op, 0);
+         }
+      }
+   if (set.oom)
+      w->oom = true;
    uint64_t size = 0;
-   LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(w->setup));
    LLVMValueRef arena = NULL;
-   for (LLVMValueRef g = LLVMGetFirstGlobal(w->m); g; g = LLVMGetNextGlobal(g)) {
-      if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3 || !used_in(g, w->fn))
-         continue;
+   for (size_t idx = 0; idx < set.n; idx++) {
+      LLVMValueRef g = set.v[idx];
       LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(w->setup));
       if (!arena)
          arena = LLVMBuildLoad2(w->b, w->ptr, kiln_wg_ctx_field(w, KILN_CTX_LOCAL_MEM, NULL), "local_mem");
@@ -95,5 +132,6 @@ uint64_t kiln_wg_place_local_variables(struct kiln_wg *w)
       size += LLVMABISizeOfType(w->td, LLVMGlobalGetValueType(g));
       replace_global_uses(w, g, p);
    }
+   kiln_free(set.v);
    return size;
 }

@@ -5,9 +5,11 @@
  * get a printf buffer, printed to stdout when the last group is done,
  * before the launch returns and so before its event completes. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <CL/cl.h>
 
@@ -16,6 +18,7 @@
 #include "kiln/image.h"
 #include "kiln/kernel_info.h"
 #include "kiln/printf.h"
+#include "llvm/cpu/cpu_code.h"
 #include "llvm/cpu/jit.h"
 #include "pipe/cpu/cpu_bounds.h"
 #include "pipe/cpu/cpu_context.h"
@@ -23,26 +26,86 @@
 #include "pipe/cpu/cpu_tpool.h"
 #include "pipe/pipe_image.h"
 #include "util/alloc.h"
+#include "util/log.h"
 #include "util/printf_format.h"
 
 /* What get_kernel hands out: the work-group function and what a launch
- * of it needs besides.  Owned by the program, which keeps one per name
- * (the pipe interface has no call that releases a kernel). */
+ * of it needs besides.  Owned by the program (the pipe interface has no
+ * call that releases a kernel). */
 struct cpu_kernel {
+   /* Set once fn and stack are: kernels of deferred code
+    * (llvm/cpu/cpu_code.h) are compiled at their first launch or query. */
+   atomic_bool ready;
    kiln_wg_fn fn;
    /* __kiln_stack_<k>: NULL in binaries from before Kiln recorded it. */
    const uint64_t *stack;
    const struct kiln_printf_table *printf_table; /* NULL: no printf */
-   char *name;
+   struct cpu_program *program;
+   unsigned index; /* in the program's code (deferred code) */
+   bool added;     /* its object is in the JIT (deferred code) */
+   char *name;     /* whole-program objects: kept per name asked for */
    struct cpu_kernel *next;
+};
+
+/* A kernel's name, for finding it by binary search. */
+struct cpu_kernel_name {
+   const char *name;
+   unsigned index;
 };
 
 struct cpu_program {
    struct kiln_jit *jit;
    const struct kiln_printf_table *printf_table;
-   pthread_mutex_t lock;
-   struct cpu_kernel *kernels;
+   pthread_mutex_t lock; /* kernels, the JIT, code: one compile at a time */
+   /* Deferred code: every kernel, compiled or not, and their names in
+     * strcmp order.  NULL for a whole-program object. */
+   struct kiln_cpu_code *code;
+   struct cpu_kernel *table;
+   struct cpu_kernel_name *names;
+   unsigned num_kernels;
+   bool changed; /* kernels compiled since program_create or program_code */
+   struct cpu_kernel *kernels; /* whole-program objects: the ones asked for */
 };
+
+static int name_order(const void *a, const void *b)
+{
+   return strcmp(((const struct cpu_kernel_name *)a)->name,
+                 ((const struct cpu_kernel_name *)b)->name);
+}
+
+/* Deferred code: the common object loaded, and the objects of kernels
+ * already compiled (in a binary or cache entry) added, not yet linked. */
+static bool load_deferred(struct cpu_program *p, const void *code, size_t size, char **error)
+{
+   p->code = kiln_cpu_code_open(code, size, error);
+   if (!p->code)
+      return false;
+   size_t common_size;
+   const void *common = kiln_cpu_code_object(p->code, -1, &common_size);
+   p->jit = kiln_jit_load(common, common_size, cpu_bounds_symbols, cpu_bounds_num_symbols, error);
+   if (!p->jit)
+      return false;
+   unsigned n = kiln_cpu_code_num_kernels(p->code);
+   p->table = kiln_calloc(n ? n : 1, sizeof(*p->table));
+   p->names = kiln_calloc(n ? n : 1, sizeof(*p->names));
+   if (!p->table || !p->names)
+      return false;
+   p->num_kernels = n;
+   for (unsigned i = 0; i < n; i++) {
+      struct cpu_kernel *k = &p->table[i];
+      k->program = p;
+      k->index = i;
+      p->names[i] = (struct cpu_kernel_name){kiln_cpu_code_kernel_name(p->code, i), i};
+      size_t osize;
+      const void *obj = kiln_cpu_code_object(p->code, (int)i, &osize);
+      if (obj && !(k->added = kiln_jit_add(p->jit, obj, osize, error)))
+         return false;
+   }
+   qsort(p->names, n, sizeof(*p->names), name_order);
+   return true;
+}
+
+static void cpu_program_destroy(struct pipe_screen *screen, void *program);
 
 static void *cpu_program_create(struct pipe_screen *screen, const void *code, size_t size,
                                 char **error)
@@ -51,16 +114,19 @@ static void *cpu_program_create(struct pipe_screen *screen, const void *code, si
    struct cpu_program *p = kiln_calloc(1, sizeof(*p));
    if (!p)
       return NULL;
-   p->jit = kiln_jit_load(code, size, cpu_bounds_symbols, cpu_bounds_num_symbols, error);
-   if (!p->jit) {
-      kiln_free(p);
+   pthread_mutex_init(&p->lock, NULL);
+   bool ok = kiln_cpu_code_recognize(code, size)
+                ? load_deferred(p, code, size, error)
+                : (p->jit = kiln_jit_load(code, size, cpu_bounds_symbols,
+                                          cpu_bounds_num_symbols, error)) != NULL;
+   if (!ok) {
+      cpu_program_destroy(screen, p);
       return NULL;
    }
    /* Absent unless some kernel calls printf. */
    char *missing = NULL;
    p->printf_table = kiln_jit_lookup(p->jit, KILN_PRINTF_TABLE_SYM, &missing);
    kiln_free(missing);
-   pthread_mutex_init(&p->lock, NULL);
    return p;
 }
 
@@ -76,8 +142,83 @@ static void cpu_program_destroy(struct pipe_screen *screen, void *program)
       kiln_free(k);
    }
    kiln_jit_destroy(p->jit);
+   kiln_cpu_code_close(p->code);
+   kiln_free(p->table);
+   kiln_free(p->names);
    pthread_mutex_destroy(&p->lock);
    kiln_free(p);
+}
+
+/* fn and stack of a kernel whose object is in the JIT. */
+static bool resolve(struct cpu_program *p, struct cpu_kernel *k, const char *name, char **error)
+{
+   size_t n = strlen(KILN_WG_PREFIX) + strlen(KILN_STACK_PREFIX) + strlen(name) + 1;
+   char *sym = kiln_malloc(n);
+   if (!sym)
+      return false;
+   snprintf(sym, n, "%s%s", KILN_WG_PREFIX, name);
+   void *fn = kiln_jit_lookup(p->jit, sym, error);
+   if (fn) {
+      char *missing = NULL;
+      snprintf(sym, n, "%s%s", KILN_STACK_PREFIX, name);
+      k->stack = kiln_jit_lookup(p->jit, sym, &missing);
+      kiln_free(missing);
+      k->fn = (kiln_wg_fn)(uintptr_t)fn;
+      k->printf_table = p->printf_table;
+   }
+   kiln_free(sym);
+   return fn != NULL;
+}
+
+/* Compiles (cpu_code.h) and adds k's object unless it is there; p->lock
+ * held. */
+static bool compile_locked(struct cpu_program *p, struct cpu_kernel *k, char **error)
+{
+   if (k->added)
+      return true;
+   struct timespec t0, t1;
+   clock_gettime(CLOCK_MONOTONIC, &t0);
+   if (!kiln_cpu_code_compile(p->code, k->index, error))
+      return false;
+   size_t size;
+   const void *obj = kiln_cpu_code_object(p->code, (int)k->index, &size);
+   if (!kiln_jit_add(p->jit, obj, size, error))
+      return false;
+   k->added = true;
+   p->changed = true;
+   clock_gettime(CLOCK_MONOTONIC, &t1);
+   kiln_log(KILN_LOG_COMPILE, "compiled kernel %s at its first use (%.1f ms)",
+            kiln_cpu_code_kernel_name(p->code, k->index),
+            (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+   return true;
+}
+
+/* A kernel of deferred code made runnable: compiled, linked, its
+ * work-group function found.  Once per kernel; concurrent first uses
+ * wait for the one compile (OpenCL 1.1 A.2: kernels of one program may
+ * be enqueued from several threads). */
+static bool cpu_kernel_ready(struct cpu_kernel *k)
+{
+   if (atomic_load_explicit(&k->ready, memory_order_acquire))
+      return true;
+   struct cpu_program *p = k->program;
+   if (!p)
+      return false;
+   char *error = NULL;
+   pthread_mutex_lock(&p->lock);
+   bool ok = atomic_load_explicit(&k->ready, memory_order_relaxed);
+   if (!ok) {
+      const char *name = kiln_cpu_code_kernel_name(p->code, k->index);
+      ok = compile_locked(p, k, &error) && resolve(p, k, name, &error);
+      if (ok)
+         atomic_store_explicit(&k->ready, true, memory_order_release);
+      else
+         kiln_log(KILN_LOG_COMPILE, "kernel %s could not be compiled: %s", name,
+                  error ? error : "out of host memory");
+   }
+   pthread_mutex_unlock(&p->lock);
+   kiln_free(error);
+   return ok;
 }
 
 static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const char *name,
@@ -85,6 +226,19 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
 {
    (void)screen;
    struct cpu_program *p = program;
+   if (p->code) {
+      /* Found, not compiled: that waits for its first use. */
+      struct cpu_kernel_name key = {name, 0};
+      const struct cpu_kernel_name *hit =
+         bsearch(&key, p->names, p->num_kernels, sizeof(*p->names), name_order);
+      if (hit)
+         return &p->table[hit->index];
+      size_t n = strlen(name) + 64;
+      *error = kiln_malloc(n);
+      if (*error)
+         snprintf(*error, n, "no kernel '%s' in the program's code", name);
+      return NULL;
+   }
    struct cpu_kernel *found = NULL;
    pthread_mutex_lock(&p->lock);
    for (struct cpu_kernel *k = p->kernels; k && !found; k = k->next)
@@ -94,35 +248,43 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
       pthread_mutex_unlock(&p->lock);
       return found;
    }
-   size_t n = strlen(KILN_WG_PREFIX) + strlen(KILN_STACK_PREFIX) + strlen(name) + 1;
-   char *sym = kiln_malloc(n);
    struct cpu_kernel *k = kiln_calloc(1, sizeof(*k));
    char *copy = kiln_strdup(name);
-   void *fn = NULL;
-   if (sym && k && copy) {
-      snprintf(sym, n, "%s%s", KILN_WG_PREFIX, name);
-      fn = kiln_jit_lookup(p->jit, sym, error);
-   }
-   if (fn) {
-      char *missing = NULL;
-      snprintf(sym, n, "%s%s", KILN_STACK_PREFIX, name);
-      k->stack = kiln_jit_lookup(p->jit, sym, &missing);
-      kiln_free(missing);
-   }
-   kiln_free(sym);
-   if (!fn) { /* *error stays NULL when out of host memory */
+   if (!k || !copy || !resolve(p, k, name, error)) { /* *error NULL: out of memory */
       kiln_free(k);
       kiln_free(copy);
       pthread_mutex_unlock(&p->lock);
       return NULL;
    }
-   k->fn = (kiln_wg_fn)(uintptr_t)fn;
-   k->printf_table = p->printf_table;
    k->name = copy;
+   atomic_store(&k->ready, true);
    k->next = p->kernels;
    p->kernels = k;
    pthread_mutex_unlock(&p->lock);
    return k;
+}
+
+static void *cpu_program_code(struct pipe_screen *screen, void *program, bool all_kernels,
+                              size_t *size)
+{
+   (void)screen;
+   struct cpu_program *p = program;
+   *size = 0;
+   if (!p->code)
+      return NULL;
+   void *out = NULL;
+   pthread_mutex_lock(&p->lock);
+   for (unsigned i = 0; all_kernels && i < p->num_kernels; i++) {
+      char *error = NULL;
+      if (!compile_locked(p, &p->table[i], &error))
+         kiln_log(KILN_LOG_COMPILE, "kernel %s could not be compiled: %s",
+                  kiln_cpu_code_kernel_name(p->code, i), error ? error : "out of host memory");
+      kiln_free(error);
+   }
+   if (p->changed && (out = kiln_cpu_code_write(p->code, size)))
+      p->changed = false;
+   pthread_mutex_unlock(&p->lock);
+   return out;
 }
 
 /* __local arguments lie after the kernel's own __local variables in each
@@ -224,6 +386,10 @@ int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l)
    if (!pool)
       return CL_OUT_OF_RESOURCES;
    const struct cpu_kernel *k = l->kernel;
+   /* Compiled at enqueue already (get_kernel_info); a launch that comes
+    * another way still gets its code here. */
+   if (!cpu_kernel_ready((struct cpu_kernel *)k))
+      return CL_OUT_OF_RESOURCES;
    struct kiln_printf_buffer *buf = NULL;
    if (k->printf_table) {
       /* Untouched pages cost nothing: a launch that prints little maps
@@ -291,6 +457,9 @@ static void cpu_get_kernel_info(struct pipe_screen *screen, void *kernel,
                                 const struct kiln_kernel_info *meta, struct pipe_kernel_info *out)
 {
    const struct cpu_kernel *k = kernel;
+   /* The stack measure below comes from the compiled code. */
+   if (k && !cpu_kernel_ready((struct cpu_kernel *)k))
+      k = NULL;
    /* Work-items are vectorized in x by the float vector width. */
    cl_uint w = screen->caps.preferred_vector_width[4];
    out->preferred_work_group_size_multiple = w ? w : 1;
@@ -319,4 +488,5 @@ void cpu_screen_init_compute_functions(struct pipe_screen *screen)
    screen->program_destroy = cpu_program_destroy;
    screen->get_kernel = cpu_get_kernel;
    screen->get_kernel_info = cpu_get_kernel_info;
+   screen->program_code = cpu_program_code;
 }
