@@ -38,6 +38,7 @@ enum kiln_wi_fn {
    WI_GLOBAL_OFFSET,
    WI_WORK_DIM,
    WI_ENQUEUED_LOCAL_SIZE,
+   WI_SCRATCH, /* the collectives' scratch area (builtins/collective.cl) */
    WI_CTX, /* KILN_WG_CTX_FN */
    WI_BARRIER,
    WI_MEM_FENCE,
@@ -62,6 +63,9 @@ struct kiln_wg {
    LLVMValueRef args, wctx;
    LLVMValueRef lid;       /* [3 x i64] alloca: this work-item's local id */
    LLVMValueRef next;      /* i32 alloca: region the work-items go to next */
+   /* i8 array alloca of setup, (wg_items + 1) * 8 bytes: the scratch area
+    * of the work-group collectives; NULL until a call asks for it. */
+   LLVMValueRef scratch;
    LLVMValueRef lsize[3];  /* local sizes, loaded in setup */
    LLVMValueRef wg_items;  /* product of the local sizes */
    /* Stack bytes of the per-work-item slots (wg_private.c): a group of n
