@@ -7,11 +7,14 @@
  * host against the work-items' inputs; the sub-group work-item queries
  * against docs/subgroups.md's mapping (one sub-group per work-group);
  * clGetKernelSubGroupInfo (and clGetKernelSubGroupInfoKHR) with every
- * query and the spec's error codes.  A device without the features must
+ * query and the spec's error codes; and, on the CPU device, that the code
+ * around a collective still vectorizes across work-items (KILN_DUMP).  A device without the features must
  * say so consistently and answer CL_INVALID_OPERATION. */
 #define CL_TARGET_OPENCL_VERSION 300
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kk.h"
 
@@ -459,6 +462,51 @@ static bool has_feature(const struct kt_env *env, const char *name)
    return false;
 }
 
+/* Work-group functions are loops over the work-items; the collectives'
+ * barriers cut them into regions, and the regions around a collective
+ * must still vectorize (docs/subgroups.md): the optimised IR of a float
+ * kernel (KILN_DUMP, docs/dump.md) holds float vectors. */
+static void check_vectorized(const struct kt_env *env)
+{
+   static const char *src =
+      "kernel void k(global const float *in, global float *out)\n"
+      "{\n"
+      "  size_t g = get_global_id(0);\n"
+      "  float x = in[g] * 2.0f + 1.0f;\n"
+      "  out[g] = work_group_scan_inclusive_add(x) + x;\n"
+      "}\n";
+   char dir[] = "/tmp/kiln-collectives-XXXXXX";
+   REQUIRE(mkdtemp(dir));
+   setenv("KILN_DUMP", dir, 1);
+   cl_program p = kk_build(env, src, CL30);
+   unsetenv("KILN_DUMP");
+   bool found = false, vector = false;
+   DIR *d = opendir(dir);
+   REQUIRE(d);
+   struct dirent *e;
+   while ((e = readdir(d))) {
+      char path[512];
+      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+      size_t len = strlen(e->d_name);
+      if (len > 7 && !strcmp(e->d_name + len - 7, ".opt.ll")) {
+         found = true;
+         FILE *f = fopen(path, "r");
+         char line[4096];
+         while (f && fgets(line, sizeof(line), f))
+            vector |= strstr(line, " x float>") != NULL;
+         if (f)
+            fclose(f);
+      }
+      if (e->d_name[0] != '.')
+         unlink(path);
+   }
+   closedir(d);
+   rmdir(dir);
+   CHECK(found, "no .opt.ll dumped");
+   CHECK(vector, "a kernel with a scan has no float vector code");
+   clReleaseProgram(p);
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -478,8 +526,11 @@ int main(void)
     * lack them, consistently. */
    cl_device_type type = 0;
    REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
-   if (type & CL_DEVICE_TYPE_CPU)
+   if (type & CL_DEVICE_TYPE_CPU) {
       CHECK(wgc && max_sg == 1 && ifp && khr, "the CPU device lacks collectives or sub-groups");
+      if (wgc)
+         check_vectorized(&env);
+   }
    /* The queries agree with each other and with the feature macros. */
    CHECK(has_feature(&env, "__opencl_c_work_group_collective_functions") == (wgc == CL_TRUE));
    CHECK(has_feature(&env, "__opencl_c_subgroups") == (max_sg > 0));
