@@ -555,9 +555,13 @@ int main(void)
       check_core_info(&env, kplain);
    }
 
-   for (enum type t = 0; wgc && t < T_COUNT; t++) {
-      char opts[128];
-      snprintf(opts, sizeof(opts), CL30 " -DT=%s -DPRE=work_group_", type_names[t]);
+   /* Every type, and int once more without optimisation (the work-group
+    * pass then sees the builtins' code as Clang left it). */
+   for (int pass = 0; wgc && pass <= T_COUNT; pass++) {
+      enum type t = pass < T_COUNT ? (enum type)pass : T_INT;
+      char opts[160];
+      snprintf(opts, sizeof(opts), CL30 " -DT=%s -DPRE=work_group_%s", type_names[t],
+               pass < T_COUNT ? "" : " -cl-opt-disable");
       cl_program p = kk_build(&env, arith_src, opts);
       cl_kernel k = kk_kernel(p, "arith");
       struct grid g[8];
