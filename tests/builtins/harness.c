@@ -26,6 +26,8 @@ void _Z7barrierj(unsigned flags) { (void)flags; test_barriers++; }
  * pass gives each group; these tests call no collective. */
 unsigned long *__kiln_wg_scratch(void);
 unsigned long *__kiln_wg_scratch(void) { return NULL; }
+void __kiln_wg_sub_group(void);
+void __kiln_wg_sub_group(void) {}
 void _Z9mem_fencej(unsigned flags) { (void)flags; }
 void _Z14read_mem_fencej(unsigned flags) { (void)flags; }
 void _Z15write_mem_fencej(unsigned flags) { (void)flags; }

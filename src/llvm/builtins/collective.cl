@@ -23,10 +23,16 @@
  * barriers must end up in the kernel's body, where the pass cuts regions.
  *
  * Sub-groups: a work-group is one sub-group, so every sub_group_*
- * function is its work_group_* twin and the queries are the group's. */
+ * function is its work_group_* twin and the queries are the group's; each
+ * marks the kernel (__kiln_wg_sub_group) so that its work-groups, hence
+ * its sub-groups, hold at most 128 work-items. */
 #include "kiln_cl.h"
 
 ulong *__kiln_wg_scratch(void);
+/* Called by every sub-group function: the work-group pass then limits
+ * the kernel's work-groups (one sub-group each) to
+ * KILN_SUB_GROUP_MAX_ITEMS work-items (include/kiln/cpu_abi.h). */
+void __kiln_wg_sub_group(void);
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 #define SCRATCH(T) ((T *)__kiln_wg_scratch())
@@ -97,9 +103,21 @@ ALWAYS_INLINE size_t enqueued_group_items(void)
       barrier(CLK_LOCAL_MEM_FENCE);                                            \
       return SCRATCH(T)[get_local_linear_id()];                                \
    }                                                                           \
-   OVL_INLINE T sub_group_reduce_##OPN(T x) { return work_group_reduce_##OPN(x); } \
-   OVL_INLINE T sub_group_scan_inclusive_##OPN(T x) { return work_group_scan_inclusive_##OPN(x); } \
-   OVL_INLINE T sub_group_scan_exclusive_##OPN(T x) { return work_group_scan_exclusive_##OPN(x); }
+   OVL_INLINE T sub_group_reduce_##OPN(T x)                                    \
+   {                                                                           \
+      __kiln_wg_sub_group();                                                   \
+      return work_group_reduce_##OPN(x);                                       \
+   }                                                                           \
+   OVL_INLINE T sub_group_scan_inclusive_##OPN(T x)                            \
+   {                                                                           \
+      __kiln_wg_sub_group();                                                   \
+      return work_group_scan_inclusive_##OPN(x);                               \
+   }                                                                           \
+   OVL_INLINE T sub_group_scan_exclusive_##OPN(T x)                            \
+   {                                                                           \
+      __kiln_wg_sub_group();                                                   \
+      return work_group_scan_exclusive_##OPN(x);                               \
+   }
 
 /* Broadcast: every work-item reads the source's slot between the two
  * barriers; the second keeps the next collective from overwriting a slot
@@ -131,6 +149,7 @@ ALWAYS_INLINE size_t enqueued_group_items(void)
    }                                                                           \
    OVL_INLINE T sub_group_broadcast(T x, uint id)                              \
    {                                                                           \
+      __kiln_wg_sub_group();                                                   \
       return broadcast_linear_##T(x, id, id < group_items());                  \
    }
 
@@ -167,7 +186,11 @@ FOR_TYPE(double, -(double)INFINITY, (double)INFINITY)
       barrier(CLK_LOCAL_MEM_FENCE);                                            \
       return SCRATCH(int)[group_items()];                                      \
    }                                                                           \
-   OVL_INLINE int sub_group_##NAME(int predicate) { return work_group_##NAME(predicate); }
+   OVL_INLINE int sub_group_##NAME(int predicate)                              \
+   {                                                                           \
+      __kiln_wg_sub_group();                                                   \
+      return work_group_##NAME(predicate);                                     \
+   }
 
 VOTE(all, 1, 0)
 VOTE(any, 0, 1)
@@ -176,6 +199,7 @@ VOTE(any, 0, 1)
 
 OVL uint get_sub_group_size(void)
 {
+   __kiln_wg_sub_group();
    return (uint)group_items();
 }
 
@@ -184,37 +208,44 @@ OVL uint get_sub_group_size(void)
  * says for the same local size. */
 OVL uint get_max_sub_group_size(void)
 {
+   __kiln_wg_sub_group();
    return (uint)enqueued_group_items();
 }
 
 OVL uint get_num_sub_groups(void)
 {
+   __kiln_wg_sub_group();
    return 1;
 }
 
 OVL uint get_enqueued_num_sub_groups(void)
 {
+   __kiln_wg_sub_group();
    return 1;
 }
 
 OVL uint get_sub_group_id(void)
 {
+   __kiln_wg_sub_group();
    return 0;
 }
 
 OVL uint get_sub_group_local_id(void)
 {
+   __kiln_wg_sub_group();
    return (uint)get_local_linear_id();
 }
 
 /* The sub-group is the work-group: its barrier is the group's. */
 OVL_INLINE void sub_group_barrier(cl_mem_fence_flags flags)
 {
+   __kiln_wg_sub_group();
    barrier(flags);
 }
 
 OVL_INLINE void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope)
 {
+   __kiln_wg_sub_group();
    (void)scope;
    barrier(flags);
 }

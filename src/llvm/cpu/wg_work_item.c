@@ -11,7 +11,8 @@ const char *const kiln_wi_names[WI_COUNT] = {
    "_Z13get_global_idj",  "_Z12get_local_idj",   "_Z12get_group_idj",
    "_Z15get_global_sizej", "_Z14get_local_sizej", "_Z14get_num_groupsj",
    "_Z17get_global_offsetj", "_Z12get_work_dimv", "_Z23get_enqueued_local_sizej",
-   "__kiln_wg_scratch",     KILN_WG_CTX_FN,          "_Z7barrierj",
+   "__kiln_wg_scratch",     KILN_WG_CTX_FN,          "__kiln_wg_sub_group",
+   "_Z7barrierj",
    "_Z9mem_fencej",       "_Z14read_mem_fencej", "_Z15write_mem_fencej",
 };
 
@@ -164,6 +165,10 @@ unsigned kiln_wg_lower_work_items(struct kiln_wg *w)
          if (k == WI_BARRIER) {
             barriers++;
          } else if (k == WI_MEM_FENCE || k == WI_READ_MEM_FENCE || k == WI_WRITE_MEM_FENCE) {
+            LLVMInstructionEraseFromParent(i);
+         } else if (k == WI_SUB_GROUP) {
+            /* Only a mark: the group size limit (workgroup.c). */
+            w->sub_groups = true;
             LLVMInstructionEraseFromParent(i);
          } else if (k != WI_NONE) {
             LLVMPositionBuilderBefore(w->b, i);

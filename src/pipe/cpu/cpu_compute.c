@@ -32,6 +32,9 @@ struct cpu_kernel {
    kiln_wg_fn fn;
    /* __kiln_stack_<k>: NULL in binaries from before Kiln recorded it. */
    const uint64_t *stack;
+   /* __kiln_max_items_<k>: NULL where the kernel has no limit of its own
+    * (only kernels that call sub-group functions have one). */
+   const uint64_t *max_items;
    const struct kiln_printf_table *printf_table; /* NULL: no printf */
    char *name;
    struct cpu_kernel *next;
@@ -94,7 +97,8 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
       pthread_mutex_unlock(&p->lock);
       return found;
    }
-   size_t n = strlen(KILN_WG_PREFIX) + strlen(KILN_STACK_PREFIX) + strlen(name) + 1;
+   size_t n = strlen(KILN_WG_PREFIX) + strlen(KILN_STACK_PREFIX) +
+              strlen(KILN_MAX_ITEMS_PREFIX) + strlen(name) + 1;
    char *sym = kiln_malloc(n);
    struct cpu_kernel *k = kiln_calloc(1, sizeof(*k));
    char *copy = kiln_strdup(name);
@@ -107,6 +111,10 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
       char *missing = NULL;
       snprintf(sym, n, "%s%s", KILN_STACK_PREFIX, name);
       k->stack = kiln_jit_lookup(p->jit, sym, &missing);
+      kiln_free(missing);
+      missing = NULL;
+      snprintf(sym, n, "%s%s", KILN_MAX_ITEMS_PREFIX, name);
+      k->max_items = kiln_jit_lookup(p->jit, sym, &missing);
       kiln_free(missing);
    }
    kiln_free(sym);
@@ -305,6 +313,8 @@ static void cpu_get_kernel_info(struct pipe_screen *screen, void *kernel,
     * CL_KERNEL_WORK_GROUP_SIZE reports, and the most a NULL local size
     * picks.  At least 1; a kernel whose frame alone does not fit is
     * refused at enqueue. */
+   if (k && k->max_items && *k->max_items && *k->max_items < out->max_work_group_size)
+      out->max_work_group_size = (size_t)*k->max_items;
    uint64_t per = out->private_group_per_item;
    if (per && out->private_group_fixed < out->private_group_limit) {
       uint64_t fit = (out->private_group_limit - out->private_group_fixed) / per;

@@ -586,6 +586,34 @@ int main(void)
    if (wgc && max_sg) {
       cl_program p = kk_build(&env, vote_src, CL30);
       cl_kernel k = kk_kernel(p, "vote");
+      /* A kernel calling sub-group functions runs in groups (= sub-groups)
+       * of at most 128 work-items; one with only work-group collectives
+       * keeps the device's limit (docs/subgroups.md). */
+      size_t dev_max = 0;
+      REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(dev_max),
+                                 &dev_max, NULL));
+      size_t sg_max = kernel_wg_size(&env, k);
+      CHECK(sg_max <= 128, "a sub-group kernel allows groups of %zu", sg_max);
+      if (type & CL_DEVICE_TYPE_CPU)
+         CHECK(sg_max == 128 && kernel_wg_size(&env, kplain) > 128,
+               "group limits %zu (sub-groups) and %zu", sg_max, kernel_wg_size(&env, kplain));
+      size_t count = 1, loc[3] = {0, 0, 0};
+      REQUIRE_OK(clGetKernelSubGroupInfo(k, env.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                                         sizeof(count), &count, sizeof(loc), loc, NULL));
+      CHECK(loc[0] == sg_max, "local size for one sub-group %zu, kernel limit %zu", loc[0],
+            sg_max);
+      if (dev_max > sg_max) {
+         size_t big = sg_max * 2 <= dev_max ? sg_max * 2 : dev_max;
+         cl_mem tmp_in = kk_buffer_in(&env, big * sizeof(cl_int), NULL);
+         cl_mem tmp_out = kk_buffer_in(&env, big * VOTES * sizeof(cl_uint), NULL);
+         KK_ARG(k, 0, tmp_in);
+         KK_ARG(k, 1, tmp_out);
+         KK_LOCAL(k, 2, big * sizeof(cl_uint));
+         CHECK_ERR(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &big, &big, 0, NULL, NULL),
+                   CL_INVALID_WORK_GROUP_SIZE);
+         clReleaseMemObject(tmp_in);
+         clReleaseMemObject(tmp_out);
+      }
       struct grid g[8];
       size_t n = make_grids(g, kernel_wg_size(&env, k));
       for (size_t i = 0; i < n; i++)
