@@ -52,6 +52,15 @@
 #define KILN_STACK_PREFIX "__kiln_stack_"
 enum { KILN_STACK_FIXED, KILN_STACK_PER_ITEM, KILN_STACK_FIELDS };
 
+/* A kernel <k> may also have a constant
+ *     const uint64_t __kiln_max_items_<k>
+ * the most work-items a work-group of it may have, below the device's
+ * maximum: kernels that call a sub-group function (a work-group is one
+ * sub-group, docs/subgroups.md) are held to KILN_SUB_GROUP_MAX_ITEMS.
+ * Absent: no limit of the kernel's own. */
+#define KILN_MAX_ITEMS_PREFIX "__kiln_max_items_"
+#define KILN_SUB_GROUP_MAX_ITEMS 128
+
 struct kiln_bounds;
 
 struct kiln_wg_ctx {

@@ -1,12 +1,12 @@
 /* Entry points of OpenCL 3.0's optional features that no Kiln device
  * has: pipes, on-device queues, intermediate language programs (and their
  * specialization constants), program-scope global constructors and
- * destructors, sub-groups.  3.0 keeps these in every implementation and
+ * destructors.  3.0 keeps these in every implementation and
  * says exactly what each returns when the feature is missing (mostly
  * CL_INVALID_OPERATION, after the handle checks); the matching device
  * queries say the feature is absent (api/device.c: CL_DEVICE_PIPE_SUPPORT
  * false, CL_DEVICE_IL_VERSION "", ...).  docs/conformance.md lists them.
- * SVM is in api/svm.c. */
+ * SVM is in api/svm.c, sub-groups in api/subgroup.c. */
 #include "api/api.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -94,37 +94,4 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
     * supports program-scope global constructors and destructors. */
    return API_FAIL(CL_INVALID_OPERATION,
                    "no device of the program has program-scope global destructors");
-}
-
-/* ---- Sub-groups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0) ---- */
-
-static cl_int get_kernel_sub_group_info(cl_kernel kernel, cl_device_id device, const char *func)
-{
-   cl_kernel k = kiln_kernel_from(kernel);
-   if (!k)
-      return kiln_api_fail(func, CL_INVALID_KERNEL, "%p is not a kernel", (void *)kernel);
-   cl_program p = k->program;
-   cl_device_id dev;
-   if (!device) {
-      if (p->num_devices != 1)
-         return kiln_api_fail(func, CL_INVALID_DEVICE, "device NULL with %u devices",
-                              p->num_devices);
-      dev = p->devices[0];
-   } else {
-      dev = kiln_device_from(device);
-      if (!dev || kiln_program_device_index(p, dev) < 0)
-         return kiln_api_fail(func, CL_INVALID_DEVICE, "%p is not a device of the kernel",
-                              (void *)device);
-   }
-   return kiln_api_fail(func, CL_INVALID_OPERATION, "%s has no sub-groups", dev->caps->name);
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
-   cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
-   size_t input_value_size, const void *input_value, size_t param_value_size,
-   void *param_value, size_t *param_value_size_ret)
-{
-   (void)param_name, (void)input_value_size, (void)input_value;
-   (void)param_value_size, (void)param_value, (void)param_value_size_ret;
-   return get_kernel_sub_group_info(kernel, device, __func__);
 }

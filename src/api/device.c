@@ -111,9 +111,15 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
       INFO_VALUE(cl_bool, dev->caps->non_uniform_work_groups ? CL_TRUE : CL_FALSE);
    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+      INFO_VALUE(cl_bool, c->work_group_collective_functions ? CL_TRUE : CL_FALSE);
+   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+      INFO_VALUE(cl_bool, c->max_num_sub_groups && c->sub_group_independent_forward_progress
+                             ? CL_TRUE
+                             : CL_FALSE);
+   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+      INFO_VALUE(cl_uint, c->max_num_sub_groups);
    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
    case CL_DEVICE_PIPE_SUPPORT:
-   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
       INFO_VALUE(cl_bool, CL_FALSE);
    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
       INFO_VALUE(cl_device_device_enqueue_capabilities, 0);
@@ -128,7 +134,6 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
    case CL_DEVICE_MAX_PIPE_ARGS:
    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
    /* No cl_khr_image2d_from_buffer: both alignments are 0 (3.0). */
    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:

@@ -137,8 +137,8 @@ static void dispatch_init(void)
    SLOT(clCreateImageWithProperties);
    SLOT(clSetContextDestructorCallback);
 #undef SLOT
-   /* cl_khr_subgroups' name of the same query (the extension is not
-    * offered; its slot answers like the core entry point). */
+   /* cl_khr_subgroups' name of the same query (api/subgroup.c): the
+    * extension's two queries are the core ones, with the same values. */
    d->clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfo;
    /* OpenCL 1.2, but ocl-icd and the CTS look extension entry points up
     * with it when the loader is 1.2 or later. */
@@ -160,6 +160,8 @@ static const struct {
    /* ocl-icd looks clGetPlatformInfo up here (no symbol is exported) to
     * read CL_PLATFORM_ICD_SUFFIX_KHR before it trusts a platform. */
    {"clGetPlatformInfo", (void *)clGetPlatformInfo},
+   /* cl_khr_subgroups (the CPU device): the core entry point. */
+   {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfo},
    /* cl_khr_command_buffer, with the registry's signatures
     * (kiln/cl_command_buffer.h). */
 #define CMDBUF_FN(name) {#name, (void *)kiln_##name}

@@ -87,6 +87,10 @@ static size_t caps_c_features(const struct pipe_caps *c, cl_name_version *out)
       put(out, n++, v, "__opencl_c_fp16");
    if (c->max_global_variable_size)
       put(out, n++, v, "__opencl_c_program_scope_global_variables");
+   if (c->work_group_collective_functions)
+      put(out, n++, v, "__opencl_c_work_group_collective_functions");
+   if (c->max_num_sub_groups)
+      put(out, n++, v, "__opencl_c_subgroups");
    /* The C11 atomics' orders and scopes (OpenCL C 3.0 §6.2.1: the macros
     * follow CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES). */
    const cl_device_atomic_capabilities a = caps_atomic_memory(c);

@@ -94,6 +94,16 @@ struct pipe_caps {
    /* CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: launches whose local size
     * does not divide the global size (pipe_grid_info::global_size). */
    bool non_uniform_work_groups;
+   /* CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT of a 3.0 device:
+    * OpenCL C's work_group_all/any/broadcast/reduce/scan (core then lists
+    * __opencl_c_work_group_collective_functions). */
+   bool work_group_collective_functions;
+   /* CL_DEVICE_MAX_NUM_SUB_GROUPS (0: no sub-groups).  Non-zero on a 3.0
+    * device means __opencl_c_subgroups; the driver lists cl_khr_subgroups
+    * in `extensions` itself where it has independent forward progress. */
+   cl_uint max_num_sub_groups;
+   /* CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS. */
+   bool sub_group_independent_forward_progress;
    /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: what most kernels'
     * pipe_kernel_info will say (0: unknown before a kernel exists, 1 is
     * reported). */

@@ -25,8 +25,8 @@ KERNEL_FLAGS = ['-triple', 'x86_64-unknown-linux-gnu', '-cl-std=CL1.2',
 # Replaced by Kiln's work-group compiler pass, never defined by the library.
 PASS_HANDLED = {'get_work_dim', 'get_global_size', 'get_global_id',
                 'get_local_size', 'get_local_id', 'get_num_groups',
-                'get_group_id', 'get_global_offset', 'barrier', 'mem_fence',
-                'read_mem_fence', 'write_mem_fence'}
+                'get_group_id', 'get_global_offset', 'get_enqueued_local_size',
+                'barrier', 'mem_fence', 'read_mem_fence', 'write_mem_fence'}
 
 # Declared by opencl-c.h for 1.2 but not (yet) provided by the library.
 NOT_YET = [

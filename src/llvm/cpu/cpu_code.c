@@ -302,7 +302,7 @@ static enum kiln_build_status common_object(struct kiln_llvm_job *job, void **ob
    for (LLVMValueRef g = LLVMGetFirstGlobal(job->m); g; g = LLVMGetNextGlobal(g)) {
       LLVMLinkage l = LLVMGetLinkage(g);
       if (LLVMIsDeclaration(g) || l == LLVMInternalLinkage || l == LLVMPrivateLinkage ||
-          has_prefix(g, KILN_STACK_PREFIX))
+          has_prefix(g, KILN_STACK_PREFIX) || has_prefix(g, KILN_MAX_ITEMS_PREFIX))
          continue;
       if (n == cap) {
          LLVMValueRef *grown = kiln_realloc(roots, 2 * cap * sizeof(*roots));
@@ -409,11 +409,14 @@ static void compile_body(void *p)
    if (!c->tm && !(c->tm = kiln_llvm_create_machine(&mach, c->optimize, &cc->log)))
       return;
    const char *name = c->kernels[cc->i].name;
-   LLVMValueRef roots[2];
+   LLVMValueRef roots[3];
    unsigned n = 0;
    if ((roots[n] = named(c->m, KILN_WG_PREFIX, name, true)))
       n++;
    if (n && (roots[n] = named(c->m, KILN_STACK_PREFIX, name, false)))
+      n++;
+   /* Only kernels that call sub-group functions have one. */
+   if (n && (roots[n] = named(c->m, KILN_MAX_ITEMS_PREFIX, name, false)))
       n++;
    if (!n) {
       kiln_build_log_append(&cc->log, "kernel '%s' is missing from the program's code", name);

@@ -42,7 +42,9 @@ enum kiln_wi_fn {
    WI_GLOBAL_OFFSET,
    WI_WORK_DIM,
    WI_ENQUEUED_LOCAL_SIZE,
+   WI_SCRATCH, /* the collectives' scratch area (builtins/collective.cl) */
    WI_CTX, /* KILN_WG_CTX_FN */
+   WI_SUB_GROUP, /* marks a sub-group function (builtins/collective.cl) */
    WI_BARRIER,
    WI_MEM_FENCE,
    WI_READ_MEM_FENCE,
@@ -66,6 +68,10 @@ struct kiln_wg {
    LLVMValueRef args, wctx;
    LLVMValueRef lid;       /* [3 x i64] alloca: this work-item's local id */
    LLVMValueRef next;      /* i32 alloca: region the work-items go to next */
+   /* i8 array alloca of setup, (wg_items + 1) * 8 bytes: the scratch area
+    * of the work-group collectives; NULL until a call asks for it. */
+   LLVMValueRef scratch;
+   bool sub_groups;        /* the kernel calls a sub-group function */
    LLVMValueRef lsize[3];  /* local sizes, loaded in setup */
    LLVMValueRef wg_items;  /* product of the local sizes */
    /* Stack bytes of the per-work-item slots (wg_private.c): a group of n

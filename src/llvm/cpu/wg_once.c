@@ -80,7 +80,8 @@ void kiln_wg_plan_uniform(struct kiln_wg *w, const struct kiln_wg_cfg *cfg,
    }
    nc = 0;
    for (LLVMValueRef a = LLVMGetFirstInstruction(w->setup); a; a = LLVMGetNextInstruction(a)) {
-      if (!LLVMIsAAllocaInst(a) || a == w->lid || a == w->next || kiln_wg_setup_only(w, a) ||
+      if (!LLVMIsAAllocaInst(a) || a == w->lid || a == w->next || a == w->scratch ||
+          kiln_wg_setup_only(w, a) ||
           !kiln_wg_uniform_alloca(u, a) || !kiln_wg_needs_slot(cfg, a))
          continue;
       for (LLVMUseRef x = LLVMGetFirstUse(a); x; x = LLVMGetNextUse(x)) {

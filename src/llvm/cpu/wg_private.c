@@ -84,7 +84,8 @@ void kiln_wg_privatize(struct kiln_wg *w, const struct kiln_wg_cfg *cfg,
    unsigned n = 0, cap = 0;
    LLVMValueRef *list = NULL;
    for (LLVMValueRef i = LLVMGetFirstInstruction(w->setup); i; i = LLVMGetNextInstruction(i)) {
-      if (!LLVMIsAAllocaInst(i) || i == w->lid || i == w->next || kiln_wg_setup_only(w, i))
+      if (!LLVMIsAAllocaInst(i) || i == w->lid || i == w->next || i == w->scratch ||
+          kiln_wg_setup_only(w, i))
          continue;
       if (cfg && !kiln_wg_needs_slot(cfg, i))
          continue;

@@ -11,7 +11,8 @@ const char *const kiln_wi_names[WI_COUNT] = {
    "_Z13get_global_idj",  "_Z12get_local_idj",   "_Z12get_group_idj",
    "_Z15get_global_sizej", "_Z14get_local_sizej", "_Z14get_num_groupsj",
    "_Z17get_global_offsetj", "_Z12get_work_dimv", "_Z23get_enqueued_local_sizej",
-   KILN_WG_CTX_FN,          "_Z7barrierj",
+   "__kiln_wg_scratch",     KILN_WG_CTX_FN,          "__kiln_wg_sub_group",
+   "_Z7barrierj",
    "_Z9mem_fencej",       "_Z14read_mem_fencej", "_Z15write_mem_fencej",
 };
 
@@ -51,9 +52,40 @@ bool kiln_wg_is_intrinsic_call(LLVMValueRef inst, const char *prefix)
           !strncmp(LLVMGetValueName2(callee, &len), prefix, strlen(prefix));
 }
 
+/* Bytes of each scratch slot: the widest type a collective combines. */
+#define SCRATCH_SLOT 8
+#define SCRATCH_ALIGN 16
+
+/* The collectives' scratch area (builtins/collective.cl): one slot per
+ * work-item of this group and one for a result, on the work-group
+ * function's stack like the per-work-item copies of private variables
+ * (wg_private.c), and counted the same way, so that the driver's launch
+ * limits and the kernel's maximum work-group size include it. */
+static LLVMValueRef scratch_area(struct kiln_wg *w)
+{
+   if (w->scratch)
+      return w->scratch;
+   LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(w->setup));
+   LLVMValueRef slots = LLVMBuildAdd(w->b, w->wg_items, LLVMConstInt(w->i64, 1, 0), "");
+   LLVMValueRef bytes = LLVMBuildMul(w->b, slots, LLVMConstInt(w->i64, SCRATCH_SLOT, 0), "");
+   w->scratch = LLVMBuildArrayAlloca(w->b, w->i8, bytes, "scratch");
+   LLVMSetAlignment(w->scratch, SCRATCH_ALIGN);
+   w->private_per_item += SCRATCH_SLOT;
+   w->private_pad += SCRATCH_SLOT + SCRATCH_ALIGN;
+   return w->scratch;
+}
+
 /* Replaces one work-item function call (builder placed before it). */
 static void lower_wi_call(struct kiln_wg *w, LLVMValueRef call, enum kiln_wi_fn kind)
 {
+   if (kind == WI_SCRATCH) {
+      LLVMValueRef p = scratch_area(w);
+      LLVMPositionBuilderBefore(w->b, call);
+      if (LLVMTypeOf(p) != LLVMTypeOf(call))
+         p = LLVMBuildAddrSpaceCast(w->b, p, LLVMTypeOf(call), "");
+      LLVMReplaceAllUsesWith(call, p);
+      return;
+   }
    if (kind == WI_CTX) {
       LLVMReplaceAllUsesWith(call, w->wctx);
       return;
@@ -133,6 +165,10 @@ unsigned kiln_wg_lower_work_items(struct kiln_wg *w)
          if (k == WI_BARRIER) {
             barriers++;
          } else if (k == WI_MEM_FENCE || k == WI_READ_MEM_FENCE || k == WI_WRITE_MEM_FENCE) {
+            LLVMInstructionEraseFromParent(i);
+         } else if (k == WI_SUB_GROUP) {
+            /* Only a mark: the group size limit (workgroup.c). */
+            w->sub_groups = true;
             LLVMInstructionEraseFromParent(i);
          } else if (k != WI_NONE) {
             LLVMPositionBuilderBefore(w->b, i);

@@ -157,6 +157,25 @@ static bool emit_stack_info(struct kiln_wg *w, const char *kernel)
    return true;
 }
 
+/* __kiln_max_items_<kernel> (include/kiln/cpu_abi.h) for a kernel that
+ * calls a sub-group function: a work-group is one sub-group, and
+ * sub-groups hold at most KILN_SUB_GROUP_MAX_ITEMS work-items, the most a
+ * 128-bit sub-group mask describes and what the Khronos CTS and portable
+ * programs assume.  False when out of memory. */
+static bool emit_max_items(struct kiln_wg *w, const char *kernel)
+{
+   char *name = kiln_malloc(strlen(KILN_MAX_ITEMS_PREFIX) + strlen(kernel) + 1);
+   if (!name)
+      return false;
+   sprintf(name, "%s%s", KILN_MAX_ITEMS_PREFIX, kernel);
+   LLVMValueRef g = LLVMAddGlobal(w->m, w->i64, name);
+   kiln_free(name);
+   LLVMSetInitializer(g, LLVMConstInt(w->i64, KILN_SUB_GROUP_MAX_ITEMS, 0));
+   LLVMSetGlobalConstant(g, 1);
+   LLVMSetLinkage(g, LLVMExternalLinkage);
+   return true;
+}
+
 enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
                                    struct kiln_kernel_info *info)
 {
@@ -191,6 +210,8 @@ enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
    }
    LLVMDisposeBuilder(w.b);
    if (!w.oom && ok && !emit_stack_info(&w, info->name))
+      w.oom = true;
+   if (!w.oom && ok && w.sub_groups && !emit_max_items(&w, info->name))
       w.oom = true;
    return w.oom ? KILN_WG_OUT_OF_MEMORY : ok ? KILN_WG_OK : KILN_WG_UNSUPPORTED;
 }

@@ -39,6 +39,9 @@ struct cpu_kernel {
    kiln_wg_fn fn;
    /* __kiln_stack_<k>: NULL in binaries from before Kiln recorded it. */
    const uint64_t *stack;
+   /* __kiln_max_items_<k>: NULL where the kernel has no limit of its own
+    * (only kernels that call sub-group functions have one). */
+   const uint64_t *max_items;
    const struct kiln_printf_table *printf_table; /* NULL: no printf */
    struct cpu_program *program;
    unsigned index; /* in the program's code (deferred code) */
@@ -152,7 +155,8 @@ static void cpu_program_destroy(struct pipe_screen *screen, void *program)
 /* fn and stack of a kernel whose object is in the JIT. */
 static bool resolve(struct cpu_program *p, struct cpu_kernel *k, const char *name, char **error)
 {
-   size_t n = strlen(KILN_WG_PREFIX) + strlen(KILN_STACK_PREFIX) + strlen(name) + 1;
+   size_t n = strlen(KILN_WG_PREFIX) + strlen(KILN_STACK_PREFIX) +
+              strlen(KILN_MAX_ITEMS_PREFIX) + strlen(name) + 1;
    char *sym = kiln_malloc(n);
    if (!sym)
       return false;
@@ -162,6 +166,10 @@ static bool resolve(struct cpu_program *p, struct cpu_kernel *k, const char *nam
       char *missing = NULL;
       snprintf(sym, n, "%s%s", KILN_STACK_PREFIX, name);
       k->stack = kiln_jit_lookup(p->jit, sym, &missing);
+      kiln_free(missing);
+      missing = NULL;
+      snprintf(sym, n, "%s%s", KILN_MAX_ITEMS_PREFIX, name);
+      k->max_items = kiln_jit_lookup(p->jit, sym, &missing);
       kiln_free(missing);
       k->fn = (kiln_wg_fn)(uintptr_t)fn;
       k->printf_table = p->printf_table;
@@ -474,6 +482,8 @@ static void cpu_get_kernel_info(struct pipe_screen *screen, void *kernel,
     * CL_KERNEL_WORK_GROUP_SIZE reports, and the most a NULL local size
     * picks.  At least 1; a kernel whose frame alone does not fit is
     * refused at enqueue. */
+   if (k && k->max_items && *k->max_items && *k->max_items < out->max_work_group_size)
+      out->max_work_group_size = (size_t)*k->max_items;
    uint64_t per = out->private_group_per_item;
    if (per && out->private_group_fixed < out->private_group_limit) {
       uint64_t fit = (out->private_group_limit - out->private_group_fixed) / per;

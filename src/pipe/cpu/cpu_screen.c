@@ -156,6 +156,15 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->max_global_variable_size = c->global_variable_preferred_total_size = 64u << 20;
    /* Each group's size is in its launch context (cpu_tpool.c). */
    c->non_uniform_work_groups = true;
+   /* Collectives and sub-groups are builtins over a per-group scratch
+    * area and barriers (src/llvm/builtins/collective.cl).  A work-group is
+    * one sub-group (docs/subgroups.md): its work-items already run as one
+    * loop on one thread, and with a single sub-group per group there is
+    * no other sub-group of the group to wait for, so independent forward
+    * progress holds and cl_khr_subgroups can be offered. */
+   c->work_group_collective_functions = true;
+   c->max_num_sub_groups = 1;
+   c->sub_group_independent_forward_progress = true;
    c->svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                          CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
    /* Work-items are vectorized in x by the float vector width, for every
@@ -176,6 +185,7 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
       "cl_khr_local_int32_extended_atomics",  "cl_khr_int64_base_atomics",
       "cl_khr_int64_extended_atomics",        "cl_khr_fp64",
       "cl_khr_3d_image_writes",               "cl_khr_fp16",
+      "cl_khr_subgroups",
    };
    size_t n = 0, m = snprintf(c->clang_extensions, sizeof(c->clang_extensions), "-all");
    for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {

@@ -261,11 +261,21 @@ static void clone_kernel(struct kt_env *e)
    cl_kernel bad = clCloneKernel(NULL, &err);
    CHECK(!bad && err == CL_INVALID_KERNEL);
 
-   /* Sub-groups: absent (SVM: exec_svm). */
+   /* Sub-groups: one per work-group where the device has them
+    * (kernel_collectives has the rest), else absent (SVM: exec_svm). */
    size_t sz = 0;
-   CHECK_ERR(clGetKernelSubGroupInfo(k, e->device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
-                                     sizeof(sz), &sz, NULL),
-             CL_INVALID_OPERATION);
+   cl_uint max_sg = 0;
+   CHECK_OK(clGetDeviceInfo(e->device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sg), &max_sg,
+                            NULL));
+   if (max_sg) {
+      CHECK_OK(clGetKernelSubGroupInfo(k, e->device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                       sizeof(sz), &sz, NULL));
+      CHECK(sz == 1, "%zu sub-groups", sz);
+   } else {
+      CHECK_ERR(clGetKernelSubGroupInfo(k, e->device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
+                                        sizeof(sz), &sz, NULL),
+                CL_INVALID_OPERATION);
+   }
    CHECK_ERR(clGetKernelSubGroupInfo(NULL, e->device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL,
                                      sizeof(sz), &sz, NULL),
              CL_INVALID_KERNEL);

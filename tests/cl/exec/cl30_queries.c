@@ -122,9 +122,18 @@ static void device(cl_device_id d)
             (images && strstr(ext, "cl_khr_3d_image_writes") != NULL));
       static const char *const absent[] = {
          "__opencl_c_generic_address_space", "__opencl_c_pipes", "__opencl_c_device_enqueue",
-         "__opencl_c_subgroups", "__opencl_c_read_write_images", "__opencl_c_work_group_collective_functions"};
+         "__opencl_c_read_write_images"};
       for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
          CHECK(!has(fv, nf, absent[i], v3), "%s listed", absent[i]);
+      /* Collectives and sub-groups exactly where the device's queries
+       * say so (kernel_collectives runs them). */
+      cl_bool wgc = CL_FALSE;
+      cl_uint max_sg = 0;
+      CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
+                               sizeof(wgc), &wgc, NULL));
+      CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sg), &max_sg, NULL));
+      CHECK(has(fv, nf, "__opencl_c_work_group_collective_functions", v3) == (wgc == CL_TRUE));
+      CHECK(has(fv, nf, "__opencl_c_subgroups", v3) == (max_sg != 0));
       /* Program-scope __global variables exactly where the device says
        * how large one may be (kernel_program_globals uses them). */
       size_t gmax = 0;
@@ -164,9 +173,7 @@ static void device(cl_device_id d)
    }
 
    static const cl_device_info false_bools[] = {
-      CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
-      CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_DEVICE_PIPE_SUPPORT,
-      CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS};
+      CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_DEVICE_PIPE_SUPPORT};
    for (size_t i = 0; i < sizeof(false_bools) / sizeof(false_bools[0]); i++) {
       cl_bool b = CL_TRUE;
       CHECK_OK(clGetDeviceInfo(d, false_bools[i], sizeof(b), &b, NULL));
@@ -176,7 +183,7 @@ static void device(cl_device_id d)
       CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE,
       CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS, CL_DEVICE_MAX_PIPE_ARGS,
       CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, CL_DEVICE_PIPE_MAX_PACKET_SIZE,
-      CL_DEVICE_MAX_NUM_SUB_GROUPS, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS,
+      CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS,
       CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT};
    for (size_t i = 0; i < sizeof(zero_uints) / sizeof(zero_uints[0]); i++) {
       cl_uint u = 7;
