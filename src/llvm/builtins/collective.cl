@@ -165,6 +165,9 @@ FOR_TYPE(long, LONG_MIN, LONG_MAX)
 FOR_TYPE(ulong, 0ul, ULONG_MAX)
 FOR_TYPE(float, -INFINITY, INFINITY)
 FOR_TYPE(double, -(double)INFINITY, (double)INFINITY)
+#ifdef cl_khr_fp16
+FOR_TYPE(half, -(half)INFINITY, (half)INFINITY)
+#endif
 
 /* all/any: the predicates in the slots, combined by work-item 0 into
  * s[n] as 0 or 1. */
