@@ -13,7 +13,8 @@ int kiln_wg_graph_index(const struct kiln_wg_graph *g, LLVMBasicBlockRef bb)
    return v ? (int)((uintptr_t)v - 1) : -1;
 }
 
-static bool reverse_post_order(struct kiln_wg_graph *g, LLVMValueRef fn)
+bool kiln_wg_reverse_post_order(LLVMValueRef fn, LLVMBasicBlockRef **blocks, unsigned *n,
+                                struct kiln_value_map *index)
 {
    unsigned count = 0;
    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -22,10 +23,11 @@ static bool reverse_post_order(struct kiln_wg_graph *g, LLVMValueRef fn)
    LLVMBasicBlockRef *post = kiln_malloc((count + 1) * sizeof(*post));
    LLVMBasicBlockRef *stack = kiln_malloc((count + 1) * sizeof(*stack));
    unsigned *next = kiln_calloc(count + 1, sizeof(*next));
-   g->blocks = kiln_malloc((count + 1) * sizeof(*g->blocks));
+   *blocks = kiln_malloc((count + 1) * sizeof(**blocks));
+   *n = 0;
    struct kiln_value_map seen;
    kiln_value_map_init(&seen);
-   bool ok = post && stack && next && g->blocks;
+   bool ok = post && stack && next && *blocks;
    unsigned np = 0, sp = 0;
    LLVMValueRef term = setup ? LLVMGetBasicBlockTerminator(setup) : NULL;
    if (ok && term && LLVMGetNumSuccessors(term) == 1) {
@@ -49,11 +51,11 @@ static bool reverse_post_order(struct kiln_wg_graph *g, LLVMValueRef fn)
       }
    }
    for (unsigned k = 0; ok && k < np; k++) {
-      g->blocks[k] = post[np - 1 - k];
-      ok = kiln_value_map_put(&g->index, LLVMBasicBlockAsValue(g->blocks[k]),
+      (*blocks)[k] = post[np - 1 - k];
+      ok = kiln_value_map_put(index, LLVMBasicBlockAsValue((*blocks)[k]),
                               (LLVMValueRef)(uintptr_t)(k + 1));
    }
-   g->n = ok ? np : 0;
+   *n = ok ? np : 0;
    kiln_value_map_fini(&seen);
    kiln_free(post);
    kiln_free(stack);
@@ -105,7 +107,7 @@ bool kiln_wg_graph_init(struct kiln_wg_graph *g, LLVMValueRef fn)
 {
    memset(g, 0, sizeof(*g));
    kiln_value_map_init(&g->index);
-   if (!reverse_post_order(g, fn))
+   if (!kiln_wg_reverse_post_order(fn, &g->blocks, &g->n, &g->index))
       return false;
    unsigned n = g->n ? g->n : 1;
    g->pred = kiln_calloc(n, sizeof(*g->pred));

@@ -20,6 +20,12 @@ struct kiln_wg_graph {
    unsigned *stack;             /* its scratch */
 };
 
+/* The blocks reachable from the one after setup, in reverse post-order
+ * (*blocks allocated), and each one's index + 1 in index.  False when out
+ * of memory. */
+bool kiln_wg_reverse_post_order(LLVMValueRef fn, LLVMBasicBlockRef **blocks, unsigned *n,
+                                struct kiln_value_map *index);
+
 /* False when out of memory (then fini is still safe). */
 bool kiln_wg_graph_init(struct kiln_wg_graph *g, LLVMValueRef fn);
 void kiln_wg_graph_fini(struct kiln_wg_graph *g);

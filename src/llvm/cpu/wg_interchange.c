@@ -386,13 +386,9 @@ static LLVMValueRef barrier_function(LLVMModuleRef m, LLVMCallConv *cc)
 {
    const char *name = kiln_wi_names[WI_BARRIER];
    LLVMValueRef fn = LLVMGetNamedFunction(m, name);
-   *cc = LLVMCCallConv;
-   if (fn) {
-      for (LLVMUseRef use = LLVMGetFirstUse(fn); use; use = LLVMGetNextUse(use))
-         if (LLVMIsACallInst(LLVMGetUser(use)))
-            *cc = (LLVMCallConv)LLVMGetInstructionCallConv(LLVMGetUser(use));
+   *cc = fn ? kiln_wg_call_conv(fn) : LLVMCCallConv;
+   if (fn)
       return fn;
-   }
    LLVMContextRef c = LLVMGetModuleContext(m);
    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
    return LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), &i32, 1, 0));

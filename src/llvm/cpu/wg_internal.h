@@ -85,6 +85,9 @@ struct kiln_wg {
 /* WI_NONE for anything but a call of a work-item function or barrier. */
 enum kiln_wi_fn kiln_wi_kind(LLVMValueRef call);
 bool kiln_wg_is_call(LLVMValueRef inst);
+/* The calling convention of the existing calls of fn (C when none), for
+ * the calls a pass adds. */
+LLVMCallConv kiln_wg_call_conv(LLVMValueRef fn);
 /* A call of a function whose name starts with prefix ("llvm.lifetime."). */
 bool kiln_wg_is_intrinsic_call(LLVMValueRef inst, const char *prefix);
 /* Lowers every work-item function call; fences vanish (a work-group runs

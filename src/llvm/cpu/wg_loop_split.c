@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "llvm/cpu/wg_graph.h"
+#include "llvm/cpu/wg_internal.h"
 #include "llvm/cpu/wg_uniform.h"
 #include "util/alloc.h"
 
@@ -47,10 +48,7 @@ unsigned kiln_wg_split_uniform_loops(LLVMValueRef fn, LLVMValueRef lid, LLVMValu
    unsigned n = g.n, added = 0;
    bool *split = ok ? kiln_calloc(n ? n : 1, sizeof(bool)) : NULL;
    ok = ok && split;
-   LLVMCallConv cc = LLVMCCallConv;
-   for (LLVMUseRef use = LLVMGetFirstUse(barrier_fn); use; use = LLVMGetNextUse(use))
-      if (LLVMIsACallInst(LLVMGetUser(use)))
-         cc = (LLVMCallConv)LLVMGetInstructionCallConv(LLVMGetUser(use));
+   LLVMCallConv cc = kiln_wg_call_conv(barrier_fn);
 
    /* Each back edge t -> h names a loop: h and what reaches t without
     * passing h.  Loops with a barrier have their exiting branches split. */

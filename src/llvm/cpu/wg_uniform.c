@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "llvm/cpu/wg_graph.h"
 #include "util/alloc.h"
 
 #define MARK ((LLVMValueRef)(uintptr_t)1)
@@ -29,54 +30,6 @@ static int block_index(const struct kiln_wg_uniform *u, LLVMBasicBlockRef bb)
 static bool is_exit(const struct graph *g, unsigned b)
 {
    return g->nsucc[b] == 0;
-}
-
-/* Blocks reachable from the body's entry, in reverse post-order. */
-static bool order_blocks(struct kiln_wg_uniform *u, LLVMValueRef fn)
-{
-   unsigned count = 0;
-   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-      count++;
-   LLVMBasicBlockRef *post = kiln_malloc(count * sizeof(*post));
-   LLVMBasicBlockRef *stack = kiln_malloc(count * sizeof(*stack));
-   unsigned *next = kiln_calloc(count, sizeof(*next));
-   u->blocks = kiln_malloc(count * sizeof(*u->blocks));
-   struct kiln_value_map seen;
-   kiln_value_map_init(&seen);
-   bool ok = post && stack && next && u->blocks;
-   unsigned np = 0, sp = 0;
-   LLVMValueRef term = LLVMGetBasicBlockTerminator(u->setup);
-   if (ok && term && LLVMGetNumSuccessors(term) == 1) {
-      stack[sp++] = LLVMGetSuccessor(term, 0);
-      ok = kiln_value_map_put(&seen, LLVMBasicBlockAsValue(stack[0]), MARK);
-   }
-   while (ok && sp) {
-      LLVMBasicBlockRef bb = stack[sp - 1];
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-      unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-      if (next[sp - 1] < ns) {
-         LLVMBasicBlockRef s = LLVMGetSuccessor(t, next[sp - 1]++);
-         if (kiln_value_map_get(&seen, LLVMBasicBlockAsValue(s)) || s == u->setup)
-            continue;
-         ok = kiln_value_map_put(&seen, LLVMBasicBlockAsValue(s), MARK);
-         next[sp] = 0;
-         stack[sp++] = s;
-      } else {
-         post[np++] = bb;
-         sp--;
-      }
-   }
-   for (unsigned k = 0; ok && k < np; k++) {
-      u->blocks[k] = post[np - 1 - k];
-      ok = kiln_value_map_put(&u->index, LLVMBasicBlockAsValue(u->blocks[k]),
-                              (LLVMValueRef)(uintptr_t)(k + 1));
-   }
-   u->num_blocks = np;
-   kiln_value_map_fini(&seen);
-   kiln_free(post);
-   kiln_free(stack);
-   kiln_free(next);
-   return ok;
 }
 
 static void graph_fini(struct graph *g)
@@ -397,7 +350,7 @@ bool kiln_wg_uniform_init(struct kiln_wg_uniform *u, LLVMValueRef fn, LLVMValueR
    kiln_value_map_init(&u->varying);
    kiln_value_map_init(&u->varying_allocas);
    struct graph g = {0};
-   bool ok = order_blocks(u, fn) && kiln_value_map_put(&u->varying_allocas, lid, MARK) &&
+   bool ok = kiln_wg_reverse_post_order(fn, &u->blocks, &u->num_blocks, &u->index) && kiln_value_map_put(&u->varying_allocas, lid, MARK) &&
              (u->divergent = kiln_calloc(u->num_blocks + 1, sizeof(bool))) != NULL &&
              graph_init(&g, u) && post_dominators(&g);
    /* Optimistic start (every alloca uniform), demoting until nothing

@@ -37,6 +37,14 @@ enum kiln_wi_fn kiln_wi_kind(LLVMValueRef call)
    return WI_NONE;
 }
 
+LLVMCallConv kiln_wg_call_conv(LLVMValueRef fn)
+{
+   for (LLVMUseRef use = LLVMGetFirstUse(fn); use; use = LLVMGetNextUse(use))
+      if (LLVMIsACallInst(LLVMGetUser(use)))
+         return (LLVMCallConv)LLVMGetInstructionCallConv(LLVMGetUser(use));
+   return LLVMCCallConv;
+}
+
 bool kiln_wg_is_call(LLVMValueRef inst)
 {
    return LLVMGetInstructionOpcode(inst) == LLVMCall;
