@@ -33,7 +33,8 @@ symbols=$(nm -D --defined-only "$lib" | awk '{print $NF}' | sort | tr '\n' ' ')
 preload=$(ldd "$lib" | awk '/libasan\.so/ { print $3 }')
 if [ -n "$preload" ]; then
    export LD_PRELOAD="$preload${LD_PRELOAD:+ $LD_PRELOAD}"
-   export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+   # Last, so that it wins over the detect_leaks=1 CI's ASan stage sets.
+   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
 out=$(OCL_ICD_VENDORS=$icd_dir clinfo 2>&1)
 status=$?
