@@ -61,7 +61,16 @@ if [ $MODE = cpu ]; then
       ICDS+=("$PL/libpocl.so.2")
       EXTRA_LD=$EXTRA_LD:$PL
    else
-      echo "== no carried PoCL ($R/p/p.tar.xz): Kiln alone"
+      # No carried PoCL: the machine's own, where its preset names one.
+      IFS=: read -r -a PRESET <<< "${OCL_ICD_FILENAMES-}"
+      for f in "${PRESET[@]}"; do
+         # A bare name (the device machine presets libpocl.so.2) is the
+         # linker cache's.
+         case "$f" in */*) ;; *) f=$(ldconfig -p | awk -v n="$f" '$1 == n && /x86-64/ { print $NF; exit }') ;; esac
+         case "$f" in *libpocl.so*) [ -f "$f" ] && echo "$f" > "$VEND/pocl.icd" && ICDS+=("$f") && break ;; esac
+      done
+      [ -f "$VEND/pocl.icd" ] && echo "== the machine's PoCL: $(cat "$VEND/pocl.icd")" ||
+         echo "== no carried PoCL ($R/p/p.tar.xz) and none preset: Kiln alone"
    fi
    DEVICE=cpu
 else

@@ -2,11 +2,13 @@
 #include "llvm/cpu/wg_interchange.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "llvm/cpu/wg_graph.h"
 #include "llvm/cpu/wg_internal.h"
+#include "llvm/cpu/wg_predicate.h"
 #include "util/alloc.h"
 
 #define MARK_NAME "kiln.interchange"
@@ -314,6 +316,145 @@ static bool worth_it(struct loop_scan *s, unsigned header, unsigned latch)
    return trips < 0 || (uint64_t)trips * insts > UNROLLED_SIZE;
 }
 
+/* A counter of a loop whose exit varies, to run by trip number (see
+ * wg_predicate.h): i = phi [start, preheader], [i + step, latch] with a
+ * start that varies and a step common to the group. */
+struct counter {
+   LLVMValueRef phi, start, step;
+   LLVMBasicBlockRef header, latch;
+};
+
+/* The same in every iteration and every work-item: defined outside the
+ * loop and not varying, or (GPU code often writes `i +=
+ * get_global_size(0)`) a size query or a cast or arithmetic of such
+ * values inside the loop, which count_trips copies to the header. */
+static bool group_invariant(const struct loop_scan *s, LLVMValueRef v, int depth)
+{
+   if (!LLVMIsAInstruction(v))
+      return true;
+   if (kiln_value_map_get(s->varying, v) || depth > 4)
+      return false;
+   if (!in_loop(s, v))
+      return true;
+   if (LLVMIsACallInst(v)) {
+      enum kiln_wi_fn k = kiln_wi_kind(v);
+      return (k == WI_GLOBAL_SIZE || k == WI_LOCAL_SIZE || k == WI_NUM_GROUPS ||
+              k == WI_ENQUEUED_LOCAL_SIZE) && LLVMIsAConstantInt(LLVMGetOperand(v, 0));
+   }
+   switch (LLVMGetInstructionOpcode(v)) {
+   case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMAdd: case LLVMSub: case LLVMMul:
+   case LLVMShl:
+      break;
+   default:
+      return false;
+   }
+   for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(v); k++)
+      if (!group_invariant(s, LLVMGetOperand(v, k), depth + 1))
+         return false;
+   return true;
+}
+
+/* v, copied at the builder's position where it is defined in the loop. */
+static LLVMValueRef copy_invariant(LLVMBuilderRef b, const struct kiln_wg_graph *g, LLVMValueRef v)
+{
+   if (!LLVMIsAInstruction(v))
+      return v;
+   int bi = kiln_wg_graph_index(g, LLVMGetInstructionParent(v));
+   if (bi < 0 || !g->in_loop[bi])
+      return v;
+   LLVMValueRef c = LLVMInstructionClone(v);
+   unsigned n = (unsigned)LLVMGetNumOperands(v);
+   if (LLVMIsACallInst(v))
+      n--; /* the callee */
+   for (unsigned k = 0; k < n; k++)
+      LLVMSetOperand(c, k, copy_invariant(b, g, LLVMGetOperand(v, k)));
+   LLVMInsertIntoBuilder(b, c);
+   return c;
+}
+
+static bool find_strided_counter(const struct loop_scan *s, unsigned header, unsigned latch,
+                                 struct counter *out)
+{
+   const struct kiln_wg_graph *g = s->g;
+   LLVMBasicBlockRef hb = g->blocks[header], lb = g->blocks[latch];
+   LLVMValueRef term = LLVMGetBasicBlockTerminator(hb);
+   if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term) ||
+       !kiln_value_map_get(s->varying, LLVMGetCondition(term)))
+      return false;
+   for (LLVMValueRef p = LLVMGetFirstInstruction(hb); p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p)) {
+      if (LLVMCountIncoming(p) != 2 || LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMIntegerTypeKind)
+         continue;
+      unsigned in = LLVMGetIncomingBlock(p, 0) == lb ? 0 : 1;
+      LLVMValueRef next = LLVMGetIncomingValue(p, in), start = LLVMGetIncomingValue(p, 1 - in);
+      if (LLVMGetIncomingBlock(p, in) != lb || !LLVMIsAInstruction(next) ||
+          !LLVMIsAInstruction(start) || !kiln_value_map_get(s->varying, start))
+         continue;
+      /* `i += get_global_size(0)` with a uint i adds in size_t: the next
+       * value is trunc(zext(i) + step), the same as i + trunc(step). */
+      LLVMValueRef sum = next, self = p;
+      if (LLVMGetInstructionOpcode(next) == LLVMTrunc && LLVMIsAInstruction(LLVMGetOperand(next, 0)) &&
+          LLVMGetInstructionOpcode(LLVMGetOperand(next, 0)) == LLVMAdd)
+         sum = LLVMGetOperand(next, 0);
+      else if (LLVMGetInstructionOpcode(next) != LLVMAdd)
+         continue;
+      LLVMValueRef x = LLVMGetOperand(sum, 0), y = LLVMGetOperand(sum, 1);
+      if (sum != next) {
+         LLVMValueRef wide = NULL;
+         for (int k = 0; k < 2 && !wide; k++) {
+            LLVMValueRef o = k ? y : x;
+            if (LLVMIsAInstruction(o) && LLVMGetOperand(o, 0) == p &&
+                (LLVMGetInstructionOpcode(o) == LLVMZExt || LLVMGetInstructionOpcode(o) == LLVMSExt))
+               wide = o;
+         }
+         if (!wide)
+            continue;
+         self = wide;
+      }
+      LLVMValueRef step = x == self ? y : y == self ? x : NULL;
+      if (!step || !group_invariant(s, step, 0))
+         continue;
+      *out = (struct counter){p, start, step, hb, lb};
+      return true;
+   }
+   return false;
+}
+
+/* i becomes start + kiln.trip(k) * step, k counting the trips from 0. */
+static void count_trips(LLVMModuleRef m, struct kiln_wg_graph *g, const struct counter *c)
+{
+   kiln_wg_graph_loop(g, (unsigned)kiln_wg_graph_index(g, c->header),
+                      (unsigned)kiln_wg_graph_index(g, c->latch));
+   LLVMContextRef ctx = LLVMGetModuleContext(m);
+   LLVMTypeRef t = LLVMTypeOf(c->phi);
+   char name[32];
+   snprintf(name, sizeof(name), "%si%u", KILN_WG_TRIP_FN, LLVMGetIntTypeWidth(t));
+   LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+   LLVMTypeRef ft = LLVMFunctionType(t, &t, 1, 0);
+   if (!fn)
+      fn = LLVMAddFunction(m, name, ft);
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+   LLVMPositionBuilder(b, c->header, LLVMGetFirstInstruction(c->header));
+   LLVMValueRef k = LLVMBuildPhi(b, t, "trip");
+   LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(c->latch));
+   LLVMValueRef k1 = LLVMBuildAdd(b, k, LLVMConstInt(t, 1, 0), "trip.next");
+   LLVMValueRef vals[2] = {LLVMConstInt(t, 0, 0), k1};
+   unsigned in = LLVMGetIncomingBlock(c->phi, 0) == c->latch ? 0 : 1;
+   LLVMBasicBlockRef from[2] = {LLVMGetIncomingBlock(c->phi, 1 - in), c->latch};
+   LLVMAddIncoming(k, vals, from, 2);
+   LLVMValueRef at = LLVMGetFirstInstruction(c->header);
+   while (LLVMIsAPHINode(at))
+      at = LLVMGetNextInstruction(at);
+   LLVMPositionBuilderBefore(b, at);
+   LLVMValueRef trips = LLVMBuildCall2(b, ft, fn, &k, 1, "");
+   LLVMValueRef step = copy_invariant(b, g, c->step);
+   if (LLVMTypeOf(step) != t)
+      step = LLVMBuildTrunc(b, step, t, "");
+   LLVMValueRef i = LLVMBuildAdd(b, c->start, LLVMBuildMul(b, trips, step, ""), "");
+   LLVMReplaceAllUsesWith(c->phi, i);
+   LLVMInstructionEraseFromParent(c->phi);
+   LLVMDisposeBuilder(b);
+}
+
 static uint64_t private_bytes(LLVMValueRef fn, LLVMTargetDataRef td)
 {
    uint64_t bytes = 0;
@@ -333,9 +474,12 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
    struct kiln_value_map varying;
    kiln_value_map_init(&varying);
    bool ok = kiln_wg_graph_init(&g, fn) && mark_varying(&g, &varying);
-   unsigned kind = mark_kind(fn), marked = 0;
+   unsigned kind = mark_kind(fn), marked = 0, ncounters = 0;
    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(fn));
    struct loop_scan s = {.td = td, .g = &g, .varying = &varying};
+   /* Rewritten once the scan, which maps the old values, is over. */
+   struct counter *counters = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*counters)) : NULL;
+   ok = ok && counters;
    for (unsigned t = 0; ok && t < g.n; t++) {
       LLVMValueRef term = LLVMGetBasicBlockTerminator(g.blocks[t]);
       for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
@@ -348,8 +492,16 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
             continue;
          LLVMSetMetadata(LLVMGetBasicBlockTerminator(hb), kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
          marked++;
+         bool dup = false;
+         for (unsigned k2 = 0; k2 < ncounters; k2++)
+            dup |= counters[k2].header == hb;
+         if (!dup && find_strided_counter(&s, h, t, &counters[ncounters]))
+            ncounters++;
       }
    }
+   for (unsigned k = 0; k < ncounters; k++)
+      count_trips(LLVMGetGlobalParent(fn), &g, &counters[k]);
+   kiln_free(counters);
    kiln_wg_graph_fini(&g);
    kiln_value_map_fini(&varying);
    return marked > 0;
@@ -396,12 +548,10 @@ static LLVMValueRef barrier_function(LLVMModuleRef m, LLVMCallConv *cc)
 
 /* A block of its own holding the barrier, through which every edge into
  * the latch now goes. */
-static void barrier_before(LLVMModuleRef m, LLVMBasicBlockRef latch, LLVMBasicBlockRef *preds,
-                           unsigned npreds)
+static void barrier_before(LLVMValueRef bfn, LLVMCallConv cc, LLVMBasicBlockRef latch,
+                           LLVMBasicBlockRef *preds, unsigned npreds)
 {
-   LLVMCallConv cc;
-   LLVMValueRef bfn = barrier_function(m, &cc);
-   LLVMContextRef c = LLVMGetModuleContext(m);
+   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(bfn));
    LLVMBasicBlockRef bb = LLVMInsertBasicBlockInContext(c, latch, "interchange.barrier");
    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
    LLVMPositionBuilderAtEnd(b, bb);
@@ -449,6 +599,8 @@ unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid)
             chosen[nchosen++] = t;
       }
    }
+   LLVMCallConv cc;
+   LLVMValueRef bfn = barrier_function(m, &cc);
    for (unsigned c = 0; c < nchosen; c++) {
       unsigned t = chosen[c];
       LLVMBasicBlockRef *preds = kiln_malloc((g.npred[t] ? g.npred[t] : 1) * sizeof(*preds));
@@ -458,16 +610,20 @@ unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid)
       }
       for (unsigned p = 0; p < g.npred[t]; p++)
          preds[p] = g.blocks[g.pred[t][p]];
-      barrier_before(m, g.blocks[t], preds, g.npred[t]);
+      barrier_before(bfn, cc, g.blocks[t], preds, g.npred[t]);
       kiln_free(preds);
    }
+   kiln_wg_uniform_fini(&u);
+   kiln_wg_graph_fini(&g);
+   kiln_free(chosen);
+   /* The marked loops left may still run in step with an active flag
+    * (wg_predicate.h); the analysis is redone for the barriers just added. */
+   unsigned added = nchosen + kiln_wg_predicate_loops(fn, lid, kind, bfn, cc);
    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
       if (t && LLVMGetMetadata(t, kind))
          LLVMSetMetadata(t, kind, NULL);
    }
-   kiln_free(chosen);
-   kiln_wg_uniform_fini(&u);
-   kiln_wg_graph_fini(&g);
-   return nchosen;
+   kiln_wg_drop_trip_calls(fn);
+   return added;
 }

@@ -2,6 +2,7 @@
  * work-item (uniform values and branches, stores only to uniform private
  * variables) runs once per work-group instead of once per work-item. */
 #include "llvm/cpu/wg_internal.h"
+#include "llvm/cpu/wg_predicate.h"
 
 #include <string.h>
 
@@ -81,7 +82,7 @@ void kiln_wg_plan_uniform(struct kiln_wg *w, const struct kiln_wg_cfg *cfg,
    nc = 0;
    for (LLVMValueRef a = LLVMGetFirstInstruction(w->setup); a; a = LLVMGetNextInstruction(a)) {
       if (!LLVMIsAAllocaInst(a) || a == w->lid || a == w->next || a == w->scratch ||
-          kiln_wg_setup_only(w, a) ||
+          kiln_wg_setup_only(w, a) || kiln_wg_group_variable(a) ||
           !kiln_wg_uniform_alloca(u, a) || !kiln_wg_needs_slot(cfg, a))
          continue;
       for (LLVMUseRef x = LLVMGetFirstUse(a); x; x = LLVMGetNextUse(x)) {

@@ -1,6 +1,7 @@
 /* Privatisation: a slot per work-item for each private variable whose
  * value must survive a barrier while the other work-items run. */
 #include "llvm/cpu/wg_internal.h"
+#include "llvm/cpu/wg_predicate.h"
 
 #include "util/alloc.h"
 
@@ -76,7 +77,8 @@ static void privatize_alloca(struct kiln_wg *w, LLVMValueRef a)
  * survive a barrier while the other work-items run (wg_liveness.h).
  * Privatizing only some of them would be wrong code: without memory for
  * the list, nothing is done and w->oom is set.  Allocas in `shared` keep
- * one slot for the group (kiln_wg_plan_uniform). */
+ * one slot for the group (kiln_wg_plan_uniform), and so do the group
+ * variables of wg_predicate.c, which are wrong with any other layout. */
 void kiln_wg_privatize(struct kiln_wg *w, const struct kiln_wg_cfg *cfg,
                               const struct kiln_value_map *shared)
 {
@@ -89,7 +91,7 @@ void kiln_wg_privatize(struct kiln_wg *w, const struct kiln_wg_cfg *cfg,
          continue;
       if (cfg && !kiln_wg_needs_slot(cfg, i))
          continue;
-      if (shared && kiln_value_map_get(shared, i))
+      if ((shared && kiln_value_map_get(shared, i)) || kiln_wg_group_variable(i))
          continue;
       if (n == cap) {
          cap = cap ? cap * 2 : 32;

@@ -2,6 +2,8 @@
  * barriers (see wg_uniform.h). */
 #include "llvm/cpu/wg_uniform.h"
 
+#include "llvm/cpu/wg_predicate.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,7 +317,10 @@ static bool demote_allocas(struct kiln_wg_uniform *u, bool *oom)
 {
    bool changed = false;
    for (LLVMValueRef a = LLVMGetFirstInstruction(u->setup); a; a = LLVMGetNextInstruction(a)) {
-      if (!LLVMIsAAllocaInst(a) || !kiln_wg_uniform_alloca(u, a))
+      /* A group variable has one slot, so every work-item reads the
+       * same value (wg_predicate.c stores to it only where it is not
+       * read). */
+      if (!LLVMIsAAllocaInst(a) || !kiln_wg_uniform_alloca(u, a) || kiln_wg_group_variable(a))
          continue;
       bool varies = false;
       for (LLVMUseRef use = LLVMGetFirstUse(a); use && !varies; use = LLVMGetNextUse(use)) {

@@ -82,6 +82,13 @@ LLVMValueRef kiln_wg_create(LLVMModuleRef m, LLVMValueRef kernel,
    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
    for (unsigned p = 1; p <= 2; p++)
       LLVMAddAttributeAtIndex(fn, p, LLVMCreateEnumAttribute(w.c, noalias, 0));
+   /* The whole context can be read anywhere: loads of its sizes and ids
+    * under a condition (a header that only active work-items run,
+    * wg_predicate.h) may then be hoisted out of the work-item loop. */
+   uint64_t ctx_size = LLVMABISizeOfType(LLVMGetModuleDataLayout(m), w.ctx_type);
+   LLVMAddAttributeAtIndex(fn, 2, LLVMCreateEnumAttribute(w.c, LLVMGetEnumAttributeKindForName("dereferenceable", 15), ctx_size));
+   LLVMAddAttributeAtIndex(fn, 2, LLVMCreateEnumAttribute(w.c, LLVMGetEnumAttributeKindForName("align", 5),
+                                                          LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(m), w.ctx_type)));
    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
                            LLVMCreateEnumAttribute(w.c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
    /* The kernel's target attributes (CPU, features) carry over. */

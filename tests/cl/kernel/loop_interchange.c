@@ -82,6 +82,30 @@ static const char *source =
    "  }\n"
    "  out[g] = acc;\n"
    "}\n"
+   /* Trip counts that differ between work-items (wg_predicate.c): a
+    * GPU-style grid-stride loop whose counter is used after it, one over
+    * the group's items before a barrier, and one inside a uniform loop. */
+   "__kernel void grid_stride(__global uint *out, uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0), gs = get_global_size(0), acc = g, i;\n"
+   "  for (i = g; i < n * 97u + 13u; i += gs) acc = acc * 5u + i;\n"
+   "  out[g] = acc ^ (i * 3u);\n"
+   "}\n"
+   "__kernel void stride_local(__global uint *out, uint n, __local uint *buf)\n"
+   "{\n"
+   "  uint l = get_local_id(0), g = get_global_id(0), s = get_local_size(0), acc = 0;\n"
+   "  for (uint i = l; i < n * 3u; i += s) acc += (i * i) ^ g;\n"
+   "  buf[l] = acc;\n"
+   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  out[g] = buf[(l + 1) % s] * 7u + acc;\n"
+   "}\n"
+   "__kernel void outer_inner(__global uint *out, uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0), acc = g;\n"
+   "  for (uint j = 0; j < n; j++)\n"
+   "    for (uint i = get_local_id(0); i < j * 3u; i += 4u) acc = acc * 3u + i + j;\n"
+   "  out[g] = acc;\n"
+   "}\n"
    "__kernel void matmul(__global const uint *A, __global const uint *B, __global uint *C,\n"
    "                     uint K)\n"
    "{\n"
@@ -100,6 +124,17 @@ static const char *sp_source =
    "  float x = _A, y = (float)get_local_id(0);\n"
    "  for (int i = 0; i < 128; i++) { MAD_16(x, y); }\n"
    "  ptr[get_global_id(0)] = y;\n"
+   "}\n";
+
+/* A GPU-style grid-stride sum: each work-item's trip count depends on
+ * its id, so the loop runs predicated (wg_predicate.c), with contiguous
+ * masked loads across work-items. */
+static const char *gs_source =
+   "__kernel void gs_sum(__global const float *in, __global float *out, uint n)\n"
+   "{\n"
+   "  float s = 0.0f;\n"
+   "  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) s += in[i];\n"
+   "  out[get_global_id(0)] = s;\n"
    "}\n";
 
 enum { N = 448 };
@@ -162,6 +197,28 @@ static uint32_t host_kernel(const char *name, uint32_t g, uint32_t l, uint32_t l
          acc = acc * 3u + (base + (l + i) % ls) * 3u;
       return acc;
    }
+   if (!strcmp(name, "grid_stride")) {
+      uint32_t i;
+      acc = g;
+      for (i = g; i < n * 97u + 13u; i += N)
+         acc = acc * 5u + i;
+      return acc ^ (i * 3u);
+   }
+   if (!strcmp(name, "stride_local")) {
+      uint32_t own = 0, next = 0, ln = (l + 1) % ls;
+      for (uint32_t i = l; i < n * 3u; i += ls)
+         own += (i * i) ^ g;
+      for (uint32_t i = ln; i < n * 3u; i += ls)
+         next += (i * i) ^ (g - l + ln);
+      return next * 7u + own;
+   }
+   if (!strcmp(name, "outer_inner")) {
+      acc = g;
+      for (uint32_t j = 0; j < n; j++)
+         for (uint32_t i = l; i < j * 3u; i += 4u)
+            acc = acc * 3u + i + j;
+      return acc;
+   }
    /* one_store */
    for (uint32_t i = 0; i < n; i++)
       acc += i ^ g;
@@ -180,7 +237,7 @@ static void check_kernel(const struct kt_env *env, const char *name)
          cl_mem side = kk_buffer_in(env, side_size, NULL);
          KK_ARG(k, 0, out);
          KK_ARG(k, 1, trip);
-         if (!strcmp(name, "local_read"))
+         if (!strcmp(name, "local_read") || !strcmp(name, "stride_local"))
             KK_LOCAL(k, 2, ls * sizeof(cl_uint));
          if (!strcmp(name, "one_store"))
             KK_ARG(k, 2, side);
@@ -251,22 +308,27 @@ static void check_matmul(const struct kt_env *env)
    CHECK_OK(clReleaseKernel(k));
 }
 
-/* The scalar kernel's optimised IR, as KILN_DUMP left it, has vector
- * fmas; and the kernel computes what the host does. */
-static void check_vectorized(const struct kt_env *env, const char *dir)
+static bool vector_fma(const char *line)
 {
-   cl_program p = kk_build(env, sp_source, NULL);
-   cl_device_type type = 0;
-   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
-   /* Only the CPU device's work-group pass interchanges (GPUs run
-    * work-items in lanes already). */
-   DIR *d = type & CL_DEVICE_TYPE_CPU ? opendir(dir) : NULL;
-   REQUIRE(d || !(type & CL_DEVICE_TYPE_CPU), "cannot open %s", dir);
+   return strstr(line, "@llvm.fmuladd.v") || strstr(line, "@llvm.fma.v");
+}
+
+static bool vector_global_load(const char *line)
+{
+   return strstr(line, "@llvm.masked.load.v") && strstr(line, "addrspace(1)");
+}
+
+/* Whether a line of kernel's optimised IR, as KILN_DUMP left it in dir,
+ * matches; -1 when there is no such file. */
+static int ir_matches(const char *dir, const char *kernel, bool (*match)(const char *))
+{
+   DIR *d = opendir(dir);
    if (!d)
-      goto run;
-   bool found = false, vector = false;
+      return -1;
+   char suffix[128];
+   snprintf(suffix, sizeof(suffix), "-%s.opt.ll", kernel);
+   int found = -1;
    for (struct dirent *e; (e = readdir(d));) {
-      const char *suffix = "-compute_sp_scalar.opt.ll";
       size_t len = strlen(e->d_name), slen = strlen(suffix);
       if (len < slen || strcmp(e->d_name + len - slen, suffix))
          continue;
@@ -274,17 +336,81 @@ static void check_vectorized(const struct kt_env *env, const char *dir)
       snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
       FILE *f = fopen(path, "r");
       char line[4096];
+      found = found < 0 ? 0 : found;
       while (f && fgets(line, sizeof(line), f))
-         vector |= strstr(line, "@llvm.fmuladd.v") || strstr(line, "@llvm.fma.v");
+         found |= match(line);
       if (f)
          fclose(f);
-      found = true;
    }
    closedir(d);
-   CHECK(found, "KILN_DUMP wrote no optimised IR for compute_sp_scalar");
-   CHECK(vector, "clpeak's scalar kernel: the work-item loop around its own loop was not "
-                 "vectorized (no vector fma in the optimised IR)");
-run:;
+   return found;
+}
+
+static bool is_cpu(const struct kt_env *env)
+{
+   cl_device_type type = 0;
+   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
+   return type & CL_DEVICE_TYPE_CPU;
+}
+
+/* The grid-stride sum's work-item loop was vectorized (CPU devices),
+ * and the sums are right for bounds that are and are not multiples of
+ * the global size. */
+static void check_grid_stride_sum(const struct kt_env *env, const char *dir)
+{
+   cl_program p = kk_build(env, gs_source, NULL);
+   /* Only the CPU device's work-group pass interchanges (GPUs run
+    * work-items in lanes already). */
+   if (is_cpu(env)) {
+      int m = ir_matches(dir, "gs_sum", vector_global_load);
+      CHECK(m >= 0, "KILN_DUMP wrote no optimised IR for gs_sum");
+      CHECK(m != 0, "gs_sum: the predicated grid-stride loop was not vectorized (no masked "
+                    "vector load of global memory in the optimised IR)");
+   }
+   enum { G = 256, MAXN = 4099 };
+   static float in[MAXN];
+   for (int i = 0; i < MAXN; i++)
+      in[i] = (float)(i % 17);
+   cl_kernel k = kk_kernel(p, "gs_sum");
+   cl_mem min = kk_buffer_in(env, sizeof(in), in);
+   cl_mem out = kk_buffer_in(env, G * sizeof(float), NULL);
+   static const cl_uint sizes[] = {0, 5, 256, 1000, 4096, 4099};
+   for (size_t t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+      cl_uint n = sizes[t];
+      KK_ARG(k, 0, min);
+      KK_ARG(k, 1, out);
+      KK_ARG(k, 2, n);
+      size_t global = G, local = 64;
+      KK_RUN(env, k, 1, NULL, &global, &local);
+      float got[G];
+      kk_read(env, out, sizeof(got), got);
+      for (cl_uint g = 0; g < G; g++) {
+         float want = 0.0f;
+         for (cl_uint i = g; i < n; i += G)
+            want += in[i];
+         if (got[g] != want) {
+            KT_FAIL("gs_sum, n %u: item %u = %g, expected %g", n, g, got[g], want);
+            break;
+         }
+      }
+   }
+   CHECK_OK(clReleaseMemObject(min));
+   CHECK_OK(clReleaseMemObject(out));
+   CHECK_OK(clReleaseKernel(k));
+   CHECK_OK(clReleaseProgram(p));
+}
+
+/* The scalar kernel's optimised IR, as KILN_DUMP left it, has vector
+ * fmas; and the kernel computes what the host does. */
+static void check_vectorized(const struct kt_env *env, const char *dir)
+{
+   cl_program p = kk_build(env, sp_source, NULL);
+   if (is_cpu(env)) {
+      int m = ir_matches(dir, "compute_sp_scalar", vector_fma);
+      CHECK(m >= 0, "KILN_DUMP wrote no optimised IR for compute_sp_scalar");
+      CHECK(m != 0, "clpeak's scalar kernel: the work-item loop around its own loop was not "
+                    "vectorized (no vector fma in the optimised IR)");
+   }
    enum { G = 128 };
    cl_kernel k = kk_kernel(p, "compute_sp_scalar");
    cl_mem out = kk_buffer_in(env, G * sizeof(float), NULL);
@@ -323,11 +449,13 @@ int main(void)
    kt_setup(&env, 0);
    prog = kk_build(&env, source, NULL);
    static const char *const names[] = {"recur", "brk", "nested", "in_branch", "varying_trip",
-                                       "priv", "local_read", "one_store"};
+                                       "priv", "local_read", "one_store", "grid_stride",
+                                       "stride_local", "outer_inner"};
    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
       check_kernel(&env, names[i]);
    check_matmul(&env);
    check_vectorized(&env, dir);
+   check_grid_stride_sum(&env, dir);
    CHECK_OK(clReleaseProgram(prog));
    kt_teardown(&env);
    char cmd[128];

@@ -1,0 +1,283 @@
+/* Loops whose trip count differs between work-items, run by the whole
+ * group in step with an active flag per work-item (see wg_predicate.h). */
+#include "llvm/cpu/wg_predicate.h"
+
+#include <string.h>
+
+#include "llvm/cpu/wg_graph.h"
+#include "llvm/cpu/wg_internal.h"
+#include "llvm/cpu/wg_uniform.h"
+#include "util/alloc.h"
+
+#define GROUP_MD "kiln.group"
+
+static unsigned md_kind(LLVMContextRef c, const char *name)
+{
+   return LLVMGetMDKindIDInContext(c, name, (unsigned)strlen(name));
+}
+
+bool kiln_wg_group_variable(LLVMValueRef a)
+{
+   return LLVMIsAAllocaInst(a) && LLVMGetMetadata(a, md_kind(LLVMGetTypeContext(LLVMTypeOf(a)), GROUP_MD));
+}
+
+struct loop {
+   LLVMBasicBlockRef header, latch, exit;
+   LLVMBasicBlockRef *blocks, *outside; /* the loop's blocks; the header's preheaders */
+   unsigned nblocks, noutside;
+};
+
+static bool calls(LLVMBasicBlockRef bb, LLVMValueRef fn)
+{
+   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); fn && i; i = LLVMGetNextInstruction(i))
+      if (LLVMGetInstructionOpcode(i) == LLVMCall && LLVMGetCalledValue(i) == fn)
+         return true;
+   return false;
+}
+
+/* Whether the loop of back edge t -> h (g->in_loop) has the shape
+ * wg_predicate.h asks for; fills l. */
+static bool loop_shape(const struct kiln_wg_graph *g, const struct kiln_wg_uniform *u,
+                       unsigned h, unsigned t, LLVMValueRef barrier_fn, struct loop *l)
+{
+   memset(l, 0, sizeof(*l));
+   unsigned latches = 0;
+   for (unsigned k = 0; k < g->npred[h]; k++) {
+      unsigned p = g->pred[h][k];
+      if (g->in_loop[p]) {
+         latches++;
+      } else if (!kiln_wg_uniform_block(u, g->blocks[p])) {
+         return false; /* some work-items never reach the loop */
+      } else {
+         l->noutside++;
+      }
+   }
+   if (latches != 1 || !l->noutside)
+      return false;
+   for (unsigned b = 0; b < g->n; b++) {
+      if (!g->in_loop[b])
+         continue;
+      l->nblocks++;
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[b]);
+      if (!term || !LLVMIsABranchInst(term) || calls(g->blocks[b], barrier_fn))
+         return false;
+      for (unsigned s = 0; s < LLVMGetNumSuccessors(term); s++) {
+         LLVMBasicBlockRef to = LLVMGetSuccessor(term, s);
+         int d = kiln_wg_graph_index(g, to);
+         if (d >= 0 && g->in_loop[d])
+            continue;
+         if (b != h || l->exit)
+            return false; /* an exit other than the header's one */
+         l->exit = to;
+      }
+   }
+   if (!l->exit)
+      return false;
+   l->header = g->blocks[h];
+   l->latch = g->blocks[t];
+   l->blocks = kiln_malloc(l->nblocks * sizeof(*l->blocks));
+   l->outside = kiln_malloc(l->noutside * sizeof(*l->outside));
+   if (!l->blocks || !l->outside) {
+      kiln_free(l->blocks);
+      kiln_free(l->outside);
+      return false;
+   }
+   unsigned nb = 0, no = 0;
+   for (unsigned b = 0; b < g->n; b++)
+      if (g->in_loop[b])
+         l->blocks[nb++] = g->blocks[b];
+   for (unsigned k = 0; k < g->npred[h]; k++)
+      if (!g->in_loop[g->pred[h][k]])
+         l->outside[no++] = g->blocks[g->pred[h][k]];
+   return true;
+}
+
+struct builder {
+   LLVMContextRef c;
+   LLVMBuilderRef b;
+   LLVMValueRef barrier_fn;
+   LLVMCallConv cc;
+};
+
+static LLVMBasicBlockRef block_before(struct builder *x, LLVMBasicBlockRef at, const char *name)
+{
+   LLVMBasicBlockRef bb = LLVMInsertBasicBlockInContext(x->c, at, name);
+   LLVMPositionBuilderAtEnd(x->b, bb);
+   return bb;
+}
+
+/* A block holding only a barrier, then a branch to `to`: the shape the
+ * work-group pass cuts regions at. */
+static LLVMBasicBlockRef barrier_block(struct builder *x, LLVMBasicBlockRef at, LLVMBasicBlockRef to)
+{
+   LLVMBasicBlockRef bb = block_before(x, at, "ic.barrier");
+   LLVMValueRef flags = LLVMConstInt(LLVMInt32TypeInContext(x->c), 3, 0);
+   LLVMValueRef call = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(x->barrier_fn), x->barrier_fn,
+                                      &flags, 1, "");
+   LLVMSetInstructionCallConv(call, x->cc);
+   LLVMBuildBr(x->b, to);
+   return bb;
+}
+
+static void redirect(LLVMBasicBlockRef from, LLVMBasicBlockRef old_to, LLVMBasicBlockRef new_to)
+{
+   LLVMValueRef t = LLVMGetBasicBlockTerminator(from);
+   for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
+      if (LLVMGetSuccessor(t, s) == old_to)
+         LLVMSetSuccessor(t, s, new_to);
+}
+
+static bool is_trip_call(LLVMValueRef i)
+{
+   if (LLVMGetInstructionOpcode(i) != LLVMCall)
+      return false;
+   LLVMValueRef callee = LLVMGetCalledValue(i);
+   size_t len = 0;
+   const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : "";
+   return len > strlen(KILN_WG_TRIP_FN) && !strncmp(name, KILN_WG_TRIP_FN, strlen(KILN_WG_TRIP_FN));
+}
+
+/* The iteration number of the loop's active work-items (`iter`) replaces
+ * the trip counter of step 1 inside the loop; returns its type (i32 when
+ * the loop has none). */
+static LLVMTypeRef trip_type(const struct loop *l, LLVMContextRef c)
+{
+   for (unsigned b = 0; b < l->nblocks; b++)
+      for (LLVMValueRef i = LLVMGetFirstInstruction(l->blocks[b]); i; i = LLVMGetNextInstruction(i))
+         if (is_trip_call(i))
+            return LLVMTypeOf(i);
+   return LLVMInt32TypeInContext(c);
+}
+
+static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l)
+{
+   LLVMBasicBlockRef setup = LLVMGetFirstBasicBlock(fn);
+   LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c), kt = trip_type(l, x->c);
+   LLVMValueRef zero = LLVMConstInt(kt, 0, 0), one = LLVMConstInt(kt, 1, 0);
+   LLVMPositionBuilderBefore(x->b, LLVMGetFirstInstruction(setup));
+   LLVMValueRef active = LLVMBuildAlloca(x->b, i32, "ic.active");
+   LLVMValueRef iter = LLVMBuildAlloca(x->b, kt, "ic.iter");
+   LLVMValueRef any = LLVMBuildAlloca(x->b, kt, "ic.any");
+   LLVMSetMetadata(any, md_kind(x->c, GROUP_MD), LLVMMetadataAsValue(x->c, LLVMMDNodeInContext2(x->c, NULL, 0)));
+
+   /* R: whether any work-item is still active; then round again. */
+   LLVMBasicBlockRef more = block_before(x, l->exit, "ic.more");
+   LLVMBasicBlockRef to_exit = barrier_block(x, l->exit, l->exit);
+   LLVMBasicBlockRef head = block_before(x, l->header, "ic.head");
+   LLVMBasicBlockRef again = barrier_block(x, head, head);
+   LLVMPositionBuilderAtEnd(x->b, more);
+   LLVMValueRef it = LLVMBuildLoad2(x->b, kt, iter, "");
+   LLVMValueRef next = LLVMBuildAdd(x->b, it, one, "");
+   LLVMBuildStore(x->b, next, iter);
+   LLVMValueRef f = LLVMBuildLoad2(x->b, kt, any, "");
+   LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntEQ, f, next, ""), again, to_exit);
+
+   /* S: the end of every work-item's iteration, active or not.  `any`
+    * becomes iter + 1 if this work-item is still active: a maximum taken
+    * by every work-item, which the loop vectorizer turns into a vector
+    * reduction (a store only by active work-items would keep the work-item
+    * loop scalar). */
+   LLVMBasicBlockRef end = barrier_block(x, more, more);
+   LLVMBasicBlockRef latch = block_before(x, end, "ic.latch");
+   LLVMValueRef a = LLVMBuildLoad2(x->b, i32, active, "");
+   LLVMValueRef mine = LLVMBuildSelect(x->b, LLVMBuildICmp(x->b, LLVMIntNE, a, LLVMConstInt(i32, 0, 0), ""),
+                                       LLVMBuildAdd(x->b, LLVMBuildLoad2(x->b, kt, iter, ""), one, ""),
+                                       zero, "");
+   LLVMValueRef old = LLVMBuildLoad2(x->b, kt, any, "");
+   LLVMBuildStore(x->b, LLVMBuildSelect(x->b, LLVMBuildICmp(x->b, LLVMIntUGT, old, mine, ""), old, mine, ""), any);
+   LLVMBuildBr(x->b, end);
+
+   /* D: where the work-item would have left the loop. */
+   LLVMBasicBlockRef done = block_before(x, latch, "ic.done");
+   LLVMBuildStore(x->b, LLVMConstInt(i32, 0, 0), active);
+   LLVMBuildBr(x->b, latch);
+
+   /* H': only active work-items run the header. */
+   LLVMPositionBuilderAtEnd(x->b, head);
+   a = LLVMBuildLoad2(x->b, i32, active, "");
+   LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, a, LLVMConstInt(i32, 0, 0), ""), l->header, latch);
+
+   /* P: every work-item active, then the group starts together. */
+   LLVMBasicBlockRef start = barrier_block(x, again, head);
+   LLVMBasicBlockRef pre = block_before(x, start, "ic.pre");
+   LLVMBuildStore(x->b, LLVMConstInt(i32, 1, 0), active);
+   LLVMBuildStore(x->b, zero, iter);
+   LLVMBuildStore(x->b, zero, any);
+   LLVMBuildBr(x->b, start);
+
+   for (unsigned k = 0; k < l->noutside; k++)
+      redirect(l->outside[k], l->header, pre);
+   redirect(l->header, l->exit, done);
+   redirect(l->latch, l->header, latch);
+
+   /* Inside the loop an active work-item has run exactly `iter` rounds. */
+   for (unsigned b = 0; b < l->nblocks; b++)
+      for (LLVMValueRef i = LLVMGetFirstInstruction(l->blocks[b]); i; i = LLVMGetNextInstruction(i))
+         if (is_trip_call(i)) {
+            LLVMPositionBuilderBefore(x->b, i);
+            LLVMValueRef v = LLVMBuildLoad2(x->b, kt, iter, "");
+            LLVMReplaceAllUsesWith(i, v);
+            LLVMValueRef dead = i;
+            i = v;
+            LLVMInstructionEraseFromParent(dead);
+         }
+}
+
+unsigned kiln_wg_predicate_loops(LLVMValueRef fn, LLVMValueRef lid, unsigned mark_kind,
+                                 LLVMValueRef barrier_fn, LLVMCallConv cc)
+{
+   struct builder x = {.c = LLVMGetTypeContext(LLVMTypeOf(fn)), .barrier_fn = barrier_fn, .cc = cc};
+   struct kiln_wg_graph g;
+   struct kiln_wg_uniform u;
+   bool ok = kiln_wg_graph_init(&g, fn);
+   ok = kiln_wg_uniform_init(&u, fn, lid) && ok;
+   struct loop *chosen = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*chosen)) : NULL;
+   bool *taken = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(bool)) : NULL;
+   unsigned nchosen = 0;
+   for (unsigned t = 0; chosen && taken && t < g.n; t++) {
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(g.blocks[t]);
+      for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
+         LLVMBasicBlockRef hb = LLVMGetSuccessor(term, k);
+         if (!kiln_wg_graph_back_edge(&g, t, hb) || !LLVMGetMetadata(LLVMGetBasicBlockTerminator(hb), mark_kind))
+            continue;
+         unsigned h = (unsigned)kiln_wg_graph_index(&g, hb);
+         kiln_wg_graph_loop(&g, h, t);
+         bool overlaps = false;
+         for (unsigned b = 0; b < g.n; b++)
+            overlaps |= g.in_loop[b] && taken[b];
+         if (overlaps || !loop_shape(&g, &u, h, t, x.barrier_fn, &chosen[nchosen]))
+            continue;
+         for (unsigned b = 0; b < g.n; b++)
+            taken[b] |= g.in_loop[b];
+         nchosen++;
+      }
+   }
+   kiln_wg_uniform_fini(&u);
+   kiln_wg_graph_fini(&g);
+   x.b = LLVMCreateBuilderInContext(x.c);
+   for (unsigned k = 0; k < nchosen; k++) {
+      predicate(&x, fn, &chosen[k]);
+      kiln_free(chosen[k].blocks);
+      kiln_free(chosen[k].outside);
+   }
+   LLVMDisposeBuilder(x.b);
+   kiln_free(chosen);
+   kiln_free(taken);
+   return nchosen * 4;
+}
+
+void kiln_wg_drop_trip_calls(LLVMValueRef fn)
+{
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
+         LLVMValueRef next = LLVMGetNextInstruction(i);
+         if (is_trip_call(i)) {
+            LLVMValueRef callee = LLVMGetCalledValue(i);
+            LLVMReplaceAllUsesWith(i, LLVMGetOperand(i, 0));
+            LLVMInstructionEraseFromParent(i);
+            if (!LLVMGetFirstUse(callee))
+               LLVMDeleteFunction(callee);
+         }
+         i = next;
+      }
+}
