@@ -21,7 +21,10 @@ meson test -C "$KILN_BUILD" --print-errorlogs
 
 # The same end-to-end suite on the discrete test device (docs/testing.md):
 # memory the host cannot see and work that completes later, so staging,
-# migration and fences run on every CI run without a GPU.
+# migration and fences run on every CI run without a GPU.  (Contexts of
+# several devices need no stage of their own: exec_mixed_devices_discrete
+# names the CPU and two discrete test devices itself, in both stages and
+# under ASan; tests/cl/exec/meson.build.)
 echo "== cl suite on the discrete test device (KILN_DEVICES=cpu-discrete)"
 KILN_DEVICES=cpu-discrete meson test -C "$KILN_BUILD" --no-rebuild --print-errorlogs --suite cl
 

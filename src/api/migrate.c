@@ -1,10 +1,13 @@
 /* clEnqueueMigrateMemObjects (OpenCL 1.2, 5.4.4).
  *
- * Every Kiln device keeps memory objects in host memory that all of them
- * and the host reach directly (core/mem.h), so a migration moves nothing:
- * it is a command that completes in its place in the queue, after its
- * wait list, so that what an application orders around it (and profiles
- * with its event) behaves as on a device with memory of its own.
+ * Core moves a memory object's bytes to a device when a command of that
+ * device first needs them (core/mem_sync.c: the command that uses them
+ * copies them in, from whichever device or host copy is current), so a
+ * migration, a hint in the spec, moves nothing itself: it is a command
+ * that completes in its place in the queue, after its wait list, so that
+ * what an application orders around it (and profiles with its event)
+ * behaves as the spec says.  tests/cl/exec/mixed_devices.c checks a
+ * kernel on another device after one.
  * CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED therefore keeps the contents,
  * which the spec allows (they become undefined, and "undefined" includes
  * unchanged). */

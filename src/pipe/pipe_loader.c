@@ -41,13 +41,22 @@ static unsigned cpu_probe(struct pipe_screen **screens, unsigned max)
 
 /* The CPU as a device with memory of its own and work that completes
  * later: a stand-in for a GPU in tests (docs/testing.md).  Only when
- * named in KILN_DEVICES. */
+ * named in KILN_DEVICES.  KILN_CPU_DISCRETE_DEVICES (1 to 4) makes that
+ * many, each with its own memory, so that a CI machine without a GPU
+ * has what a 2-GPU machine has: two devices neither of whose memory the
+ * host sees, between which data moves through the host. */
 static unsigned cpu_discrete_probe(struct pipe_screen **screens, unsigned max)
 {
-   if (!max)
-      return 0;
-   screens[0] = cpu_screen_create(true);
-   return screens[0] ? 1 : 0;
+   const char *s = getenv("KILN_CPU_DISCRETE_DEVICES");
+   unsigned long want = s && *s ? strtoul(s, NULL, 10) : 1;
+   if (want < 1 || want > 4) {
+      kiln_log(KILN_LOG_WARN, "KILN_CPU_DISCRETE_DEVICES=%s: not 1 to 4, using 1", s);
+      want = 1;
+   }
+   unsigned n = 0;
+   while (n < want && n < max && (screens[n] = cpu_screen_create(true)))
+      n++;
+   return n;
 }
 #endif
 

@@ -220,6 +220,15 @@ void *fake_cuda_ptr(uint64_t address, size_t size)
    return p;
 }
 
+int fake_cuda_ptr_device(uint64_t address, size_t size)
+{
+   LOCK();
+   struct fake_mem *m = mem_at(address, size);
+   int d = !m ? -2 : m->kind == MEM_DEVICE ? m->device : -1;
+   pthread_mutex_unlock(&lock);
+   return d;
+}
+
 static bool pinned(const void *p, size_t size)
 {
    struct fake_mem *m = mem_at((uint64_t)(uintptr_t)p, size);

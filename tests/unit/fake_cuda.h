@@ -135,6 +135,11 @@ void fake_cuda_param(const struct fake_cuda_launch *l, unsigned i, void *out, si
 /* Host memory behind a device (or mapped host) address with size bytes
  * valid; NULL if none. */
 void *fake_cuda_ptr(uint64_t address, size_t size);
+/* The device whose memory holds [address, address + size): -1 for host
+ * memory (pinned, registered: every device reaches it), -2 for none.  A
+ * kernel of one GPU cannot dereference another's memory (no peer
+ * access), which a test's kernel functions check. */
+int fake_cuda_ptr_device(uint64_t address, size_t size);
 
 /* A CUDA array's bytes, rows of Width * element bytes packed, a row per
  * (y, layer or z); NULL when it is no live array.  *size: their number;

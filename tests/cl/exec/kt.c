@@ -106,7 +106,7 @@ static void watchdog(int sig)
    _exit(2);
 }
 
-static cl_platform_id find_kiln(void)
+cl_platform_id kt_find_kiln(void)
 {
    cl_uint n = 0;
    cl_int err = clGetPlatformIDs(0, NULL, &n);
@@ -156,15 +156,19 @@ static void skip_without_bounds_checks(const struct kt_env *env)
    clReleaseProgram(p);
 }
 
-void kt_setup(struct kt_env *env, cl_command_queue_properties props)
+void kt_watchdog_start(void)
 {
    /* Longer than any test takes, shorter than meson's own timeout. */
    const char *t = getenv("KT_WATCHDOG_S");
    signal(SIGALRM, watchdog);
    alarm(t ? (unsigned)atoi(t) : 100);
+}
 
+void kt_setup(struct kt_env *env, cl_command_queue_properties props)
+{
+   kt_watchdog_start();
    memset(env, 0, sizeof(*env));
-   env->platform = find_kiln();
+   env->platform = kt_find_kiln();
    REQUIRE_OK(clGetDeviceIDs(env->platform, CL_DEVICE_TYPE_ALL, 1, &env->device, NULL));
    env->context = kt_context(env);
    env->queue = kt_queue(env, env->context, props);

@@ -33,6 +33,12 @@ struct kt_env {
 void kt_setup(struct kt_env *env, cl_command_queue_properties props);
 void kt_teardown(struct kt_env *env);
 
+/* What kt_setup does first, for tests that make their own contexts: the
+ * watchdog (KT_WATCHDOG_S seconds, default 100), and the "Kiln" platform
+ * (exits with a message when there is none). */
+void kt_watchdog_start(void);
+cl_platform_id kt_find_kiln(void);
+
 /* A second context (on the same device), for cross-context checks. */
 cl_context kt_context(const struct kt_env *env);
 cl_command_queue kt_queue(const struct kt_env *env, cl_context ctx,
