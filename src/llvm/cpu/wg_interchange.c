@@ -441,17 +441,44 @@ static void count_trips(LLVMModuleRef m, struct kiln_wg_graph *g, const struct c
    unsigned in = LLVMGetIncomingBlock(c->phi, 0) == c->latch ? 0 : 1;
    LLVMBasicBlockRef from[2] = {LLVMGetIncomingBlock(c->phi, 1 - in), c->latch};
    LLVMAddIncoming(k, vals, from, 2);
-   LLVMValueRef at = LLVMGetFirstInstruction(c->header);
-   while (LLVMIsAPHINode(at))
-      at = LLVMGetNextInstruction(at);
-   LLVMPositionBuilderBefore(b, at);
-   LLVMValueRef trips = LLVMBuildCall2(b, ft, fn, &k, 1, "");
-   LLVMValueRef step = copy_invariant(b, g, c->step);
-   if (LLVMTypeOf(step) != t)
-      step = LLVMBuildTrunc(b, step, t, "");
-   LLVMValueRef i = LLVMBuildAdd(b, c->start, LLVMBuildMul(b, trips, step, ""), "");
-   LLVMReplaceAllUsesWith(c->phi, i);
-   LLVMInstructionEraseFromParent(c->phi);
+   /* Computed where it is used, not once in the header: after wg_predicate.c
+    * the header runs apart from the body (another region), and a value
+    * carried over would be a load from a slot per work-item, which the
+    * vectorizer sees as a gather. */
+   unsigned nuses = 0;
+   for (LLVMUseRef u = LLVMGetFirstUse(c->phi); u; u = LLVMGetNextUse(u))
+      nuses++;
+   LLVMValueRef *users = kiln_malloc((nuses ? nuses : 1) * sizeof(*users));
+   if (users) {
+      nuses = 0;
+      for (LLVMUseRef u = LLVMGetFirstUse(c->phi); u; u = LLVMGetNextUse(u)) {
+         bool seen = false;
+         for (unsigned k = 0; k < nuses; k++)
+            seen |= users[k] == LLVMGetUser(u);
+         if (!seen)
+            users[nuses++] = LLVMGetUser(u);
+      }
+   }
+   for (unsigned u = 0; users && u < nuses; u++) {
+      LLVMValueRef user = users[u];
+      unsigned n = (unsigned)LLVMGetNumOperands(user);
+      for (unsigned op = 0; op < n; op++) {
+         if (LLVMGetOperand(user, op) != c->phi)
+            continue;
+         if (LLVMIsAPHINode(user))
+            LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, op)));
+         else
+            LLVMPositionBuilderBefore(b, user);
+         LLVMValueRef trips = LLVMBuildCall2(b, ft, fn, &k, 1, "");
+         LLVMValueRef step = copy_invariant(b, g, c->step);
+         if (LLVMTypeOf(step) != t)
+            step = LLVMBuildTrunc(b, step, t, "");
+         LLVMSetOperand(user, op, LLVMBuildAdd(b, c->start, LLVMBuildMul(b, trips, step, ""), ""));
+      }
+   }
+   if (users) /* out of memory: the counter stays as it was */
+      LLVMInstructionEraseFromParent(c->phi);
+   kiln_free(users);
    LLVMDisposeBuilder(b);
 }
 

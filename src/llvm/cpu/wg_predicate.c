@@ -24,8 +24,10 @@ bool kiln_wg_group_variable(LLVMValueRef a)
 struct loop {
    LLVMBasicBlockRef header, latch, exit;
    LLVMBasicBlockRef *blocks, *outside; /* the loop's blocks; the header's preheaders */
-   unsigned nblocks, noutside;
+   unsigned nblocks, noutside, header_insts;
 };
+
+#define MAX_HEADER 256
 
 static bool calls(LLVMBasicBlockRef bb, LLVMValueRef fn)
 {
@@ -73,6 +75,12 @@ static bool loop_shape(const struct kiln_wg_graph *g, const struct kiln_wg_unifo
    }
    if (!l->exit)
       return false;
+   LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[h]);
+   if (!LLVMIsConditional(term))
+      return false;
+   for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[h]); i; i = LLVMGetNextInstruction(i))
+      if (++l->header_insts > MAX_HEADER)
+         return false; /* copied twice (copy_header): keep that small */
    l->header = g->blocks[h];
    l->latch = g->blocks[t];
    l->blocks = kiln_malloc(l->nblocks * sizeof(*l->blocks));
@@ -149,7 +157,77 @@ static LLVMTypeRef trip_type(const struct loop *l, LLVMContextRef c)
    return LLVMInt32TypeInContext(c);
 }
 
-static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l)
+/* The header runs where each round ends (and once before the first), so
+ * that a work-item whose loop test fails is inactive in the round that
+ * decides whether the group goes round again: a loop of one trip per
+ * work-item takes one round, not two.  Each work-item still runs the
+ * header exactly when it ran it before, between the same instructions. */
+struct header_copy {
+   LLVMValueRef *from, *to;
+   unsigned n;
+};
+
+static LLVMValueRef mapped(const struct header_copy *h, LLVMValueRef v)
+{
+   for (unsigned k = 0; k < h->n; k++)
+      if (h->from[k] == v)
+         return h->to[k];
+   return v;
+}
+
+/* Copies the header to the end of `into`, its trip call giving `trip`;
+ * on the loop's edge the work-item stays active, on the exit edge its
+ * flag clears, and both continue at `then`. */
+static void copy_header(struct builder *x, const struct loop *l, struct header_copy *h,
+                        LLVMBasicBlockRef into, LLVMValueRef (*trip)(struct builder *, void *),
+                        void *trip_arg, LLVMValueRef active, LLVMBasicBlockRef then)
+{
+   LLVMPositionBuilderAtEnd(x->b, into);
+   h->n = 0;
+   LLVMValueRef term = LLVMGetBasicBlockTerminator(l->header);
+   for (LLVMValueRef i = LLVMGetFirstInstruction(l->header); i != term; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef c;
+      if (is_trip_call(i)) {
+         c = trip(x, trip_arg);
+      } else {
+         c = LLVMInstructionClone(i);
+         unsigned n = (unsigned)LLVMGetNumOperands(i);
+         for (unsigned k = 0; k < n; k++)
+            LLVMSetOperand(c, k, mapped(h, LLVMGetOperand(i, k)));
+         LLVMInsertIntoBuilder(x->b, c);
+      }
+      h->from[h->n] = i;
+      h->to[h->n++] = c;
+   }
+   LLVMBasicBlockRef off = block_before(x, then, "ic.leave");
+   LLVMBuildStore(x->b, LLVMConstInt(LLVMInt32TypeInContext(x->c), 0, 0), active);
+   LLVMBuildBr(x->b, then);
+   LLVMPositionBuilderAtEnd(x->b, into);
+   LLVMValueRef cond = mapped(h, LLVMGetCondition(term));
+   if (LLVMGetSuccessor(term, 0) == l->exit)
+      LLVMBuildCondBr(x->b, cond, off, then);
+   else
+      LLVMBuildCondBr(x->b, cond, then, off);
+}
+
+struct trips {
+   LLVMTypeRef type;
+   LLVMValueRef iter;
+};
+
+static LLVMValueRef first_trip(struct builder *x, void *arg)
+{
+   (void)x;
+   return LLVMConstInt(((struct trips *)arg)->type, 0, 0);
+}
+
+static LLVMValueRef next_trip(struct builder *x, void *arg)
+{
+   const struct trips *t = arg;
+   return LLVMBuildAdd(x->b, LLVMBuildLoad2(x->b, t->type, t->iter, ""), LLVMConstInt(t->type, 1, 0), "");
+}
+
+static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l, struct header_copy *h)
 {
    LLVMBasicBlockRef setup = LLVMGetFirstBasicBlock(fn);
    LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c), kt = trip_type(l, x->c);
@@ -159,6 +237,9 @@ static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l)
    LLVMValueRef iter = LLVMBuildAlloca(x->b, kt, "ic.iter");
    LLVMValueRef any = LLVMBuildAlloca(x->b, kt, "ic.any");
    LLVMSetMetadata(any, md_kind(x->c, GROUP_MD), LLVMMetadataAsValue(x->c, LLVMMDNodeInContext2(x->c, NULL, 0)));
+   struct trips trips = {kt, iter};
+   LLVMValueRef header_term = LLVMGetBasicBlockTerminator(l->header);
+   LLVMBasicBlockRef body = LLVMGetSuccessor(header_term, LLVMGetSuccessor(header_term, 0) == l->exit);
 
    /* R: whether any work-item is still active; then round again. */
    LLVMBasicBlockRef more = block_before(x, l->exit, "ic.more");
@@ -172,13 +253,13 @@ static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l)
    LLVMValueRef f = LLVMBuildLoad2(x->b, kt, any, "");
    LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntEQ, f, next, ""), again, to_exit);
 
-   /* S: the end of every work-item's iteration, active or not.  `any`
-    * becomes iter + 1 if this work-item is still active: a maximum taken
-    * by every work-item, which the loop vectorizer turns into a vector
-    * reduction (a store only by active work-items would keep the work-item
-    * loop scalar). */
+   /* The end of every work-item's round, active or not.  `any` becomes
+    * iter + 1 if this work-item runs the next round: a maximum taken by
+    * every work-item, which the loop vectorizer turns into a vector
+    * reduction (a store only by active work-items would keep the
+    * work-item loop scalar). */
    LLVMBasicBlockRef end = barrier_block(x, more, more);
-   LLVMBasicBlockRef latch = block_before(x, end, "ic.latch");
+   LLVMBasicBlockRef tally = block_before(x, end, "ic.tally");
    LLVMValueRef a = LLVMBuildLoad2(x->b, i32, active, "");
    LLVMValueRef mine = LLVMBuildSelect(x->b, LLVMBuildICmp(x->b, LLVMIntNE, a, LLVMConstInt(i32, 0, 0), ""),
                                        LLVMBuildAdd(x->b, LLVMBuildLoad2(x->b, kt, iter, ""), one, ""),
@@ -187,31 +268,31 @@ static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l)
    LLVMBuildStore(x->b, LLVMBuildSelect(x->b, LLVMBuildICmp(x->b, LLVMIntUGT, old, mine, ""), old, mine, ""), any);
    LLVMBuildBr(x->b, end);
 
-   /* D: where the work-item would have left the loop. */
-   LLVMBasicBlockRef done = block_before(x, latch, "ic.done");
-   LLVMBuildStore(x->b, LLVMConstInt(i32, 0, 0), active);
-   LLVMBuildBr(x->b, latch);
+   /* After the latch: the next round's loop test. */
+   LLVMBasicBlockRef test = block_before(x, tally, "ic.test");
+   copy_header(x, l, h, test, next_trip, &trips, active, tally);
 
-   /* H': only active work-items run the header. */
+   /* H': only active work-items run the body. */
    LLVMPositionBuilderAtEnd(x->b, head);
    a = LLVMBuildLoad2(x->b, i32, active, "");
-   LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, a, LLVMConstInt(i32, 0, 0), ""), l->header, latch);
+   LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, a, LLVMConstInt(i32, 0, 0), ""), body, tally);
 
-   /* P: every work-item active, then the group starts together. */
+   /* P: the first loop test, then the group starts together. */
    LLVMBasicBlockRef start = barrier_block(x, again, head);
    LLVMBasicBlockRef pre = block_before(x, start, "ic.pre");
    LLVMBuildStore(x->b, LLVMConstInt(i32, 1, 0), active);
    LLVMBuildStore(x->b, zero, iter);
    LLVMBuildStore(x->b, zero, any);
-   LLVMBuildBr(x->b, start);
+   copy_header(x, l, h, pre, first_trip, &trips, active, start);
 
    for (unsigned k = 0; k < l->noutside; k++)
       redirect(l->outside[k], l->header, pre);
-   redirect(l->header, l->exit, done);
-   redirect(l->latch, l->header, latch);
+   redirect(l->latch, l->header, test);
 
    /* Inside the loop an active work-item has run exactly `iter` rounds. */
-   for (unsigned b = 0; b < l->nblocks; b++)
+   for (unsigned b = 0; b < l->nblocks; b++) {
+      if (l->blocks[b] == l->header)
+         continue;
       for (LLVMValueRef i = LLVMGetFirstInstruction(l->blocks[b]); i; i = LLVMGetNextInstruction(i))
          if (is_trip_call(i)) {
             LLVMPositionBuilderBefore(x->b, i);
@@ -221,6 +302,14 @@ static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l)
             i = v;
             LLVMInstructionEraseFromParent(dead);
          }
+   }
+   /* The header itself now runs only as its copies. */
+   for (LLVMValueRef i = LLVMGetFirstInstruction(l->header); i; i = LLVMGetNextInstruction(i))
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
+         LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+   for (LLVMValueRef i; (i = LLVMGetLastInstruction(l->header));)
+      LLVMInstructionEraseFromParent(i);
+   LLVMDeleteBasicBlock(l->header);
 }
 
 unsigned kiln_wg_predicate_loops(LLVMValueRef fn, LLVMValueRef lid, unsigned mark_kind,
@@ -255,15 +344,23 @@ unsigned kiln_wg_predicate_loops(LLVMValueRef fn, LLVMValueRef lid, unsigned mar
    kiln_wg_uniform_fini(&u);
    kiln_wg_graph_fini(&g);
    x.b = LLVMCreateBuilderInContext(x.c);
+   unsigned added = nchosen * 4;
+   struct header_copy h = {kiln_malloc(MAX_HEADER * sizeof(LLVMValueRef)),
+                           kiln_malloc(MAX_HEADER * sizeof(LLVMValueRef)), 0};
    for (unsigned k = 0; k < nchosen; k++) {
-      predicate(&x, fn, &chosen[k]);
+      if (h.from && h.to)
+         predicate(&x, fn, &chosen[k], &h);
+      else
+         added = 0; /* out of memory: the loop stays as it is */
       kiln_free(chosen[k].blocks);
       kiln_free(chosen[k].outside);
    }
+   kiln_free(h.from);
+   kiln_free(h.to);
    LLVMDisposeBuilder(x.b);
    kiln_free(chosen);
    kiln_free(taken);
-   return nchosen * 4;
+   return added;
 }
 
 void kiln_wg_drop_trip_calls(LLVMValueRef fn)
