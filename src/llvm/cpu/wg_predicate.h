@@ -15,10 +15,17 @@
  * interleaving between work-items changes, which OpenCL C leaves open
  * between barriers.
  *
- *   preheader -> P: active = 1, iter = 0, any = 0; barrier
- *   H': if (active) header...   header's exit -> D: active = 0
- *   latch -> S: if (active) any = iter + 1; barrier
+ *   preheader -> P: active = 1, iter = 0, any = 0; loop test (fails:
+ *                   active = 0); barrier
+ *   H': if (active) body...
+ *   latch -> T: loop test for the next round (fails: active = 0)
+ *   S: any = max(any, active ? iter + 1 : 0); barrier
  *   R: more = any == iter + 1; iter++; barrier; more ? H' : exit
+ *
+ * The loop test (the header block) runs where a round ends, so a
+ * work-item whose loop is over is inactive in the round that decides
+ * whether the group goes round again: a loop of one trip per work-item
+ * takes one round.
  *
  * `any` is one variable for the whole group (kiln_wg_group_variable: the
  * work-group pass never gives it a slot per work-item); comparing it with
@@ -26,8 +33,9 @@
  * read in R the same.  `iter` also replaces the loop's trip counter
  * (which step 1, wg_interchange.c, introduced for counters that start at
  * a work-item value and step by a group-wide one) inside the loop, so
- * that `i = start + iter * step` is contiguous across work-items and the
- * work-item loop vectorizes with masked loads.
+ * that `i = start + iter * step`, computed where it is used, is
+ * contiguous across work-items and the work-item loop vectorizes with
+ * masked loads.
  *
  * Applies to marked loops (step 1) whose only exit is at the header,
  * with one latch, no barrier inside and every work-item reaching the
