@@ -26,6 +26,7 @@
 #include "kiln/kernel_info.h"
 #include "llvm/compiler.h"
 #include "util/alloc.h"
+#include "util/bytes.h"
 #include "util/build_id.h"
 #include "util/log.h"
 #include "util/sha256.h"
@@ -249,42 +250,22 @@ bool kiln_program_cache_link_key(const struct kiln_bitcode *inputs, unsigned n,
 
 /* ---- payload ---- */
 
-struct out {
-   unsigned char *p; /* NULL: only measure */
-   size_t pos;
-};
-
-static void put(struct out *o, const void *data, size_t n)
-{
-   if (o->p && n)
-      memcpy(o->p + o->pos, data, n);
-   o->pos += n;
-}
-
-static void put_int(struct out *o, uint64_t v, int bytes)
-{
-   unsigned char b[8];
-   for (int i = 0; i < bytes; i++)
-      b[i] = (unsigned char)(v >> (8 * i));
-   put(o, b, (size_t)bytes);
-}
-
-static void put_payload(struct out *o, const struct kiln_program_build *b,
+static void put_payload(struct kiln_bytes_out *o, const struct kiln_program_build *b,
                         const struct kiln_build_dep *deps, unsigned num_deps,
                         size_t bin_size)
 {
-   put(o, PAYLOAD_MAGIC, 4);
-   put_int(o, num_deps, 4);
+   kiln_bytes_put(o, PAYLOAD_MAGIC, 4);
+   kiln_bytes_put_le(o, num_deps, 4);
    for (unsigned i = 0; i < num_deps; i++) {
       size_t n = strlen(deps[i].path);
-      put_int(o, n, 4);
-      put(o, deps[i].path, n);
-      put(o, deps[i].sha256, 32);
+      kiln_bytes_put_le(o, n, 4);
+      kiln_bytes_put(o, deps[i].path, n);
+      kiln_bytes_put(o, deps[i].sha256, 32);
    }
    size_t log = b->log ? strlen(b->log) : 0;
-   put_int(o, log, 4);
-   put(o, b->log, log);
-   put_int(o, bin_size, 8);
+   kiln_bytes_put_le(o, log, 4);
+   kiln_bytes_put(o, b->log, log);
+   kiln_bytes_put_le(o, bin_size, 8);
    if (o->p)
       kiln_program_build_write(b, o->p + o->pos);
    o->pos += bin_size;
@@ -295,7 +276,7 @@ void kiln_program_cache_store(struct kiln_fcache *c, const unsigned char key[KIL
                               const struct kiln_build_dep *deps, unsigned num_deps)
 {
    size_t bin_size = kiln_program_build_write(b, NULL);
-   struct out o = {NULL, 0};
+   struct kiln_bytes_out o = {NULL, 0};
    put_payload(&o, b, deps, num_deps, bin_size);
    size_t total = o.pos;
    o.p = kiln_malloc(total);
@@ -311,33 +292,6 @@ void kiln_program_cache_store(struct kiln_fcache *c, const unsigned char key[KIL
       kiln_log(KILN_LOG_COMPILE, "cache: stored %.16s (%zu bytes, %u included files)", hex,
                total, num_deps);
    kiln_free(o.p);
-}
-
-struct in {
-   const unsigned char *p;
-   size_t left;
-   bool bad;
-};
-
-static const unsigned char *take(struct in *in, size_t n)
-{
-   if (in->bad || n > in->left) {
-      in->bad = true;
-      return NULL;
-   }
-   const unsigned char *p = in->p;
-   in->p += n;
-   in->left -= n;
-   return p;
-}
-
-static uint64_t get_int(struct in *in, int bytes)
-{
-   const unsigned char *p = take(in, (size_t)bytes);
-   uint64_t v = 0;
-   for (int i = bytes - 1; p && i >= 0; i--)
-      v = v << 8 | p[i];
-   return v;
 }
 
 /* Whether the file at path (n bytes, not NUL-terminated) still has the
@@ -401,20 +355,20 @@ bool kiln_program_cache_load(struct kiln_fcache *c, const unsigned char key[KILN
       kiln_log(KILN_LOG_COMPILE, "cache: miss %.16s", hex);
       return false;
    }
-   struct in in = {data, size, false};
-   const unsigned char *magic = take(&in, 4);
+   struct kiln_bytes_in in = {data, size, false};
+   const unsigned char *magic = kiln_bytes_take(&in, 4);
    bool ok = magic && !memcmp(magic, PAYLOAD_MAGIC, 4);
-   uint32_t num_deps = ok ? (uint32_t)get_int(&in, 4) : 0;
+   uint32_t num_deps = ok ? (uint32_t)kiln_bytes_get_le(&in, 4) : 0;
    for (uint32_t i = 0; ok && i < num_deps; i++) {
-      size_t n = (size_t)get_int(&in, 4);
-      const unsigned char *path = take(&in, n);
-      const unsigned char *sum = take(&in, 32);
+      size_t n = (size_t)kiln_bytes_get_le(&in, 4);
+      const unsigned char *path = kiln_bytes_take(&in, n);
+      const unsigned char *sum = kiln_bytes_take(&in, 32);
       ok = !in.bad && file_unchanged(path, n, sum);
    }
-   size_t log_size = ok ? (size_t)get_int(&in, 4) : 0;
-   const unsigned char *log = ok ? take(&in, log_size) : NULL;
-   size_t bin_size = ok ? (size_t)get_int(&in, 8) : 0;
-   const unsigned char *bin = ok ? take(&in, bin_size) : NULL;
+   size_t log_size = ok ? (size_t)kiln_bytes_get_le(&in, 4) : 0;
+   const unsigned char *log = ok ? kiln_bytes_take(&in, log_size) : NULL;
+   size_t bin_size = ok ? (size_t)kiln_bytes_get_le(&in, 8) : 0;
+   const unsigned char *bin = ok ? kiln_bytes_take(&in, bin_size) : NULL;
    ok = ok && !in.bad && in.left == 0;
 
    struct kiln_binary_contents contents = {0};
@@ -459,24 +413,24 @@ void kiln_program_cache_update(struct kiln_fcache *c, const unsigned char key[KI
    if (kiln_fcache_get(c, key, &data, &size) != KILN_FCACHE_HIT)
       return; /* evicted, or never stored: nothing to bring up to date */
    /* The entry's included files and log stay; only its binary changes. */
-   struct in in = {data, size, false};
-   const unsigned char *magic = take(&in, 4);
+   struct kiln_bytes_in in = {data, size, false};
+   const unsigned char *magic = kiln_bytes_take(&in, 4);
    bool ok = magic && !memcmp(magic, PAYLOAD_MAGIC, 4);
-   uint32_t num_deps = ok ? (uint32_t)get_int(&in, 4) : 0;
+   uint32_t num_deps = ok ? (uint32_t)kiln_bytes_get_le(&in, 4) : 0;
    for (uint32_t i = 0; ok && i < num_deps; i++) {
-      take(&in, (size_t)get_int(&in, 4));
-      take(&in, 32);
+      kiln_bytes_take(&in, (size_t)kiln_bytes_get_le(&in, 4));
+      kiln_bytes_take(&in, 32);
    }
    if (ok)
-      take(&in, (size_t)get_int(&in, 4));
+      kiln_bytes_take(&in, (size_t)kiln_bytes_get_le(&in, 4));
    ok = ok && !in.bad;
    size_t head = size - in.left;
    size_t bin_size = kiln_program_build_write(b, NULL);
    unsigned char *p = ok ? kiln_malloc(head + 8 + bin_size) : NULL;
    if (p) {
       memcpy(p, data, head);
-      struct out o = {p + head, 0};
-      put_int(&o, bin_size, 8);
+      struct kiln_bytes_out o = {p + head, 0};
+      kiln_bytes_put_le(&o, bin_size, 8);
       kiln_program_build_write(b, p + head + 8);
       char hex[65];
       kiln_sha256_hex(key, hex);

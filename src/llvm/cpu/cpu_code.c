@@ -19,6 +19,7 @@
 #include "llvm/target.h"
 #include "llvm/target_table.h"
 #include "util/alloc.h"
+#include "util/bytes.h"
 
 #define MAGIC "KILNCPU1"
 #define MAGIC_SIZE 8
@@ -55,47 +56,27 @@ unsigned long kiln_cpu_code_compiles(void)
 
 /* ---- The container's bytes ---- */
 
-struct out {
-   unsigned char *p; /* NULL: only measuring */
-   size_t pos;
-};
-
-static void put(struct out *o, const void *data, size_t n)
+static void put_blob(struct kiln_bytes_out *o, const void *data, size_t n)
 {
-   if (o->p && n)
-      memcpy(o->p + o->pos, data, n);
-   o->pos += n;
+   kiln_bytes_put_le(o, n, 8);
+   kiln_bytes_put(o, data, n);
 }
 
-static void put_u64(struct out *o, uint64_t v)
-{
-   unsigned char b[8];
-   for (int i = 0; i < 8; i++)
-      b[i] = (unsigned char)(v >> (8 * i));
-   put(o, b, 8);
-}
-
-static void put_blob(struct out *o, const void *data, size_t n)
-{
-   put_u64(o, n);
-   put(o, data, n);
-}
-
-static void put_str(struct out *o, const char *s)
+static void put_str(struct kiln_bytes_out *o, const char *s)
 {
    put_blob(o, s, strlen(s));
 }
 
-static void write_all(struct out *o, const struct kiln_cpu_code *c)
+static void write_all(struct kiln_bytes_out *o, const struct kiln_cpu_code *c)
 {
-   put(o, MAGIC, MAGIC_SIZE);
-   put_u64(o, c->optimize);
+   kiln_bytes_put(o, MAGIC, MAGIC_SIZE);
+   kiln_bytes_put_le(o, c->optimize, 8);
    put_str(o, c->triple);
    put_str(o, c->cpu);
    put_str(o, c->features);
    put_blob(o, c->bitcode, c->bitcode_size);
    put_blob(o, c->common, c->common_size);
-   put_u64(o, c->num_kernels);
+   kiln_bytes_put_le(o, c->num_kernels, 8);
    for (unsigned i = 0; i < c->num_kernels; i++) {
       put_str(o, c->kernels[i].name);
       put_blob(o, c->kernels[i].object, c->kernels[i].object ? c->kernels[i].object_size : 0);
@@ -104,7 +85,7 @@ static void write_all(struct out *o, const struct kiln_cpu_code *c)
 
 void *kiln_cpu_code_write(const struct kiln_cpu_code *c, size_t *size)
 {
-   struct out o = {0};
+   struct kiln_bytes_out o = {0};
    write_all(&o, c);
    *size = o.pos;
    o.p = kiln_malloc(o.pos);
@@ -115,38 +96,11 @@ void *kiln_cpu_code_write(const struct kiln_cpu_code *c, size_t *size)
    return o.p;
 }
 
-struct in {
-   const unsigned char *p;
-   size_t left;
-   bool bad;
-};
-
-static const unsigned char *take(struct in *in, size_t n)
-{
-   if (in->bad || n > in->left) {
-      in->bad = true;
-      return NULL;
-   }
-   const unsigned char *p = in->p;
-   in->p += n;
-   in->left -= n;
-   return p;
-}
-
-static uint64_t get_u64(struct in *in)
-{
-   const unsigned char *b = take(in, 8);
-   uint64_t v = 0;
-   for (int i = 7; b && i >= 0; i--)
-      v = v << 8 | b[i];
-   return v;
-}
-
 /* A copy of the next blob (a NUL after it); *oom when out of memory. */
-static void *get_blob(struct in *in, size_t *size, bool *oom)
+static void *get_blob(struct kiln_bytes_in *in, size_t *size, bool *oom)
 {
-   uint64_t n = get_u64(in);
-   const unsigned char *p = take(in, (size_t)n);
+   uint64_t n = kiln_bytes_get_le(in, 8);
+   const unsigned char *p = kiln_bytes_take(in, (size_t)n);
    if (!p)
       return NULL;
    char *copy = kiln_malloc((size_t)n + 1);
@@ -172,17 +126,17 @@ struct kiln_cpu_code *kiln_cpu_code_open(const void *data, size_t size, char **e
    struct kiln_cpu_code *c = kiln_calloc(1, sizeof(*c));
    if (!c)
       return NULL;
-   struct in in = {data, size, false};
+   struct kiln_bytes_in in = {data, size, false};
    bool oom = false;
-   const unsigned char *magic = take(&in, MAGIC_SIZE);
+   const unsigned char *magic = kiln_bytes_take(&in, MAGIC_SIZE);
    in.bad |= !magic || memcmp(magic, MAGIC, MAGIC_SIZE);
-   c->optimize = get_u64(&in) != 0;
+   c->optimize = kiln_bytes_get_le(&in, 8) != 0;
    c->triple = get_blob(&in, NULL, &oom);
    c->cpu = get_blob(&in, NULL, &oom);
    c->features = get_blob(&in, NULL, &oom);
    c->bitcode = get_blob(&in, &c->bitcode_size, &oom);
    c->common = get_blob(&in, &c->common_size, &oom);
-   uint64_t n = get_u64(&in);
+   uint64_t n = kiln_bytes_get_le(&in, 8);
    /* Each kernel takes at least its two lengths. */
    if (!in.bad && !oom && n <= in.left / 16) {
       c->kernels = kiln_calloc(n ? (size_t)n : 1, sizeof(*c->kernels));
