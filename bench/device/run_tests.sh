@@ -45,6 +45,14 @@ if [ -z "$lib" ]; then
       echo "$stamp" > $dest/k.stamp
    fi
    lib=$dest/k/kcarry/lib/libKilnOpenCL.so.1
+   # The CUDA device compiles with libclc's nvptx64 library, which it reads
+   # from /usr/lib/clc (the device machine has no libclc; run.sh does the
+   # same); never replace one that is there.
+   bc=$dest/k/kcarry/clc/nvptx64--nvidiacl.bc
+   if [ -f $bc ] && [ ! -f /usr/lib/clc/nvptx64--nvidiacl.bc ]; then
+      mkdir -p /usr/lib/clc 2>/dev/null && cp $bc /usr/lib/clc/ 2>/dev/null ||
+         echo "run_tests: cannot write /usr/lib/clc: the CUDA device will fail to build kernels" >&2
+   fi
 fi
 py=$(command -v python3 || echo /usr/bin/python3)
 exec "$py" $dest/t/tcarry/run_tests.py --root $dest/t/tcarry --kiln-lib "$lib" ${args[@]+"${args[@]}"}
