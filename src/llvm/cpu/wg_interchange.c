@@ -578,15 +578,7 @@ static LLVMValueRef barrier_function(LLVMModuleRef m, LLVMCallConv *cc)
 static void barrier_before(LLVMValueRef bfn, LLVMCallConv cc, LLVMBasicBlockRef latch,
                            LLVMBasicBlockRef *preds, unsigned npreds)
 {
-   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(bfn));
-   LLVMBasicBlockRef bb = LLVMInsertBasicBlockInContext(c, latch, "interchange.barrier");
-   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-   LLVMPositionBuilderAtEnd(b, bb);
-   LLVMValueRef flags = LLVMConstInt(LLVMInt32TypeInContext(c), 3, 0);
-   LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(bfn), bfn, &flags, 1, "");
-   LLVMSetInstructionCallConv(call, cc);
-   LLVMBuildBr(b, latch);
-   LLVMDisposeBuilder(b);
+   LLVMBasicBlockRef bb = kiln_wg_barrier_block(bfn, cc, latch, latch);
    for (unsigned p = 0; p < npreds; p++) {
       LLVMValueRef t = LLVMGetBasicBlockTerminator(preds[p]);
       for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)

@@ -88,6 +88,11 @@ bool kiln_wg_is_call(LLVMValueRef inst);
 /* The calling convention of the existing calls of fn (C when none), for
  * the calls a pass adds. */
 LLVMCallConv kiln_wg_call_conv(LLVMValueRef fn);
+/* A new block before `before` holding only a barrier call and a branch to
+ * `to`: the shape the work-group pass cuts regions at.  The caller points
+ * edges at it. */
+LLVMBasicBlockRef kiln_wg_barrier_block(LLVMValueRef barrier_fn, LLVMCallConv cc,
+                                        LLVMBasicBlockRef before, LLVMBasicBlockRef to);
 /* A call of a function whose name starts with prefix ("llvm.lifetime."). */
 bool kiln_wg_is_intrinsic_call(LLVMValueRef inst, const char *prefix);
 /* Lowers every work-item function call; fences vanish (a work-group runs

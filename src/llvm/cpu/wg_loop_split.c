@@ -23,17 +23,7 @@ static void barrier_on_edge(LLVMBasicBlockRef from, unsigned s, LLVMValueRef bar
 {
    LLVMValueRef term = LLVMGetBasicBlockTerminator(from);
    LLVMBasicBlockRef to = LLVMGetSuccessor(term, s);
-   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(barrier_fn));
-   LLVMBasicBlockRef e = LLVMInsertBasicBlockInContext(c, to, "loop.barrier");
-   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-   LLVMPositionBuilderAtEnd(b, e);
-   /* CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE; fences are free here. */
-   LLVMValueRef flags = LLVMConstInt(LLVMInt32TypeInContext(c), 3, 0);
-   LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(barrier_fn), barrier_fn, &flags, 1, "");
-   LLVMSetInstructionCallConv(call, cc);
-   LLVMBuildBr(b, to);
-   LLVMDisposeBuilder(b);
-   LLVMSetSuccessor(term, s, e);
+   LLVMSetSuccessor(term, s, kiln_wg_barrier_block(barrier_fn, cc, to, to));
 }
 
 unsigned kiln_wg_split_uniform_loops(LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef barrier_fn)

@@ -114,17 +114,9 @@ static LLVMBasicBlockRef block_before(struct builder *x, LLVMBasicBlockRef at, c
    return bb;
 }
 
-/* A block holding only a barrier, then a branch to `to`: the shape the
- * work-group pass cuts regions at. */
 static LLVMBasicBlockRef barrier_block(struct builder *x, LLVMBasicBlockRef at, LLVMBasicBlockRef to)
 {
-   LLVMBasicBlockRef bb = block_before(x, at, "ic.barrier");
-   LLVMValueRef flags = LLVMConstInt(LLVMInt32TypeInContext(x->c), 3, 0);
-   LLVMValueRef call = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(x->barrier_fn), x->barrier_fn,
-                                      &flags, 1, "");
-   LLVMSetInstructionCallConv(call, x->cc);
-   LLVMBuildBr(x->b, to);
-   return bb;
+   return kiln_wg_barrier_block(x->barrier_fn, x->cc, at, to);
 }
 
 static void redirect(LLVMBasicBlockRef from, LLVMBasicBlockRef old_to, LLVMBasicBlockRef new_to)

@@ -45,6 +45,22 @@ LLVMCallConv kiln_wg_call_conv(LLVMValueRef fn)
    return LLVMCCallConv;
 }
 
+LLVMBasicBlockRef kiln_wg_barrier_block(LLVMValueRef barrier_fn, LLVMCallConv cc,
+                                        LLVMBasicBlockRef before, LLVMBasicBlockRef to)
+{
+   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(barrier_fn));
+   LLVMBasicBlockRef bb = LLVMInsertBasicBlockInContext(c, before, "barrier");
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+   LLVMPositionBuilderAtEnd(b, bb);
+   /* CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE; fences are free here. */
+   LLVMValueRef flags = LLVMConstInt(LLVMInt32TypeInContext(c), 3, 0);
+   LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(barrier_fn), barrier_fn, &flags, 1, "");
+   LLVMSetInstructionCallConv(call, cc);
+   LLVMBuildBr(b, to);
+   LLVMDisposeBuilder(b);
+   return bb;
+}
+
 bool kiln_wg_is_call(LLVMValueRef inst)
 {
    return LLVMGetInstructionOpcode(inst) == LLVMCall;
