@@ -41,6 +41,11 @@ struct kiln_command_ops {
    /* Optional: once the device finished the work run recorded, a last
     * word on its status (a kernel's out-of-bounds report). */
    cl_int (*done)(cl_event ev);
+   /* run only records work into the pipe context and never waits for the
+    * device (a kernel launch): on a device whose launches only record
+    * (pipe_caps::launch_records_async) it may run on the thread that makes
+    * the command ready, the enqueuing one included (core/executor.h). */
+   bool records_only;
 };
 
 /* "waiter starts only after the event whose list holds this edge".  The

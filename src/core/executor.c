@@ -17,6 +17,7 @@ struct in_flight {
    struct pipe_fence *fence; /* NULL: nothing of its own on the device */
    cl_int err;               /* while recording it */
    int result; /* of fence_wait, once no longer busy */
+   uint64_t flown_ns; /* when it was handed over (kiln_monotonic_ns) */
    struct in_flight *next;
 };
 
@@ -49,6 +50,14 @@ struct kiln_executor {
    bool completer_asleep; /* the completer waits on wake_completer */
    struct in_flight *flying, *flying_tail;
    atomic_uint num_flying; /* on flying, for run_command without the lock */
+   /* flying->flown_ns, for the completer's polling without the lock. */
+   atomic_uint_fast64_t oldest_flown_ns;
+   /* A thread completes the oldest flight (the completer, or a clFinish
+    * in kiln_executor_help): nobody else may. */
+   atomic_bool completing;
+   /* Threads in kiln_executor_help, which complete flights themselves:
+    * the completer leaves them alone meanwhile. */
+   atomic_uint finishers;
    bool executor_started, completer_started;
    unsigned refs; /* the queue's and each live thread's; the last frees ex */
    atomic_bool quit; /* the queue is gone: exit once nothing is left */
@@ -117,50 +126,105 @@ static void finish_flight(struct kiln_executor *ex, struct in_flight *f)
    kiln_event_complete(ev, final_status(ev, f->err ? f->err : r < 0 ? r : CL_SUCCESS));
 }
 
-static bool flying_or_quit(void *arg)
+/* How long a command stays in flight before the completer takes it (with
+ * polling on): a clFinish right behind the enqueue takes it first and
+ * completes it on its own thread, with no hand-over to the completer and
+ * back, and a launch's fence does not signal sooner anyway (a GPU's
+ * launch latency is several microseconds). */
+#define COMPLETER_GRACE_NS 2000u
+
+/* Whether the completer's condition holds (ex->lock held or not: a hint
+ * when not).  *wait_ns: how long the grace period still runs. */
+static bool completer_may_take(struct kiln_executor *ex, uint64_t *wait_ns)
+{
+   *wait_ns = 0;
+   if (!atomic_load_explicit(&ex->num_flying, memory_order_relaxed) ||
+       atomic_load_explicit(&ex->completing, memory_order_relaxed) ||
+       atomic_load_explicit(&ex->finishers, memory_order_relaxed))
+      return false;
+   if (!kiln_spin_ns())
+      return true; /* no polling: no grace either */
+   uint64_t at = atomic_load_explicit(&ex->oldest_flown_ns, memory_order_relaxed);
+   uint64_t now = kiln_monotonic_ns();
+   if (now - at >= COMPLETER_GRACE_NS)
+      return true;
+   *wait_ns = COMPLETER_GRACE_NS - (now - at);
+   return false;
+}
+
+static bool completer_poll(void *arg)
 {
    struct kiln_executor *ex = arg;
-   return atomic_load_explicit(&ex->num_flying, memory_order_relaxed) ||
+   uint64_t wait_ns;
+   return completer_may_take(ex, &wait_ns) ||
           atomic_load_explicit(&ex->quit, memory_order_relaxed);
+}
+
+/* Nothing is or will be in flight (ex->lock held). */
+static bool completer_done(struct kiln_executor *ex)
+{
+   return !ex->flying && ex->quit && !ex->head && !ex->executor_started;
+}
+
+/* Waits for the oldest flight's fence and completes its event (ex->lock
+ * held, released meanwhile; nobody else completing). */
+static void complete_oldest(struct kiln_executor *ex)
+{
+   struct pipe_screen *screen = ex->device->screen;
+   struct in_flight *f = ex->flying;
+   atomic_store_explicit(&ex->completing, true, memory_order_relaxed);
+   pthread_mutex_unlock(&ex->lock);
+   /* One pipe context's fences signal in the order they were made:
+    * sleep on the oldest. */
+   f->result = f->fence ? screen->fence_wait(screen, f->fence, PIPE_TIMEOUT_INFINITE) : 0;
+   finish_flight(ex, f);
+   pthread_mutex_lock(&ex->lock);
+   ex->flying = f->next;
+   if (!ex->flying)
+      ex->flying_tail = NULL;
+   else
+      atomic_store_explicit(&ex->oldest_flown_ns, ex->flying->flown_ns, memory_order_relaxed);
+   /* After its event completed (release: a command that sees 0 next
+    * sees that completion too). */
+   atomic_fetch_sub_explicit(&ex->num_flying, 1, memory_order_release);
+   atomic_store_explicit(&ex->completing, false, memory_order_relaxed);
+   kiln_free(f);
 }
 
 static void *completer_main(void *arg)
 {
    struct kiln_executor *ex = arg;
-   struct pipe_screen *screen = ex->device->screen;
    on_executor_thread = true;
    pthread_mutex_lock(&ex->lock);
    for (;;) {
-      if (!ex->flying && !ex->quit) {
+      uint64_t wait_ns;
+      if (!completer_may_take(ex, &wait_ns) && !completer_done(ex)) {
          /* Back-to-back commands fly within microseconds of each other:
           * look for the next before sleeping, so that fly() need not
           * wake us (a futex round trip per command). */
          pthread_mutex_unlock(&ex->lock);
-         kiln_spin_until(flying_or_quit, ex);
+         kiln_spin_until(completer_poll, ex);
          pthread_mutex_lock(&ex->lock);
       }
-      while (!ex->flying && !(ex->quit && !ex->head && !ex->executor_started)) {
+      while (!completer_may_take(ex, &wait_ns) && !completer_done(ex)) {
          ex->completer_asleep = true;
-         pthread_cond_wait(&ex->wake_completer, &ex->lock);
+         if (wait_ns) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += (long)wait_ns;
+            if (ts.tv_nsec >= 1000000000l) {
+               ts.tv_sec++;
+               ts.tv_nsec -= 1000000000l;
+            }
+            pthread_cond_timedwait(&ex->wake_completer, &ex->lock, &ts);
+         } else {
+            pthread_cond_wait(&ex->wake_completer, &ex->lock);
+         }
          ex->completer_asleep = false;
       }
-      if (!ex->flying)
-         break;
-      /* One pipe context's fences signal in the order they were made:
-       * sleep on the oldest. */
-      struct in_flight *f = ex->flying;
-      pthread_mutex_unlock(&ex->lock);
-      f->result =
-         f->fence ? screen->fence_wait(screen, f->fence, PIPE_TIMEOUT_INFINITE) : 0;
-      finish_flight(ex, f);
-      pthread_mutex_lock(&ex->lock);
-      ex->flying = f->next;
-      if (!ex->flying)
-         ex->flying_tail = NULL;
-      /* After its event completed (release: a command that sees 0 next
-       * sees that completion too). */
-      atomic_fetch_sub_explicit(&ex->num_flying, 1, memory_order_release);
-      kiln_free(f);
+      if (!completer_may_take(ex, &wait_ns))
+         break; /* done */
+      complete_oldest(ex);
    }
    drop_ref(ex);
    return NULL;
@@ -184,6 +248,7 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence,
    f->fence = fence;
    f->err = err;
    f->next = NULL;
+   f->flown_ns = kiln_spin_ns() ? kiln_monotonic_ns() : 0;
    /* Later commands of the same queue may now be recorded behind it: the
     * device runs a context's work in order.  Before the completer sees
     * ev, which may complete and free it at once.  (A failed command's
@@ -201,10 +266,12 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence,
    }
    bool started = ex->completer_started;
    if (started) {
-      if (ex->flying_tail)
+      if (ex->flying_tail) {
          ex->flying_tail->next = f;
-      else
+      } else {
          ex->flying = f;
+         atomic_store_explicit(&ex->oldest_flown_ns, f->flown_ns, memory_order_relaxed);
+      }
       ex->flying_tail = f;
       atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
       if (ex->completer_asleep)
@@ -235,6 +302,9 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
    struct pipe_context *p = ev->queue->pipe;
    ev->times[KILN_PROF_START] = kiln_device_timestamp(ev->queue->device);
    kiln_event_set_state(ev, CL_RUNNING);
+   /* Device times cost the driver work (a CUDA event more per launch):
+    * only profiling queues ask for them. */
+   p->timed = ev->profiling;
    cl_int err = ev->ops->run(ev);
    struct pipe_fence *fence = NULL;
    p->flush(p, &fence);
@@ -243,7 +313,7 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
     * has completed). */
    if (ex && (fence || in_flight(ex))) {
       if (settle && fence && !in_flight(ex)) {
-         struct in_flight f = {ev, fence, err, 0, NULL};
+         struct in_flight f = {ev, fence, err, 0, 0, NULL};
          f.result = p->screen->fence_wait(p->screen, fence, PIPE_TIMEOUT_INFINITE);
          finish_flight(ex, &f);
          return;
@@ -344,21 +414,70 @@ struct kiln_executor *kiln_executor_create(cl_device_id dev)
    return ex;
 }
 
+/* Starts the executor thread if it is not running (ex->lock held);
+ * false when no thread could be started. */
+static bool start_executor(struct kiln_executor *ex)
+{
+   if (ex->executor_started)
+      return true;
+   pthread_t t;
+   if (pthread_create(&t, NULL, executor_main, ex))
+      return false;
+   pthread_detach(t);
+   ex->executor_started = true;
+   ex->refs++;
+   return true;
+}
+
+/* Runs ev, which may only record (kiln_command_ops::records_only), on the
+ * calling thread, which took the queue (ex->running) with nothing queued
+ * ahead of ev; then hands the queue back, with what was pushed meanwhile
+ * going to the executor thread. */
+static void run_here(struct kiln_executor *ex, cl_event ev)
+{
+   bool was = on_executor_thread;
+   /* Callbacks run here now: an enqueue from one must not wait for the
+    * queue to drain (queue.c, throttle). */
+   on_executor_thread = true;
+   run_command(ex, ev, false);
+   pthread_mutex_lock(&ex->lock);
+   while (ex->head && !start_executor(ex)) {
+      /* No thread for the rest: run it here rather than never. */
+      cl_event batch = take_batch(ex);
+      pthread_mutex_unlock(&ex->lock);
+      run_batch(ex, batch);
+      pthread_mutex_lock(&ex->lock);
+   }
+   ex->running = false;
+   if (ex->head && ex->asleep)
+      pthread_cond_signal(&ex->wake);
+   pthread_mutex_unlock(&ex->lock);
+   on_executor_thread = was;
+}
+
 void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
 {
    ev->next_ready = NULL;
+   /* A launch that only records (a CUDA stream's) goes to the device from
+    * this thread when nothing of the queue is ahead of it and nobody else
+    * records: no hand-over to the executor thread, whose wake-up or
+    * polling would cost more than the launch (docs/design.md, "Executor:
+    * the launch path").  Commands that may wait (maps, host copies) and
+    * devices that run work as they record it (the CPU) keep going through
+    * the executor, so that an enqueue never runs the work itself. */
+   bool here = ev->ops && ev->ops->records_only && ex->device->caps->launch_records_async;
    pthread_mutex_lock(&ex->lock);
-   if (!ex->executor_started) {
-      pthread_t t;
-      if (pthread_create(&t, NULL, executor_main, ex)) {
-         /* No thread could be started: run it here rather than never. */
-         pthread_mutex_unlock(&ex->lock);
-         run_command(NULL, ev, false);
-         return;
-      }
-      pthread_detach(t);
-      ex->executor_started = true;
-      ex->refs++;
+   if (here && !ex->head && !ex->running && !ex->quit) {
+      ex->running = true;
+      pthread_mutex_unlock(&ex->lock);
+      run_here(ex, ev);
+      return;
+   }
+   if (!start_executor(ex)) {
+      /* No thread could be started: run it here rather than never. */
+      pthread_mutex_unlock(&ex->lock);
+      run_command(NULL, ev, false);
+      return;
    }
    if (ex->tail)
       ex->tail->next_ready = ev;
@@ -380,41 +499,57 @@ void kiln_executor_help(struct kiln_executor *ex, cl_event last)
       return;
    bool was = on_executor_thread;
    bool ran_last = false;
-   while (!ran_last && !kiln_event_finished(last)) {
-      pthread_mutex_lock(&ex->lock);
-      if (!ex->head || ex->running || ex->quit) {
+   pthread_mutex_lock(&ex->lock);
+   /* While this thread may complete flights, the completer leaves them:
+    * no hand-over to it and back. */
+   atomic_fetch_add_explicit(&ex->finishers, 1, memory_order_relaxed);
+   while (!kiln_event_finished(last)) {
+      if (!ran_last && ex->head && !ex->running && !ex->quit) {
+         cl_event batch = take_batch(ex);
          pthread_mutex_unlock(&ex->lock);
-         return;
+         /* Callbacks run here now: an enqueue from one must not wait for
+          * the queue to drain (queue.c, throttle). */
+         on_executor_thread = true;
+         while (batch && !ran_last) {
+            cl_event next = batch->next_ready;
+            ran_last = batch == last;
+            run_command(ex, batch, ran_last);
+            batch = next;
+         }
+         on_executor_thread = was;
+         pthread_mutex_lock(&ex->lock);
+         if (batch) {
+            /* Commands after last: back to the front, for the executor. */
+            cl_event tail = batch;
+            while (tail->next_ready)
+               tail = tail->next_ready;
+            tail->next_ready = ex->head;
+            if (!ex->head)
+               ex->tail = tail;
+            ex->head = batch;
+            atomic_store_explicit(&ex->queued, true, memory_order_relaxed);
+         }
+         ex->running = false;
+         if (ex->head && ex->asleep)
+            pthread_cond_signal(&ex->wake);
+         continue;
       }
-      cl_event batch = take_batch(ex);
-      pthread_mutex_unlock(&ex->lock);
-      /* Callbacks run here now: an enqueue from one must not wait for
-       * the queue to drain (queue.c, throttle). */
-      on_executor_thread = true;
-      while (batch && !ran_last) {
-         cl_event next = batch->next_ready;
-         ran_last = batch == last;
-         run_command(ex, batch, ran_last);
-         batch = next;
+      if (ex->flying && !atomic_load_explicit(&ex->completing, memory_order_relaxed)) {
+         /* What went to the device ahead of last (launches recorded on
+          * the enqueuing thread, kiln_executor_push): wait for it here. */
+         on_executor_thread = true;
+         complete_oldest(ex);
+         on_executor_thread = was;
+         continue;
       }
-      on_executor_thread = was;
-      pthread_mutex_lock(&ex->lock);
-      if (batch) {
-         /* Commands after last: back to the front, for the executor. */
-         cl_event tail = batch;
-         while (tail->next_ready)
-            tail = tail->next_ready;
-         tail->next_ready = ex->head;
-         if (!ex->head)
-            ex->tail = tail;
-         ex->head = batch;
-         atomic_store_explicit(&ex->queued, true, memory_order_relaxed);
-      }
-      ex->running = false;
-      if (ex->head && ex->asleep)
-         pthread_cond_signal(&ex->wake);
-      pthread_mutex_unlock(&ex->lock);
+      /* Another thread records or completes the queue's commands: wait
+       * for last as usual. */
+      break;
    }
+   atomic_fetch_sub_explicit(&ex->finishers, 1, memory_order_relaxed);
+   if (ex->flying && ex->completer_asleep)
+      pthread_cond_signal(&ex->wake_completer);
+   pthread_mutex_unlock(&ex->lock);
 }
 
 void kiln_executor_stop(struct kiln_executor *ex)

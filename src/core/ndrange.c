@@ -235,7 +235,7 @@ static void ndrange_describe(cl_event ev, struct kiln_trace_info *info)
 }
 
 static const struct kiln_command_ops ndrange_ops = {ndrange_run, ndrange_cleanup,
-                                                    ndrange_describe, ndrange_done};
+                                                    ndrange_describe, ndrange_done, true};
 
 /* How a kernel may use a memory object it is given: read-only objects
  * and __constant arguments do not make other devices' copies stale. */

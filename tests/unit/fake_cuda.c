@@ -1132,6 +1132,7 @@ static CUresult f_cuEventRecord(CUevent event, CUstream stream)
    struct fake_event *e = event_of(event);
    if (!e || e->device != dev)
       RETURN(CUDA_ERROR_INVALID_HANDLE);
+   fake_cuda.event_records++;
    e->recorded = true;
    e->done = false;
    e->seq = ++next_seq;
@@ -1434,6 +1435,7 @@ static CUresult f_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
    l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
    l->shared_bytes = shared_bytes;
    l->max_dynamic_shared = fn->max_dynamic;
+   l->thread = pthread_self();
    l->num_params = k->num_params;
    unsigned at = 0;
    for (unsigned i = 0; i < k->num_params; i++) {

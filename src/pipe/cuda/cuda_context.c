@@ -32,7 +32,8 @@ void cuda_context_error(struct cuda_context *c, cl_int err)
 void cuda_context_begin_work(struct cuda_context *c)
 {
    c->recorded = true;
-   if (c->start)
+   c->unfenced = true;
+   if (c->start || !c->base.timed)
       return;
    CUevent e;
    cl_int err = cuda_screen_get_event(c->screen, &e);
@@ -341,7 +342,7 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    if (!fence)
       return;
    *fence = NULL;
-   if (!c->start && !c->error) {
+   if (!c->unfenced && !c->error) {
       /* Nothing recorded since the last fence, but the work before it may
        * still run, and core orders the queue's next command (a map of
        * host-visible memory, say) behind this fence. */
@@ -360,6 +361,7 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    f->start = c->start;
    f->record_error = c->error;
    c->start = NULL;
+   c->unfenced = false;
    c->error = CL_SUCCESS;
    cl_int err = cuda_screen_get_event(s, &f->end);
    if (!err) {
@@ -484,6 +486,7 @@ struct pipe_context *cuda_context_create(struct pipe_screen *screen)
    }
    c->screen = s;
    c->base.screen = screen;
+   c->base.timed = true; /* until core says otherwise */
    c->base.destroy = ctx_destroy;
    c->base.buffer_write = buffer_write;
    c->base.buffer_read = buffer_read;

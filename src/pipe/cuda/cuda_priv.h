@@ -103,6 +103,7 @@ struct cuda_kernel {
    struct cuda_kernel *next; /* the program's list */
    int static_shared;        /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
    int max_threads;          /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
+   int local_bytes;          /* CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES */
    atomic_int dynamic_optin; /* the dynamic shared memory opted in to so far */
    struct cuda_program *program;
 };
@@ -118,9 +119,13 @@ struct cuda_context {
    struct pipe_context base;
    struct cuda_screen *screen;
    CUstream stream;
-   /* Recorded at the first work after the last fenced flush: the fence's
-    * start time. */
+   /* Recorded at the first work after the last fenced flush when the
+    * context is timed (pipe_context::timed): the fence's start time.
+    * Without it the fence has no times, and a launch costs one
+    * cuEventRecord fewer. */
    CUevent start;
+   /* Work was recorded since the last fenced flush. */
+   bool unfenced;
    /* The first error of the work recorded since then; the fence reports
     * it. */
    cl_int error;
