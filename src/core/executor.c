@@ -451,8 +451,10 @@ static void run_here(struct kiln_executor *ex, cl_event ev)
    ex->running = false;
    if (ex->head && ex->asleep)
       pthread_cond_signal(&ex->wake);
-   pthread_mutex_unlock(&ex->lock);
    on_executor_thread = was;
+   /* ev may have completed and its queue gone meanwhile (this thread may
+    * be another queue's completer): ex lived on through this reference. */
+   drop_ref(ex);
 }
 
 void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
@@ -469,6 +471,7 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
    pthread_mutex_lock(&ex->lock);
    if (here && !ex->head && !ex->running && !ex->quit) {
       ex->running = true;
+      ex->refs++; /* dropped by run_here */
       pthread_mutex_unlock(&ex->lock);
       run_here(ex, ev);
       return;
