@@ -72,6 +72,65 @@ static CUresult module_load(CUmodule *module, const void *image, unsigned num_op
    return real_module_load(module, image, num_options, options, values);
 }
 
+/* Calls of the entry points a launch uses, printed at exit: what Kiln asks
+ * of the driver per launch (each call of the winsys is a push, the call
+ * and a pop of the context). */
+static unsigned long n_push, n_launch, n_record, n_sync, n_query, n_attr;
+static CUresult (*real_push)(CUcontext);
+static CUresult (*real_launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               unsigned, unsigned, CUstream, void **, void **);
+static CUresult (*real_record)(CUevent, CUstream);
+static CUresult (*real_sync)(CUevent);
+static CUresult (*real_query)(CUevent);
+static CUresult (*real_attr)(int *, int, CUfunction);
+
+static CUresult count_push(CUcontext c)
+{
+   __atomic_add_fetch(&n_push, 1, __ATOMIC_RELAXED);
+   return real_push(c);
+}
+
+static CUresult count_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                             unsigned by, unsigned bz, unsigned shared, CUstream s,
+                             void **params, void **extra)
+{
+   __atomic_add_fetch(&n_launch, 1, __ATOMIC_RELAXED);
+   return real_launch(f, gx, gy, gz, bx, by, bz, shared, s, params, extra);
+}
+
+static CUresult count_record(CUevent e, CUstream s)
+{
+   __atomic_add_fetch(&n_record, 1, __ATOMIC_RELAXED);
+   return real_record(e, s);
+}
+
+static CUresult count_sync(CUevent e)
+{
+   __atomic_add_fetch(&n_sync, 1, __ATOMIC_RELAXED);
+   return real_sync(e);
+}
+
+static CUresult count_query(CUevent e)
+{
+   __atomic_add_fetch(&n_query, 1, __ATOMIC_RELAXED);
+   return real_query(e);
+}
+
+static CUresult count_attr(int *v, int attrib, CUfunction f)
+{
+   __atomic_add_fetch(&n_attr, 1, __ATOMIC_RELAXED);
+   return real_attr(v, attrib, f);
+}
+
+static void print_counts(void)
+{
+   double n = n_launch ? (double)n_launch : 1;
+   fprintf(stderr,
+           "fake libcuda: %lu launches; per launch %.2f cuEventRecord, %.2f cuEventSynchronize, "
+           "%.2f cuEventQuery, %.2f cuFuncGetAttribute, %.2f context pushes\n",
+           n_launch, n_record / n, n_sync / n, n_query / n, n_attr / n, n_push / n);
+}
+
 struct cuda_api *__wrap_cuda_api_load(void)
 {
    fake_cuda_reset();
@@ -79,6 +138,20 @@ struct cuda_api *__wrap_cuda_api_load(void)
    table = *fake_cuda_table();
    real_module_load = table.cuModuleLoadDataEx;
    table.cuModuleLoadDataEx = module_load;
+   real_push = table.cuCtxPushCurrent;
+   table.cuCtxPushCurrent = count_push;
+   real_launch = table.cuLaunchKernel;
+   table.cuLaunchKernel = count_launch;
+   real_record = table.cuEventRecord;
+   table.cuEventRecord = count_record;
+   real_sync = table.cuEventSynchronize;
+   table.cuEventSynchronize = count_sync;
+   real_query = table.cuEventQuery;
+   table.cuEventQuery = count_query;
+   real_attr = table.cuFuncGetAttribute;
+   table.cuFuncGetAttribute = count_attr;
+   if (getenv("FAKE_CUDA_COUNT"))
+      atexit(print_counts);
    return &table;
 }
 

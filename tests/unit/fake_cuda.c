@@ -74,7 +74,7 @@ struct fake_func {
 
 #define MAX_MEMS 1024
 #define MAX_STREAMS 64
-#define MAX_EVENTS 512
+#define MAX_EVENTS 8192
 #define MAX_MODULES 64
 #define MAX_FUNCS 256
 #define MAX_INJECT 16
