@@ -1133,6 +1133,8 @@ static CUresult f_cuEventRecord(CUevent event, CUstream stream)
    if (!e || e->device != dev)
       RETURN(CUDA_ERROR_INVALID_HANDLE);
    fake_cuda.event_records++;
+   if (e->flags & CU_EVENT_DISABLE_TIMING)
+      fake_cuda.untimed_records++;
    e->recorded = true;
    e->done = false;
    e->seq = ++next_seq;

@@ -110,6 +110,7 @@ struct fake_cuda_state {
    unsigned use_after_free; /* queued work touched freed pinned memory */
    unsigned elapsed_calls;
    unsigned event_records; /* cuEventRecord calls */
+   unsigned untimed_records; /* of those, of CU_EVENT_DISABLE_TIMING events */
 };
 
 extern struct fake_cuda_state fake_cuda;

@@ -2,10 +2,11 @@
  * over the fake libcuda (docs/design.md, "Executor: the launch path"): a
  * launch with nothing of its queue ahead of it goes to the stream from the
  * thread that enqueues it (no hand-over to the executor thread), a queue
- * without profiling costs one CUDA event per launch (the fence's end; a
- * profiling queue two, for START and END), and what the fast path skips
- * still works: profiling times, callbacks, wait lists with failed or user
- * events, out-of-order queues, a kernel fault failing its own event.
+ * without profiling costs one CUDA event per launch (the fence's end,
+ * without timing; a profiling queue two timed ones, for START and END),
+ * and what the fast path skips still works: profiling times, callbacks,
+ * wait lists with failed or user events, out-of-order queues, a kernel
+ * fault failing its own event.
  * Counted from the fake's calls, never timed.  KILN_DEVICES=cuda. */
 #include <pthread.h>
 #include <setjmp.h>
@@ -95,6 +96,7 @@ static void test_launches_on_enqueuing_thread(void **state)
    enum { N = 16 };
    size_t global = 64, local = 32;
    unsigned first = fake_cuda.num_launches, records = fake_cuda.event_records;
+   unsigned untimed = fake_cuda.untimed_records;
    cl_event last;
    for (int i = 0; i < N; i++)
       assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL,
@@ -109,6 +111,8 @@ static void test_launches_on_enqueuing_thread(void **state)
    for (unsigned i = first; i < first + N; i++)
       assert_true(pthread_equal(launch(i)->thread, pthread_self()));
    assert_int_equal(fake_cuda.event_records - records, N);
+   /* Nobody times those fences: events without timing, cheaper to record. */
+   assert_int_equal(fake_cuda.untimed_records - untimed, N);
    assert_int_equal(read_first(io), N);
 
    /* The round trip too. */
@@ -146,6 +150,7 @@ static void test_profiling_and_callbacks(void **state)
    cl_event ev[N];
    int calls = 0;
    unsigned records = fake_cuda.event_records;
+   unsigned untimed = fake_cuda.untimed_records;
    unsigned elapsed = fake_cuda.elapsed_calls;
    for (int i = 0; i < N; i++) {
       assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, &ev[i]),
@@ -156,6 +161,7 @@ static void test_profiling_and_callbacks(void **state)
    assert_int_equal(clWaitForEvents(N, ev), CL_SUCCESS);
    assert_int_equal(clFinish(q), CL_SUCCESS);
    assert_int_equal(fake_cuda.event_records - records, 2 * N);
+   assert_int_equal(fake_cuda.untimed_records, untimed);
    assert_true(fake_cuda.elapsed_calls > elapsed); /* device times were read */
    cl_ulong prev_end = 0;
    for (int i = 0; i < N; i++) {

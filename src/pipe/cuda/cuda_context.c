@@ -36,11 +36,11 @@ void cuda_context_begin_work(struct cuda_context *c)
    if (c->start || !c->base.timed)
       return;
    CUevent e;
-   cl_int err = cuda_screen_get_event(c->screen, &e);
+   cl_int err = cuda_screen_get_event(c->screen, true, &e);
    if (!err) {
       err = cuda_ws_event_record(c->screen->ws, e, c->stream);
       if (err)
-         cuda_screen_put_event(c->screen, e);
+         cuda_screen_put_event(c->screen, true, e);
       else
          c->start = e;
    }
@@ -65,7 +65,7 @@ static void ctx_destroy(struct pipe_context *ctx)
       cl_int err = cuda_ws_stream_sync(ws, c->stream);
       cuda_printf_finish(c->screen, cuda_printf_take(c), !err);
    }
-   cuda_screen_put_event(c->screen, c->start);
+   cuda_screen_put_event(c->screen, true, c->start);
    cuda_ws_stream_destroy(ws, c->stream);
    kiln_free(c);
 }
@@ -300,32 +300,32 @@ static void flush_idle(struct cuda_context *c, struct pipe_fence **fence)
 {
    struct cuda_screen *s = c->screen;
    CUevent e;
-   cl_int err = cuda_screen_get_event(s, &e);
+   cl_int err = cuda_screen_get_event(s, false, &e);
    if (!err) {
       err = cuda_ws_event_record(s->ws, e, c->stream);
       if (err) {
-         cuda_screen_put_event(s, e);
+         cuda_screen_put_event(s, false, e);
          e = NULL;
       }
    }
    int state = err ? err : cuda_ws_event_query(s->ws, e);
    if (state == CL_SUCCESS) {
       c->recorded = false; /* idle: until the next work, nothing to fence */
-      cuda_screen_put_event(s, e);
+      cuda_screen_put_event(s, false, e);
       cuda_printf_finish(s, cuda_printf_take(c), true);
       return;
    }
    struct pipe_fence *f = kiln_calloc(1, sizeof(*f));
    if (!f) {
       cl_int sync = cuda_ws_stream_sync(s->ws, c->stream);
-      cuda_screen_put_event(s, e);
+      cuda_screen_put_event(s, false, e);
       cuda_printf_finish(s, cuda_printf_take(c), !sync);
       return;
    }
    f->printf_jobs = cuda_printf_take(c);
    if (state < 0) {
       /* The device failed: say so without an event to wait on. */
-      cuda_screen_put_event(s, e);
+      cuda_screen_put_event(s, false, e);
       e = NULL;
    }
    f->end = e;
@@ -363,11 +363,13 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    c->start = NULL;
    c->unfenced = false;
    c->error = CL_SUCCESS;
-   cl_int err = cuda_screen_get_event(s, &f->end);
+   /* The end event needs timing only where the fence has times. */
+   f->timed_end = f->start != NULL;
+   cl_int err = cuda_screen_get_event(s, f->timed_end, &f->end);
    if (!err) {
       err = cuda_ws_event_record(s->ws, f->end, c->stream);
       if (err) {
-         cuda_screen_put_event(s, f->end);
+         cuda_screen_put_event(s, f->timed_end, f->end);
          f->end = NULL;
       }
    }
