@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "core/device.h"
 #include "core/event.h"
@@ -414,6 +416,25 @@ struct kiln_executor *kiln_executor_create(cl_device_id dev)
    return ex;
 }
 
+static pthread_once_t direct_once = PTHREAD_ONCE_INIT;
+static bool direct_on = true;
+
+static void direct_init(void)
+{
+   const char *env = getenv("KILN_DIRECT_LAUNCH");
+   direct_on = !env || !(!strcmp(env, "0") || !strcasecmp(env, "off") ||
+                         !strcasecmp(env, "no") || !strcasecmp(env, "false"));
+}
+
+/* KILN_DIRECT_LAUNCH (docs/env.md): launches may be recorded on the
+ * thread that makes them ready (on by default; off, every command goes
+ * through the executor thread, to compare the two on a GPU). */
+static bool direct_launches(void)
+{
+   pthread_once(&direct_once, direct_init);
+   return direct_on;
+}
+
 /* Starts the executor thread if it is not running (ex->lock held);
  * false when no thread could be started. */
 static bool start_executor(struct kiln_executor *ex)
@@ -467,7 +488,8 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
     * the launch path").  Commands that may wait (maps, host copies) and
     * devices that run work as they record it (the CPU) keep going through
     * the executor, so that an enqueue never runs the work itself. */
-   bool here = ev->ops && ev->ops->records_only && ex->device->caps->launch_records_async;
+   bool here = ev->ops && ev->ops->records_only && ex->device->caps->launch_records_async &&
+               direct_launches();
    pthread_mutex_lock(&ex->lock);
    if (here && !ex->head && !ex->running && !ex->quit) {
       ex->running = true;

@@ -295,6 +295,7 @@ int main(void)
 {
    setenv("KILN_DEVICES", "cuda", 1);
    setenv("KILN_CACHE", "0", 1);
+   unsetenv("KILN_DIRECT_LAUNCH"); /* the path this tests is the default */
    fake_cuda_reset();
    fake_cuda_add_device("NVIDIA H100 80GB HBM3"); /* sm_90 */
    static const unsigned sizes[] = {8, 8, 8, 8, 4};
