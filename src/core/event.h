@@ -100,6 +100,11 @@ struct _cl_event {
    cl_event since_prev, since_next;
    bool in_since;
    bool ready; /* handed to the executor: counted in its queue's ready */
+   /* Nobody outside Kiln holds the event (the application passed no event
+    * pointer to the enqueue): only its queue's order and clFinish can
+    * wait for it, so a later fence of its queue may cover its work
+    * (core/executor.c) instead of one of its own. */
+   bool unobserved;
 };
 
 static inline cl_event kiln_event_from(cl_event e)

@@ -20,6 +20,10 @@ struct in_flight {
    cl_int err;               /* while recording it */
    int result; /* of fence_wait, once no longer busy */
    uint64_t flown_ns; /* when it was handed over (kiln_monotonic_ns) */
+   /* Its work is on the device without a fence of its own (a launch
+    * nobody waits for by itself, event.h's unobserved): the first later
+    * flight with a fence covers it, or complete_oldest makes one. */
+   bool needs_fence;
    struct in_flight *next;
 };
 
@@ -47,10 +51,17 @@ struct kiln_executor {
    pthread_cond_t wake, wake_completer;
    cl_event head, tail;
    atomic_bool queued;  /* head != NULL, for pollers */
-   bool running;        /* a thread runs a batch: nobody else may */
+   /* A thread records into the queue's pipe context (runs a batch, a
+    * launch on its enqueuing thread, or a fence for flights that need
+    * one): nobody else may.  Atomic for the completer's polling. */
+   atomic_bool running;
+   atomic_bool fencing; /* running, taken by complete_oldest for a fence */
    bool asleep;         /* the executor thread waits on wake */
    bool completer_asleep; /* the completer waits on wake_completer */
    struct in_flight *flying, *flying_tail;
+   /* The oldest flight with a fence (NULL: none), which covers the
+    * needs_fence flights before it. */
+   struct in_flight *first_fenced;
    atomic_uint num_flying; /* on flying, for run_command without the lock */
    /* flying->flown_ns, for the completer's polling without the lock. */
    atomic_uint_fast64_t oldest_flown_ns;
@@ -64,6 +75,8 @@ struct kiln_executor {
    unsigned refs; /* the queue's and each live thread's; the last frees ex */
    atomic_bool quit; /* the queue is gone: exit once nothing is left */
 };
+
+static bool deferred_fences(void);
 
 /* Set on executor and completer threads: event callbacks run there, and
  * an enqueue from a callback must never wait for these threads. */
@@ -168,29 +181,107 @@ static bool completer_done(struct kiln_executor *ex)
    return !ex->flying && ex->quit && !ex->head && !ex->executor_started;
 }
 
-/* Waits for the oldest flight's fence and completes its event (ex->lock
- * held, released meanwhile; nobody else completing). */
-static void complete_oldest(struct kiln_executor *ex)
+/* Makes a fence for the flights that need one (the oldest does, and none
+ * after it has a fence), as a flight of its own at the end of the list
+ * (ex->lock held, released meanwhile).  False when another thread records
+ * into the pipe context: it will hand out a fence or the context soon. */
+static bool add_fence(struct kiln_executor *ex, struct pipe_context *p)
+{
+   if (ex->running || ex->head)
+      return false;
+   ex->running = true;
+   atomic_store(&ex->fencing, true);
+   pthread_mutex_unlock(&ex->lock);
+   struct pipe_fence *fence = NULL;
+   p->flush(p, &fence);
+   struct in_flight *g = fence ? kiln_calloc(1, sizeof(*g)) : NULL;
+   if (!g && fence) {
+      /* No memory to track it: the work it covers is done once it is. */
+      p->screen->fence_wait(p->screen, fence, PIPE_TIMEOUT_INFINITE);
+      p->screen->fence_destroy(p->screen, fence);
+   }
+   pthread_mutex_lock(&ex->lock);
+   ex->running = false;
+   atomic_store(&ex->fencing, false);
+   if (ex->head && ex->asleep)
+      pthread_cond_signal(&ex->wake);
+   if (g) {
+      /* Nothing was added meanwhile (only the thread that records adds):
+       * it covers every flight before it. */
+      g->fence = fence;
+      g->flown_ns = ex->flying_tail->flown_ns;
+      ex->flying_tail->next = g;
+      ex->flying_tail = g;
+      if (!ex->first_fenced)
+         ex->first_fenced = g;
+      atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
+   } else {
+      /* No fence (the context's work is all complete) or waited for
+       * above: what needed one is done. */
+      for (struct in_flight *f = ex->flying; f; f = f->next)
+         f->needs_fence = false;
+   }
+   return true;
+}
+
+/* Waits for the oldest flight's fence (or the fence of the first later
+ * flight that has one, when it needs one) and completes its event (ex->lock
+ * held, released meanwhile; nobody else completing).  False when nothing
+ * could be done: the oldest needs a fence that only the thread recording
+ * into the context can make now. */
+static bool complete_oldest(struct kiln_executor *ex)
 {
    struct pipe_screen *screen = ex->device->screen;
    struct in_flight *f = ex->flying;
+   struct pipe_fence *fence = f->fence;
+   if (f->needs_fence) {
+      struct in_flight *g = ex->first_fenced;
+      if (!g) {
+         struct pipe_context *p = f->ev->queue->pipe;
+         atomic_store_explicit(&ex->completing, true, memory_order_relaxed);
+         bool made = add_fence(ex, p);
+         atomic_store_explicit(&ex->completing, false, memory_order_relaxed);
+         return made; /* and the caller comes back for f */
+      }
+      fence = g->fence;
+   }
    atomic_store_explicit(&ex->completing, true, memory_order_relaxed);
    pthread_mutex_unlock(&ex->lock);
    /* One pipe context's fences signal in the order they were made:
-    * sleep on the oldest. */
-   f->result = f->fence ? screen->fence_wait(screen, f->fence, PIPE_TIMEOUT_INFINITE) : 0;
-   finish_flight(ex, f);
+    * sleep on the oldest.  (A fence covering f is waited for again when
+    * its own flight comes: fence_wait then returns what it found.) */
+   f->result = fence ? screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE) : 0;
+   if (f->ev) {
+      finish_flight(ex, f);
+   } else if (f->fence) {
+      screen->fence_destroy(screen, f->fence); /* a fence of add_fence's */
+   }
    pthread_mutex_lock(&ex->lock);
    ex->flying = f->next;
    if (!ex->flying)
       ex->flying_tail = NULL;
    else
       atomic_store_explicit(&ex->oldest_flown_ns, ex->flying->flown_ns, memory_order_relaxed);
+   if (ex->first_fenced == f) {
+      /* Each flight is passed over here once at most. */
+      struct in_flight *g = f->next;
+      while (g && !g->fence)
+         g = g->next;
+      ex->first_fenced = g;
+   }
    /* After its event completed (release: a command that sees 0 next
     * sees that completion too). */
    atomic_fetch_sub_explicit(&ex->num_flying, 1, memory_order_release);
    atomic_store_explicit(&ex->completing, false, memory_order_relaxed);
    kiln_free(f);
+   return true;
+}
+
+static bool recorder_done(void *arg)
+{
+   struct kiln_executor *ex = arg;
+   return !atomic_load_explicit(&ex->running, memory_order_relaxed) &&
+          !atomic_load_explicit(&ex->queued, memory_order_relaxed);
 }
 
 static void *completer_main(void *arg)
@@ -226,18 +317,36 @@ static void *completer_main(void *arg)
       }
       if (!completer_may_take(ex, &wait_ns))
          break; /* done */
-      complete_oldest(ex);
+      if (!complete_oldest(ex)) {
+         /* The oldest needs a fence and another thread records: it is
+          * done within microseconds, or sleeps in a long command (a map
+          * waiting for the device), so poll, then nap. */
+         pthread_mutex_unlock(&ex->lock);
+         if (!kiln_spin_until(recorder_done, ex)) {
+            struct timespec nap = {0, 100000};
+            nanosleep(&nap, NULL);
+         }
+         pthread_mutex_lock(&ex->lock);
+      }
    }
    drop_ref(ex);
    return NULL;
 }
 
 /* Hands a recorded, flushed command to the completer (fence NULL: one
- * with no device work, queued behind those in flight). */
-static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence, cl_int err)
+ * with no device work, queued behind those in flight, or with
+ * needs_fence, one whose work a later fence covers).  Called by the thread
+ * that records into the queue's pipe context. */
+static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence, cl_int err,
+                bool needs_fence)
 {
    struct pipe_screen *screen = ex->device->screen;
    struct in_flight *f = kiln_malloc(sizeof(*f));
+   if (!f && needs_fence) {
+      /* Nothing to track it with: fence it after all. */
+      ev->queue->pipe->flush(ev->queue->pipe, &fence);
+      needs_fence = false;
+   }
    if (!f) {
       /* No memory to track it: wait here instead. */
       int r = fence ? screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE) : 0;
@@ -251,6 +360,7 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence,
    f->err = err;
    f->next = NULL;
    f->flown_ns = kiln_spin_ns() ? kiln_monotonic_ns() : 0;
+   f->needs_fence = needs_fence;
    /* Later commands of the same queue may now be recorded behind it: the
     * device runs a context's work in order.  Before the completer sees
     * ev, which may complete and free it at once.  (A failed command's
@@ -275,6 +385,8 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence,
          atomic_store_explicit(&ex->oldest_flown_ns, f->flown_ns, memory_order_relaxed);
       }
       ex->flying_tail = f;
+      if (fence && !ex->first_fenced)
+         ex->first_fenced = f;
       atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
       if (ex->completer_asleep)
          pthread_cond_signal(&ex->wake_completer);
@@ -282,6 +394,9 @@ static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence,
    pthread_mutex_unlock(&ex->lock);
    if (!started) {
       /* No completer thread, so nothing is in flight either. */
+      if (needs_fence)
+         ev->queue->pipe->flush(ev->queue->pipe, &fence);
+      f->fence = fence;
       f->result = fence ? screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE) : 0;
       finish_flight(ex, f);
       kiln_free(f);
@@ -308,6 +423,15 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
     * only profiling queues ask for them. */
    p->timed = ev->profiling;
    cl_int err = ev->ops->run(ev);
+   /* A launch nobody waits for by itself, on a device whose launches only
+    * queue work, needs no fence (a CUDA event) of its own: the context's
+    * next fence covers it, whoever makes it (complete_oldest). */
+   if (ex && !err && !settle && ev->unobserved && ev->ops->records_only &&
+       ex->device->caps->launch_records_async && deferred_fences()) {
+      p->flush(p, NULL);
+      fly(ex, ev, NULL, CL_SUCCESS, true);
+      return;
+   }
    struct pipe_fence *fence = NULL;
    p->flush(p, &fence);
    /* Events complete in the order their commands ran: the completer's,
@@ -320,7 +444,7 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
          finish_flight(ex, &f);
          return;
       }
-      fly(ex, ev, fence, err);
+      fly(ex, ev, fence, err, false);
       return;
    }
    if (fence) {
@@ -435,6 +559,25 @@ static bool direct_launches(void)
    return direct_on;
 }
 
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+static bool shared_on = true;
+
+static void shared_init(void)
+{
+   const char *env = getenv("KILN_SHARED_FENCES");
+   shared_on = !env || !(!strcmp(env, "0") || !strcasecmp(env, "off") ||
+                         !strcasecmp(env, "no") || !strcasecmp(env, "false"));
+}
+
+/* KILN_SHARED_FENCES (docs/env.md): launches nobody waits for by
+ * themselves may share a later fence (on by default; off, every command
+ * gets one of its own, to compare the two on a GPU). */
+static bool deferred_fences(void)
+{
+   pthread_once(&shared_once, shared_init);
+   return shared_on;
+}
+
 /* Starts the executor thread if it is not running (ex->lock held);
  * false when no thread could be started. */
 static bool start_executor(struct kiln_executor *ex)
@@ -490,6 +633,10 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
     * the executor, so that an enqueue never runs the work itself. */
    bool here = ev->ops && ev->ops->records_only && ex->device->caps->launch_records_async &&
                direct_launches();
+   /* A fence for shared flights takes the context for a moment
+    * (add_fence): wait for it rather than handing over. */
+   while (here && atomic_load_explicit(&ex->fencing, memory_order_acquire))
+      kiln_cpu_relax();
    pthread_mutex_lock(&ex->lock);
    if (here && !ex->head && !ex->running && !ex->quit) {
       ex->running = true;
@@ -563,9 +710,10 @@ void kiln_executor_help(struct kiln_executor *ex, cl_event last)
          /* What went to the device ahead of last (launches recorded on
           * the enqueuing thread, kiln_executor_push): wait for it here. */
          on_executor_thread = true;
-         complete_oldest(ex);
+         bool done = complete_oldest(ex);
          on_executor_thread = was;
-         continue;
+         if (done)
+            continue;
       }
       /* Another thread records or completes the queue's commands: wait
        * for last as usual. */

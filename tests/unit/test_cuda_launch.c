@@ -97,33 +97,87 @@ static void test_launches_on_enqueuing_thread(void **state)
    size_t global = 64, local = 32;
    unsigned first = fake_cuda.num_launches, records = fake_cuda.event_records;
    unsigned untimed = fake_cuda.untimed_records;
-   cl_event last;
+   cl_event ev[N];
    for (int i = 0; i < N; i++)
-      assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL,
-                                              i == N - 1 ? &last : NULL),
-                       CL_SUCCESS);
+      assert_int_equal(
+         clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, &ev[i]),
+         CL_SUCCESS);
    /* A wait, not clFinish: clFinish may run commands that are ready on
     * its own thread too, the executor thread's alone would not do it. */
-   assert_int_equal(clWaitForEvents(1, &last), CL_SUCCESS);
-   clReleaseEvent(last);
-   assert_int_equal(clFinish(q), CL_SUCCESS);
+   assert_int_equal(clWaitForEvents(N, ev), CL_SUCCESS);
+   for (int i = 0; i < N; i++)
+      clReleaseEvent(ev[i]);
    assert_int_equal(fake_cuda.num_launches - first, N);
    for (unsigned i = first; i < first + N; i++)
       assert_true(pthread_equal(launch(i)->thread, pthread_self()));
+   /* Each launch whose event the application holds has a fence of its
+    * own (so a fault fails the right event), and nobody times them:
+    * events without timing, cheaper to record. */
    assert_int_equal(fake_cuda.event_records - records, N);
-   /* Nobody times those fences: events without timing, cheaper to record. */
    assert_int_equal(fake_cuda.untimed_records - untimed, N);
    assert_int_equal(read_first(io), N);
 
-   /* The round trip too. */
+   /* The round trip: a launch nobody holds the event of, and clFinish,
+    * which makes the one fence it waits for. */
    first = fake_cuda.num_launches;
+   records = fake_cuda.event_records;
    for (int i = 0; i < 4; i++) {
       assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, NULL),
                        CL_SUCCESS);
       assert_int_equal(clFinish(q), CL_SUCCESS);
       assert_true(pthread_equal(launch(first + (unsigned)i)->thread, pthread_self()));
    }
+   assert_int_equal(fake_cuda.event_records - records, 4);
    assert_int_equal(read_first(io), N + 4);
+   clReleaseCommandQueue(q);
+   clReleaseCommandQueue(io);
+}
+
+/* Launches whose events nobody holds share the fence of a later one: held
+ * back by a user event, N launches then go to the stream one after the
+ * other (the executor keeps the context meanwhile) and only the last,
+ * whose event the application holds, records a CUDA event. */
+static void test_shared_fences(void **state)
+{
+   (void)state;
+   cl_int err;
+   cl_command_queue io = clCreateCommandQueue(ctx, device, 0, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   cl_command_queue q = clCreateCommandQueue(ctx, device, 0, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   zero(io);
+   cl_event user = clCreateUserEvent(ctx, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   enum { N = 32 };
+   size_t global = 64, local = 32;
+   cl_event last;
+   for (int i = 0; i < N; i++)
+      assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, i == 0,
+                                              i == 0 ? &user : NULL, i == N - 1 ? &last : NULL),
+                       CL_SUCCESS);
+   unsigned first = fake_cuda.num_launches, records = fake_cuda.event_records;
+   assert_int_equal(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+   assert_int_equal(clWaitForEvents(1, &last), CL_SUCCESS);
+   assert_int_equal(fake_cuda.num_launches - first, N);
+   assert_int_equal(fake_cuda.event_records - records, 1);
+   cl_int st;
+   assert_int_equal(clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(st, CL_COMPLETE);
+   assert_int_equal(clFinish(q), CL_SUCCESS);
+   assert_int_equal(read_first(io), N);
+   clReleaseEvent(last);
+   clReleaseEvent(user);
+
+   /* Without any event: clFinish fences them, and they complete. */
+   records = fake_cuda.event_records;
+   for (int i = 0; i < N; i++)
+      assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, NULL),
+                       CL_SUCCESS);
+   assert_int_equal(clFinish(q), CL_SUCCESS);
+   assert_true(fake_cuda.event_records - records >= 1);
+   assert_true(fake_cuda.event_records - records <= N);
+   assert_int_equal(read_first(io), 2 * N);
    clReleaseCommandQueue(q);
    clReleaseCommandQueue(io);
 }
@@ -295,7 +349,9 @@ int main(void)
 {
    setenv("KILN_DEVICES", "cuda", 1);
    setenv("KILN_CACHE", "0", 1);
-   unsetenv("KILN_DIRECT_LAUNCH"); /* the path this tests is the default */
+   /* The paths this tests are the default. */
+   unsetenv("KILN_DIRECT_LAUNCH");
+   unsetenv("KILN_SHARED_FENCES");
    fake_cuda_reset();
    fake_cuda_add_device("NVIDIA H100 80GB HBM3"); /* sm_90 */
    static const unsigned sizes[] = {8, 8, 8, 8, 4};
@@ -325,6 +381,7 @@ int main(void)
    }
    const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_launches_on_enqueuing_thread),
+      cmocka_unit_test(test_shared_fences),
       cmocka_unit_test(test_profiling_and_callbacks),
       cmocka_unit_test(test_wait_lists),
       cmocka_unit_test(test_fault_fails_event),
