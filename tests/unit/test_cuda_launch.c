@@ -2,9 +2,10 @@
  * over the fake libcuda (docs/design.md, "Executor: the launch path"): a
  * launch with nothing of its queue ahead of it goes to the stream from the
  * thread that enqueues it (no hand-over to the executor thread), a queue
- * without profiling costs one CUDA event per launch (the fence's end,
- * without timing; a profiling queue two timed ones, for START and END),
- * and what the fast path skips still works: profiling times, callbacks,
+ * without profiling costs one CUDA event per launch whose event the
+ * application holds (the fence's end, without timing; a profiling queue
+ * two timed ones, for START and END) and launches without events share
+ * one, and what the fast path skips still works: profiling times, callbacks,
  * wait lists with failed or user events, out-of-order queues, a kernel
  * fault failing its own event.
  * Counted from the fake's calls, never timed.  KILN_DEVICES=cuda. */
