@@ -194,7 +194,10 @@ static bool add_fence(struct kiln_executor *ex, struct pipe_context *p)
    pthread_mutex_unlock(&ex->lock);
    struct pipe_fence *fence = NULL;
    p->flush(p, &fence);
-   struct in_flight *g = fence ? kiln_calloc(1, sizeof(*g)) : NULL;
+   /* The newest flight takes the fence when it is a launch that needs one
+    * (the usual case: no allocation), else a flight of the fence's own. */
+   struct in_flight *tail = ex->flying_tail;
+   struct in_flight *g = !fence ? NULL : tail->needs_fence ? tail : kiln_calloc(1, sizeof(*g));
    if (!g && fence) {
       /* No memory to track it: the work it covers is done once it is. */
       p->screen->fence_wait(p->screen, fence, PIPE_TIMEOUT_INFINITE);
@@ -207,14 +210,17 @@ static bool add_fence(struct kiln_executor *ex, struct pipe_context *p)
       pthread_cond_signal(&ex->wake);
    if (g) {
       /* Nothing was added meanwhile (only the thread that records adds):
-       * it covers every flight before it. */
+       * it covers every flight up to it. */
       g->fence = fence;
-      g->flown_ns = ex->flying_tail->flown_ns;
-      ex->flying_tail->next = g;
-      ex->flying_tail = g;
+      g->needs_fence = false;
+      if (g != tail) {
+         g->flown_ns = tail->flown_ns;
+         tail->next = g;
+         ex->flying_tail = g;
+         atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
+      }
       if (!ex->first_fenced)
          ex->first_fenced = g;
-      atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
    } else {
       /* No fence (the context's work is all complete) or waited for
        * above: what needed one is done. */
