@@ -627,6 +627,12 @@ static void run_here(struct kiln_executor *ex, cl_event ev)
    drop_ref(ex);
 }
 
+static bool not_fencing(void *arg)
+{
+   struct kiln_executor *ex = arg;
+   return !atomic_load_explicit(&ex->fencing, memory_order_acquire);
+}
+
 void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
 {
    ev->next_ready = NULL;
@@ -640,9 +646,10 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
    bool here = ev->ops && ev->ops->records_only && ex->device->caps->launch_records_async &&
                direct_launches();
    /* A fence for shared flights takes the context for a moment
-    * (add_fence): wait for it rather than handing over. */
-   while (here && atomic_load_explicit(&ex->fencing, memory_order_acquire))
-      kiln_cpu_relax();
+    * (add_fence): wait for it rather than handing over (a while: the
+    * thread making it may have lost its processor). */
+   if (here && atomic_load_explicit(&ex->fencing, memory_order_acquire))
+      kiln_spin_until(not_fencing, ex);
    pthread_mutex_lock(&ex->lock);
    if (here && !ex->head && !ex->running && !ex->quit) {
       ex->running = true;
