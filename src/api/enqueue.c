@@ -233,7 +233,8 @@ static cl_int enqueue_ndrange(cl_command_queue command_queue, cl_command_type ty
    if (empty)
       err = kiln_enqueue_sync(q, type, KILN_ORDER_COMMAND, wait, &ev);
    else
-      err = kiln_enqueue_ndrange(q, type, k, work_dim, offset, global, local, wait, &ev);
+      err = kiln_enqueue_ndrange(q, type, k, work_dim, offset, global, local, wait, event != NULL,
+                                 &ev);
    if (err)
       return kiln_api_fail(func, err, err == CL_OUT_OF_RESOURCES
                                          ? "the __local memory exceeds the device's"

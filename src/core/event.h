@@ -41,6 +41,11 @@ struct kiln_command_ops {
    /* Optional: once the device finished the work run recorded, a last
     * word on its status (a kernel's out-of-bounds report). */
    cl_int (*done)(cl_event ev);
+   /* run only records work into the pipe context and never waits for the
+    * device (a kernel launch): on a device whose launches only record
+    * (pipe_caps::launch_records_async) it may run on the thread that makes
+    * the command ready, the enqueuing one included (core/executor.h). */
+   bool records_only;
 };
 
 /* "waiter starts only after the event whose list holds this edge".  The
@@ -95,6 +100,11 @@ struct _cl_event {
    cl_event since_prev, since_next;
    bool in_since;
    bool ready; /* handed to the executor: counted in its queue's ready */
+   /* Nobody outside Kiln holds the event (the application passed no event
+    * pointer to the enqueue): only its queue's order and clFinish can
+    * wait for it, so a later fence of its queue may cover its work
+    * (core/executor.c) instead of one of its own. */
+   bool unobserved;
 };
 
 static inline cl_event kiln_event_from(cl_event e)

@@ -1,58 +1,22 @@
+/* A queue's executor (core/executor.h): the executor thread, launches
+ * recorded on the thread that makes them ready, clFinish running and
+ * completing the queue's commands itself.  What went to the device and
+ * its completion: completer.c. */
 #include "core/executor.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "core/device.h"
 #include "core/event.h"
+#include "core/executor_priv.h"
 #include "core/queue.h"
 #include "util/alloc.h"
 #include "util/log.h"
 #include "util/spin.h"
 #include "util/tls.h"
-
-/* A command whose work went to the device and is not known to be done. */
-struct in_flight {
-   cl_event ev;
-   struct pipe_fence *fence; /* NULL: nothing of its own on the device */
-   cl_int err;               /* while recording it */
-   int result; /* of fence_wait, once no longer busy */
-   struct in_flight *next;
-};
-
-/* Up to two threads per queue, started by its first command: the
- * executor records ready commands into the queue's pipe context and
- * flushes each; the completer waits for the fences of those that went to
- * the device and completes their events, in the order they ran.  Devices
- * that finish work as they record it (the CPU) hand back no fence, and
- * their commands complete on the executor at once unless earlier ones are
- * still in flight (a marker behind a device copy ends after it).  Per
- * queue, so that a command that never ends (a kernel spinning for ever)
- * holds back its own queue only.
- *
- * Launch latency (docs/design.md, "Executor"): the executor takes every
- * ready command at once (a batch) and runs them without the lock; a
- * command completing on it makes the next one of an in-order queue ready
- * without a wake-up.  Once idle it polls for new commands a while
- * (util/spin.h) before it sleeps, and a push signals it only when it
- * sleeps.  clFinish may run the queue's ready commands on the calling
- * thread when no other thread runs them (kiln_executor_help): "running"
- * makes whoever runs a batch the only user of the pipe context. */
-struct kiln_executor {
-   cl_device_id device;
-   pthread_mutex_t lock;
-   pthread_cond_t wake, wake_completer;
-   cl_event head, tail;
-   atomic_bool queued;  /* head != NULL, for pollers */
-   bool running;        /* a thread runs a batch: nobody else may */
-   bool asleep;         /* the executor thread waits on wake */
-   bool completer_asleep; /* the completer waits on wake_completer */
-   struct in_flight *flying, *flying_tail;
-   atomic_uint num_flying; /* on flying, for run_command without the lock */
-   bool executor_started, completer_started;
-   unsigned refs; /* the queue's and each live thread's; the last frees ex */
-   atomic_bool quit; /* the queue is gone: exit once nothing is left */
-};
 
 /* Set on executor and completer threads: event callbacks run there, and
  * an enqueue from a callback must never wait for these threads. */
@@ -63,16 +27,12 @@ bool kiln_executor_on_thread(void)
    return on_executor_thread;
 }
 
-static cl_int final_status(cl_event ev, cl_int err)
+void kiln_executor_mark_thread(void)
 {
-   if (!err && ev->ops->done)
-      err = ev->ops->done(ev);
-   if (err)
-      kiln_log(KILN_LOG_QUEUE, "command 0x%x failed with %d", ev->type, err);
-   return err ? (err < 0 ? err : CL_OUT_OF_RESOURCES) : CL_COMPLETE;
+   on_executor_thread = true;
 }
 
-static void drop_ref(struct kiln_executor *ex)
+void kiln_executor_unref(struct kiln_executor *ex)
 {
    /* Called with ex->lock held. */
    bool last = --ex->refs == 0;
@@ -82,140 +42,6 @@ static void drop_ref(struct kiln_executor *ex)
       pthread_cond_destroy(&ex->wake);
       pthread_cond_destroy(&ex->wake_completer);
       kiln_free(ex);
-   }
-}
-
-/* Completes f's event; f stays on ex->flying until then, so that a
- * command behind it cannot complete first (run_command). */
-static void finish_flight(struct kiln_executor *ex, struct in_flight *f)
-{
-   int r = f->result;
-   struct pipe_screen *screen = ex->device->screen;
-   cl_event ev = f->ev;
-   uint64_t start, end;
-   /* Device times cost the driver queries: only for profiling queues. */
-   if (ev->profiling && f->fence && screen->fence_times &&
-       screen->fence_times(screen, f->fence, &start, &end)) {
-      /* The device clock is mapped onto the host's with some error: keep
-       * QUEUED <= SUBMIT <= START <= END (the spec's order) regardless. */
-      if (start < ev->times[KILN_PROF_SUBMIT])
-         start = ev->times[KILN_PROF_SUBMIT];
-      ev->times[KILN_PROF_START] = start;
-      ev->times[KILN_PROF_END] = end < start ? start : end;
-   } else {
-      /* Host times: recorded at START, ended now.  The device ran the
-       * queue's work in order, so the command cannot have started before
-       * the previous one ended. */
-      cl_command_queue q = ev->queue;
-      if (ev->times[KILN_PROF_START] < q->last_end)
-         ev->times[KILN_PROF_START] = q->last_end;
-      ev->times[KILN_PROF_END] = kiln_device_timestamp(ex->device);
-   }
-   ev->queue->last_end = ev->times[KILN_PROF_END];
-   if (f->fence)
-      screen->fence_destroy(screen, f->fence);
-   kiln_event_complete(ev, final_status(ev, f->err ? f->err : r < 0 ? r : CL_SUCCESS));
-}
-
-static bool flying_or_quit(void *arg)
-{
-   struct kiln_executor *ex = arg;
-   return atomic_load_explicit(&ex->num_flying, memory_order_relaxed) ||
-          atomic_load_explicit(&ex->quit, memory_order_relaxed);
-}
-
-static void *completer_main(void *arg)
-{
-   struct kiln_executor *ex = arg;
-   struct pipe_screen *screen = ex->device->screen;
-   on_executor_thread = true;
-   pthread_mutex_lock(&ex->lock);
-   for (;;) {
-      if (!ex->flying && !ex->quit) {
-         /* Back-to-back commands fly within microseconds of each other:
-          * look for the next before sleeping, so that fly() need not
-          * wake us (a futex round trip per command). */
-         pthread_mutex_unlock(&ex->lock);
-         kiln_spin_until(flying_or_quit, ex);
-         pthread_mutex_lock(&ex->lock);
-      }
-      while (!ex->flying && !(ex->quit && !ex->head && !ex->executor_started)) {
-         ex->completer_asleep = true;
-         pthread_cond_wait(&ex->wake_completer, &ex->lock);
-         ex->completer_asleep = false;
-      }
-      if (!ex->flying)
-         break;
-      /* One pipe context's fences signal in the order they were made:
-       * sleep on the oldest. */
-      struct in_flight *f = ex->flying;
-      pthread_mutex_unlock(&ex->lock);
-      f->result =
-         f->fence ? screen->fence_wait(screen, f->fence, PIPE_TIMEOUT_INFINITE) : 0;
-      finish_flight(ex, f);
-      pthread_mutex_lock(&ex->lock);
-      ex->flying = f->next;
-      if (!ex->flying)
-         ex->flying_tail = NULL;
-      /* After its event completed (release: a command that sees 0 next
-       * sees that completion too). */
-      atomic_fetch_sub_explicit(&ex->num_flying, 1, memory_order_release);
-      kiln_free(f);
-   }
-   drop_ref(ex);
-   return NULL;
-}
-
-/* Hands a recorded, flushed command to the completer (fence NULL: one
- * with no device work, queued behind those in flight). */
-static void fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *fence, cl_int err)
-{
-   struct pipe_screen *screen = ex->device->screen;
-   struct in_flight *f = kiln_malloc(sizeof(*f));
-   if (!f) {
-      /* No memory to track it: wait here instead. */
-      int r = fence ? screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE) : 0;
-      if (fence)
-         screen->fence_destroy(screen, fence);
-      kiln_event_complete(ev, final_status(ev, err ? err : r < 0 ? r : CL_SUCCESS));
-      return;
-   }
-   f->ev = ev;
-   f->fence = fence;
-   f->err = err;
-   f->next = NULL;
-   /* Later commands of the same queue may now be recorded behind it: the
-    * device runs a context's work in order.  Before the completer sees
-    * ev, which may complete and free it at once.  (A failed command's
-    * dependents wait for its failure instead.) */
-   if (!err)
-      kiln_event_release_queue_dependents(ev);
-   pthread_mutex_lock(&ex->lock);
-   if (!ex->completer_started) {
-      pthread_t t;
-      if (!pthread_create(&t, NULL, completer_main, ex)) {
-         pthread_detach(t);
-         ex->completer_started = true;
-         ex->refs++;
-      }
-   }
-   bool started = ex->completer_started;
-   if (started) {
-      if (ex->flying_tail)
-         ex->flying_tail->next = f;
-      else
-         ex->flying = f;
-      ex->flying_tail = f;
-      atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
-      if (ex->completer_asleep)
-         pthread_cond_signal(&ex->wake_completer);
-   }
-   pthread_mutex_unlock(&ex->lock);
-   if (!started) {
-      /* No completer thread, so nothing is in flight either. */
-      f->result = fence ? screen->fence_wait(screen, fence, PIPE_TIMEOUT_INFINITE) : 0;
-      finish_flight(ex, f);
-      kiln_free(f);
    }
 }
 
@@ -235,7 +61,19 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
    struct pipe_context *p = ev->queue->pipe;
    ev->times[KILN_PROF_START] = kiln_device_timestamp(ev->queue->device);
    kiln_event_set_state(ev, CL_RUNNING);
+   /* Device times cost the driver work (a CUDA event more per launch):
+    * only profiling queues ask for them. */
+   p->timed = ev->profiling;
    cl_int err = ev->ops->run(ev);
+   /* A launch nobody waits for by itself, on a device whose launches only
+    * queue work, needs no fence (a CUDA event) of its own: the context's
+    * next fence covers it, whoever makes it (complete_oldest). */
+   if (ex && !err && !settle && ev->unobserved && ev->ops->records_only &&
+       ex->device->caps->launch_records_async && kiln_flights_shared()) {
+      p->flush(p, NULL);
+      kiln_flight_fly(ex, ev, NULL, CL_SUCCESS, true);
+      return;
+   }
    struct pipe_fence *fence = NULL;
    p->flush(p, &fence);
    /* Events complete in the order their commands ran: the completer's,
@@ -243,12 +81,12 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
     * has completed). */
    if (ex && (fence || in_flight(ex))) {
       if (settle && fence && !in_flight(ex)) {
-         struct in_flight f = {ev, fence, err, 0, NULL};
+         struct in_flight f = {ev, fence, err, 0, 0, NULL};
          f.result = p->screen->fence_wait(p->screen, fence, PIPE_TIMEOUT_INFINITE);
-         finish_flight(ex, &f);
+         kiln_flight_finish(ex, &f);
          return;
       }
-      fly(ex, ev, fence, err);
+      kiln_flight_fly(ex, ev, fence, err, false);
       return;
    }
    if (fence) {
@@ -258,7 +96,7 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
       if (!err && r < 0)
          err = r;
    }
-   kiln_event_complete(ev, final_status(ev, err));
+   kiln_event_complete(ev, kiln_flight_status(ev, err));
 }
 
 /* Takes every ready command (ex->lock held). */
@@ -326,7 +164,7 @@ static void *executor_main(void *arg)
    /* Stopped: let the completer drain what is in flight and leave. */
    ex->executor_started = false;
    pthread_cond_signal(&ex->wake_completer);
-   drop_ref(ex);
+   kiln_executor_unref(ex);
    return NULL;
 }
 
@@ -344,21 +182,104 @@ struct kiln_executor *kiln_executor_create(cl_device_id dev)
    return ex;
 }
 
+static pthread_once_t direct_once = PTHREAD_ONCE_INIT;
+static bool direct_on = true;
+
+static void direct_init(void)
+{
+   const char *env = getenv("KILN_DIRECT_LAUNCH");
+   direct_on = !env || !(!strcmp(env, "0") || !strcasecmp(env, "off") ||
+                         !strcasecmp(env, "no") || !strcasecmp(env, "false"));
+}
+
+/* KILN_DIRECT_LAUNCH (docs/env.md): launches may be recorded on the
+ * thread that makes them ready (on by default; off, every command goes
+ * through the executor thread, to compare the two on a GPU). */
+static bool direct_launches(void)
+{
+   pthread_once(&direct_once, direct_init);
+   return direct_on;
+}
+
+/* Starts the executor thread if it is not running (ex->lock held);
+ * false when no thread could be started. */
+static bool start_executor(struct kiln_executor *ex)
+{
+   if (ex->executor_started)
+      return true;
+   pthread_t t;
+   if (pthread_create(&t, NULL, executor_main, ex))
+      return false;
+   pthread_detach(t);
+   ex->executor_started = true;
+   ex->refs++;
+   return true;
+}
+
+/* Runs ev, which may only record (kiln_command_ops::records_only), on the
+ * calling thread, which took the queue (ex->running) with nothing queued
+ * ahead of ev; then hands the queue back, with what was pushed meanwhile
+ * going to the executor thread. */
+static void run_here(struct kiln_executor *ex, cl_event ev)
+{
+   bool was = on_executor_thread;
+   /* Callbacks run here now: an enqueue from one must not wait for the
+    * queue to drain (queue.c, throttle). */
+   on_executor_thread = true;
+   run_command(ex, ev, false);
+   pthread_mutex_lock(&ex->lock);
+   while (ex->head && !start_executor(ex)) {
+      /* No thread for the rest: run it here rather than never. */
+      cl_event batch = take_batch(ex);
+      pthread_mutex_unlock(&ex->lock);
+      run_batch(ex, batch);
+      pthread_mutex_lock(&ex->lock);
+   }
+   ex->running = false;
+   if (ex->head && ex->asleep)
+      pthread_cond_signal(&ex->wake);
+   on_executor_thread = was;
+   /* ev may have completed and its queue gone meanwhile (this thread may
+    * be another queue's completer): ex lived on through this reference. */
+   kiln_executor_unref(ex);
+}
+
+static bool not_fencing(void *arg)
+{
+   struct kiln_executor *ex = arg;
+   return !atomic_load_explicit(&ex->fencing, memory_order_acquire);
+}
+
 void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
 {
    ev->next_ready = NULL;
+   /* A launch that only records (a CUDA stream's) goes to the device from
+    * this thread when nothing of the queue is ahead of it and nobody else
+    * records: no hand-over to the executor thread, whose wake-up or
+    * polling would cost more than the launch (docs/design.md, "Executor:
+    * the launch path").  Commands that may wait (maps, host copies) and
+    * devices that run work as they record it (the CPU) keep going through
+    * the executor, so that an enqueue never runs the work itself. */
+   bool here = ev->ops && ev->ops->records_only && ex->device->caps->launch_records_async &&
+               direct_launches();
+   /* A fence for shared flights takes the context for a moment
+    * (add_fence): wait for it rather than handing over (a while: the
+    * thread making it may have lost its processor). */
+   if (here && atomic_load_explicit(&ex->fencing, memory_order_acquire))
+      kiln_spin_until(not_fencing, ex);
    pthread_mutex_lock(&ex->lock);
-   if (!ex->executor_started) {
-      pthread_t t;
-      if (pthread_create(&t, NULL, executor_main, ex)) {
-         /* No thread could be started: run it here rather than never. */
-         pthread_mutex_unlock(&ex->lock);
-         run_command(NULL, ev, false);
-         return;
-      }
-      pthread_detach(t);
-      ex->executor_started = true;
-      ex->refs++;
+   if (here && !ex->head && !ex->running && !ex->quit) {
+      ex->running = true;
+      ex->refs++; /* dropped by run_here */
+      pthread_mutex_unlock(&ex->lock);
+      run_here(ex, ev);
+      return;
+   }
+   if (!start_executor(ex)) {
+      /* No thread could be started: run it here rather than never. */
+      pthread_mutex_unlock(&ex->lock);
+      run_command(NULL, ev, false);
+      return;
    }
    if (ex->tail)
       ex->tail->next_ready = ev;
@@ -380,41 +301,58 @@ void kiln_executor_help(struct kiln_executor *ex, cl_event last)
       return;
    bool was = on_executor_thread;
    bool ran_last = false;
-   while (!ran_last && !kiln_event_finished(last)) {
-      pthread_mutex_lock(&ex->lock);
-      if (!ex->head || ex->running || ex->quit) {
+   pthread_mutex_lock(&ex->lock);
+   /* While this thread may complete flights, the completer leaves them:
+    * no hand-over to it and back. */
+   atomic_fetch_add_explicit(&ex->finishers, 1, memory_order_relaxed);
+   while (!kiln_event_finished(last)) {
+      if (!ran_last && ex->head && !ex->running && !ex->quit) {
+         cl_event batch = take_batch(ex);
          pthread_mutex_unlock(&ex->lock);
-         return;
+         /* Callbacks run here now: an enqueue from one must not wait for
+          * the queue to drain (queue.c, throttle). */
+         on_executor_thread = true;
+         while (batch && !ran_last) {
+            cl_event next = batch->next_ready;
+            ran_last = batch == last;
+            run_command(ex, batch, ran_last);
+            batch = next;
+         }
+         on_executor_thread = was;
+         pthread_mutex_lock(&ex->lock);
+         if (batch) {
+            /* Commands after last: back to the front, for the executor. */
+            cl_event tail = batch;
+            while (tail->next_ready)
+               tail = tail->next_ready;
+            tail->next_ready = ex->head;
+            if (!ex->head)
+               ex->tail = tail;
+            ex->head = batch;
+            atomic_store_explicit(&ex->queued, true, memory_order_relaxed);
+         }
+         ex->running = false;
+         if (ex->head && ex->asleep)
+            pthread_cond_signal(&ex->wake);
+         continue;
       }
-      cl_event batch = take_batch(ex);
-      pthread_mutex_unlock(&ex->lock);
-      /* Callbacks run here now: an enqueue from one must not wait for
-       * the queue to drain (queue.c, throttle). */
-      on_executor_thread = true;
-      while (batch && !ran_last) {
-         cl_event next = batch->next_ready;
-         ran_last = batch == last;
-         run_command(ex, batch, ran_last);
-         batch = next;
+      if (ex->flying && !atomic_load_explicit(&ex->completing, memory_order_relaxed)) {
+         /* What went to the device ahead of last (launches recorded on
+          * the enqueuing thread, kiln_executor_push): wait for it here. */
+         on_executor_thread = true;
+         bool done = kiln_flight_complete_oldest(ex);
+         on_executor_thread = was;
+         if (done)
+            continue;
       }
-      on_executor_thread = was;
-      pthread_mutex_lock(&ex->lock);
-      if (batch) {
-         /* Commands after last: back to the front, for the executor. */
-         cl_event tail = batch;
-         while (tail->next_ready)
-            tail = tail->next_ready;
-         tail->next_ready = ex->head;
-         if (!ex->head)
-            ex->tail = tail;
-         ex->head = batch;
-         atomic_store_explicit(&ex->queued, true, memory_order_relaxed);
-      }
-      ex->running = false;
-      if (ex->head && ex->asleep)
-         pthread_cond_signal(&ex->wake);
-      pthread_mutex_unlock(&ex->lock);
+      /* Another thread records or completes the queue's commands: wait
+       * for last as usual. */
+      break;
    }
+   atomic_fetch_sub_explicit(&ex->finishers, 1, memory_order_relaxed);
+   if (ex->flying && ex->completer_asleep)
+      pthread_cond_signal(&ex->wake_completer);
+   pthread_mutex_unlock(&ex->lock);
 }
 
 void kiln_executor_stop(struct kiln_executor *ex)
@@ -425,5 +363,5 @@ void kiln_executor_stop(struct kiln_executor *ex)
    atomic_store(&ex->quit, true);
    pthread_cond_signal(&ex->wake);
    pthread_cond_signal(&ex->wake_completer);
-   drop_ref(ex);
+   kiln_executor_unref(ex);
 }

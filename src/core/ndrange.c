@@ -235,7 +235,7 @@ static void ndrange_describe(cl_event ev, struct kiln_trace_info *info)
 }
 
 static const struct kiln_command_ops ndrange_ops = {ndrange_run, ndrange_cleanup,
-                                                    ndrange_describe, ndrange_done};
+                                                    ndrange_describe, ndrange_done, true};
 
 /* How a kernel may use a memory object it is given: read-only objects
  * and __constant arguments do not make other devices' copies stale. */
@@ -390,13 +390,29 @@ cl_int kiln_launch_create(cl_device_id dev, cl_kernel k, cl_uint work_dim,
 cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
                             cl_uint work_dim,
                             const size_t offset[3], const size_t global[3],
-                            const size_t local[3], struct kiln_wait_list wait, cl_event *out)
+                            const size_t local[3], struct kiln_wait_list wait, bool observed,
+                            cl_event *out)
 {
    struct kiln_launch *n;
    cl_int err = kiln_launch_create(q->device, k, work_dim, offset, global, local, &n);
    if (err)
       return err;
-   return kiln_enqueue_command(q, type, &ndrange_ops, n, KILN_ORDER_COMMAND, wait, out);
+   /* kiln_enqueue_command, with the event marked before it can run. */
+   cl_event ev;
+   err = kiln_event_create_command(q, type, &ndrange_ops, n, &ev);
+   if (err) {
+      launch_free(n);
+      return err;
+   }
+   ev->unobserved = !observed;
+   err = kiln_queue_add_command(q, ev, KILN_ORDER_COMMAND, wait);
+   if (err) {
+      kiln_event_abandon(ev);
+      return err;
+   }
+   kiln_event_submit(ev);
+   *out = ev;
+   return CL_SUCCESS;
 }
 
 static size_t largest_divisor_at_most(size_t n, size_t limit)

@@ -7,11 +7,13 @@
 
 /* type: CL_COMMAND_NDRANGE_KERNEL or CL_COMMAND_TASK.  Work sizes already
  * validated and local sizes chosen.  Fails with
- * CL_OUT_OF_RESOURCES when the __local memory does not fit the device. */
+ * CL_OUT_OF_RESOURCES when the __local memory does not fit the device.
+ * observed: the application gets the event (core/event.h, unobserved). */
 cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
                             cl_uint work_dim,
                             const size_t offset[3], const size_t global[3],
-                            const size_t local[3], struct kiln_wait_list wait, cl_event *ev);
+                            const size_t local[3], struct kiln_wait_list wait, bool observed,
+                            cl_event *ev);
 
 /* A launch with its arguments packed (by-value slots filled, a binding
  * for every other argument, each memory object and the kernel held): what an enqueue builds, and what a command

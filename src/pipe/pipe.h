@@ -94,6 +94,14 @@ struct pipe_caps {
    /* CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: launches whose local size
     * does not divide the global size (pipe_grid_info::global_size). */
    bool non_uniform_work_groups;
+   /* launch_grid only records the launch, which the device runs later
+    * behind the context's earlier work, and returns at once (CUDA: one
+    * cuLaunchKernel on the stream).  Core then records a launch on the
+    * thread that enqueues it whenever nothing of its queue is ahead of it,
+    * rather than handing it to the queue's executor thread (docs/design.md,
+    * "Executor: the launch path").  False where launch_grid runs the work
+    * (the CPU), which must not happen inside clEnqueueNDRangeKernel. */
+   bool launch_records_async;
    /* CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT of a 3.0 device:
     * OpenCL C's work_group_all/any/broadcast/reduce/scan (core then lists
     * __opencl_c_work_group_collective_functions). */
@@ -338,6 +346,10 @@ struct pipe_screen {
  * until then, which the OpenCL API already demands of applications. */
 struct pipe_context {
    struct pipe_screen *screen;
+   /* Set by core before it records a command: whether the next fence must
+    * carry device times (fence_times; the queue profiles).  A driver may
+    * skip what only those times need while it is false. */
+   bool timed;
    void (*destroy)(struct pipe_context *ctx);
 
    void (*buffer_write)(struct pipe_context *ctx, struct pipe_resource *dst, size_t offset,

@@ -74,7 +74,7 @@ struct fake_func {
 
 #define MAX_MEMS 1024
 #define MAX_STREAMS 64
-#define MAX_EVENTS 512
+#define MAX_EVENTS 8192
 #define MAX_MODULES 64
 #define MAX_FUNCS 256
 #define MAX_INJECT 16
@@ -1141,6 +1141,9 @@ static CUresult f_cuEventRecord(CUevent event, CUstream stream)
    struct fake_event *e = event_of(event);
    if (!e || e->device != dev)
       RETURN(CUDA_ERROR_INVALID_HANDLE);
+   fake_cuda.event_records++;
+   if (e->flags & CU_EVENT_DISABLE_TIMING)
+      fake_cuda.untimed_records++;
    e->recorded = true;
    e->done = false;
    e->seq = ++next_seq;
@@ -1443,6 +1446,7 @@ static CUresult f_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
    l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
    l->shared_bytes = shared_bytes;
    l->max_dynamic_shared = fn->max_dynamic;
+   l->thread = pthread_self();
    l->num_params = k->num_params;
    unsigned at = 0;
    for (unsigned i = 0; i < k->num_params; i++) {

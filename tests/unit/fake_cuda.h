@@ -16,6 +16,7 @@
 #ifndef KILN_TESTS_FAKE_CUDA_H
 #define KILN_TESTS_FAKE_CUDA_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,7 @@ struct fake_cuda_launch {
    unsigned param_offset[FAKE_CUDA_MAX_PARAMS];
    unsigned char params[4096 + 64]; /* the values, packed back to back */
    bool ran;
+   pthread_t thread; /* that called cuLaunchKernel */
 };
 
 struct fake_cuda_device {
@@ -107,6 +109,8 @@ struct fake_cuda_state {
    unsigned stream_waits; /* cuStreamWaitEvent calls */
    unsigned use_after_free; /* queued work touched freed pinned memory */
    unsigned elapsed_calls;
+   unsigned event_records; /* cuEventRecord calls */
+   unsigned untimed_records; /* of those, of CU_EVENT_DISABLE_TIMING events */
 };
 
 extern struct fake_cuda_state fake_cuda;

@@ -49,6 +49,8 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
     * far): core refuses larger grids at enqueue. */
    for (int d = 0; d < 3; d++)
       c->max_grid_groups[d] = s->max_grid[d];
+   /* cuLaunchKernel queues the launch on the stream and returns. */
+   c->launch_records_async = true;
    s->warp_size = (unsigned)at_least(ATTR(WARP_SIZE, 32), 1);
    c->preferred_work_group_size_multiple = s->warp_size; /* as every kernel's */
    s->max_pitch = at_least(ATTR(MAX_PITCH, 0x7fffffff), 0);

@@ -32,14 +32,15 @@ void cuda_context_error(struct cuda_context *c, cl_int err)
 void cuda_context_begin_work(struct cuda_context *c)
 {
    c->recorded = true;
-   if (c->start)
+   c->unfenced = true;
+   if (c->start || !c->base.timed)
       return;
    CUevent e;
-   cl_int err = cuda_screen_get_event(c->screen, &e);
+   cl_int err = cuda_screen_get_event(c->screen, true, &e);
    if (!err) {
       err = cuda_ws_event_record(c->screen->ws, e, c->stream);
       if (err)
-         cuda_screen_put_event(c->screen, e);
+         cuda_screen_put_event(c->screen, true, e);
       else
          c->start = e;
    }
@@ -64,7 +65,7 @@ static void ctx_destroy(struct pipe_context *ctx)
       cl_int err = cuda_ws_stream_sync(ws, c->stream);
       cuda_printf_finish(c->screen, cuda_printf_take(c), !err);
    }
-   cuda_screen_put_event(c->screen, c->start);
+   cuda_screen_put_event(c->screen, true, c->start);
    cuda_ws_stream_destroy(ws, c->stream);
    kiln_free(c);
 }
@@ -299,32 +300,32 @@ static void flush_idle(struct cuda_context *c, struct pipe_fence **fence)
 {
    struct cuda_screen *s = c->screen;
    CUevent e;
-   cl_int err = cuda_screen_get_event(s, &e);
+   cl_int err = cuda_screen_get_event(s, false, &e);
    if (!err) {
       err = cuda_ws_event_record(s->ws, e, c->stream);
       if (err) {
-         cuda_screen_put_event(s, e);
+         cuda_screen_put_event(s, false, e);
          e = NULL;
       }
    }
    int state = err ? err : cuda_ws_event_query(s->ws, e);
    if (state == CL_SUCCESS) {
       c->recorded = false; /* idle: until the next work, nothing to fence */
-      cuda_screen_put_event(s, e);
+      cuda_screen_put_event(s, false, e);
       cuda_printf_finish(s, cuda_printf_take(c), true);
       return;
    }
    struct pipe_fence *f = kiln_calloc(1, sizeof(*f));
    if (!f) {
       cl_int sync = cuda_ws_stream_sync(s->ws, c->stream);
-      cuda_screen_put_event(s, e);
+      cuda_screen_put_event(s, false, e);
       cuda_printf_finish(s, cuda_printf_take(c), !sync);
       return;
    }
    f->printf_jobs = cuda_printf_take(c);
    if (state < 0) {
       /* The device failed: say so without an event to wait on. */
-      cuda_screen_put_event(s, e);
+      cuda_screen_put_event(s, false, e);
       e = NULL;
    }
    f->end = e;
@@ -341,7 +342,7 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    if (!fence)
       return;
    *fence = NULL;
-   if (!c->start && !c->error) {
+   if (!c->unfenced && !c->error) {
       /* Nothing recorded since the last fence, but the work before it may
        * still run, and core orders the queue's next command (a map of
        * host-visible memory, say) behind this fence. */
@@ -360,12 +361,15 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    f->start = c->start;
    f->record_error = c->error;
    c->start = NULL;
+   c->unfenced = false;
    c->error = CL_SUCCESS;
-   cl_int err = cuda_screen_get_event(s, &f->end);
+   /* The end event needs timing only where the fence has times. */
+   f->timed_end = f->start != NULL;
+   cl_int err = cuda_screen_get_event(s, f->timed_end, &f->end);
    if (!err) {
       err = cuda_ws_event_record(s->ws, f->end, c->stream);
       if (err) {
-         cuda_screen_put_event(s, f->end);
+         cuda_screen_put_event(s, f->timed_end, f->end);
          f->end = NULL;
       }
    }
@@ -484,6 +488,7 @@ struct pipe_context *cuda_context_create(struct pipe_screen *screen)
    }
    c->screen = s;
    c->base.screen = screen;
+   c->base.timed = true; /* until core says otherwise */
    c->base.destroy = ctx_destroy;
    c->base.buffer_write = buffer_write;
    c->base.buffer_read = buffer_read;

@@ -22,45 +22,50 @@ static uint64_t now_ns(void)
 
 /* ---- the event pool ---- */
 
-cl_int cuda_screen_get_event(struct cuda_screen *s, CUevent *out)
+cl_int cuda_screen_get_event(struct cuda_screen *s, bool timing, CUevent *out)
 {
+   struct cuda_event_pool *pool = &s->pools[timing];
    pthread_mutex_lock(&s->lock);
-   if (s->num_events) {
-      *out = s->events[--s->num_events];
+   if (pool->num) {
+      *out = pool->events[--pool->num];
       pthread_mutex_unlock(&s->lock);
       return CL_SUCCESS;
    }
    pthread_mutex_unlock(&s->lock);
-   return cuda_ws_event_create(s->ws, out);
+   return cuda_ws_event_create(s->ws, timing, out);
 }
 
-void cuda_screen_put_event(struct cuda_screen *s, CUevent event)
+void cuda_screen_put_event(struct cuda_screen *s, bool timing, CUevent event)
 {
+   struct cuda_event_pool *pool = &s->pools[timing];
    if (!event)
       return;
    pthread_mutex_lock(&s->lock);
-   if (s->num_events == s->max_events) {
-      unsigned max = s->max_events ? 2 * s->max_events : 16;
-      CUevent *events = kiln_realloc(s->events, max * sizeof(*events));
+   if (pool->num == pool->max) {
+      unsigned max = pool->max ? 2 * pool->max : 16;
+      CUevent *events = kiln_realloc(pool->events, max * sizeof(*events));
       if (!events) {
          pthread_mutex_unlock(&s->lock);
          cuda_ws_event_destroy(s->ws, event);
          return;
       }
-      s->events = events;
-      s->max_events = max;
+      pool->events = events;
+      pool->max = max;
    }
-   s->events[s->num_events++] = event;
+   pool->events[pool->num++] = event;
    pthread_mutex_unlock(&s->lock);
 }
 
 void cuda_screen_free_events(struct cuda_screen *s)
 {
-   for (unsigned i = 0; i < s->num_events; i++)
-      cuda_ws_event_destroy(s->ws, s->events[i]);
-   kiln_free(s->events);
-   s->events = NULL;
-   s->num_events = s->max_events = 0;
+   for (int t = 0; t < 2; t++) {
+      struct cuda_event_pool *pool = &s->pools[t];
+      for (unsigned i = 0; i < pool->num; i++)
+         cuda_ws_event_destroy(s->ws, pool->events[i]);
+      kiln_free(pool->events);
+      pool->events = NULL;
+      pool->num = pool->max = 0;
+   }
    if (s->calib_event)
       cuda_ws_event_destroy(s->ws, s->calib_event);
    if (s->calib_stream)
@@ -113,7 +118,7 @@ static bool calibrate(struct cuda_screen *s)
       return true;
    if (!s->calib_stream && cuda_ws_stream_create(s->ws, &s->calib_stream))
       return false;
-   if (!s->calib_event && cuda_ws_event_create(s->ws, &s->calib_event))
+   if (!s->calib_event && cuda_ws_event_create(s->ws, true, &s->calib_event))
       return false;
    uint64_t before = now_ns();
    if (cuda_ws_event_record(s->ws, s->calib_event, s->calib_stream) ||
@@ -160,8 +165,8 @@ static void fence_destroy(struct pipe_screen *screen, struct pipe_fence *fence)
       int state = fence->end ? cuda_ws_event_sync(s->ws, fence->end) : CL_OUT_OF_RESOURCES;
       cuda_printf_finish(s, fence->printf_jobs, !state && !fence->record_error);
    }
-   cuda_screen_put_event(s, fence->start);
-   cuda_screen_put_event(s, fence->end);
+   cuda_screen_put_event(s, true, fence->start);
+   cuda_screen_put_event(s, fence->timed_end, fence->end);
    kiln_free(fence);
 }
 

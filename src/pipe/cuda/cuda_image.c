@@ -359,7 +359,7 @@ static cl_int sync_array(struct cuda_context *c, struct cuda_resource *r,
    if (err)
       return err;
    d->gen = gen;
-   if (!d->ready && cuda_screen_get_event(s, &d->ready))
+   if (!d->ready && cuda_screen_get_event(s, false, &d->ready))
       d->ready = NULL;
    d->ready_stream = NULL;
    if (d->ready && !cuda_ws_event_record(s->ws, d->ready, c->stream))
@@ -465,7 +465,7 @@ void cuda_image_free_descriptors(struct cuda_screen *s, struct cuda_resource *r)
       if (d->array)
          cuda_ws_array_destroy(s->ws, d->array);
       if (d->ready)
-         cuda_screen_put_event(s, d->ready);
+         cuda_screen_put_event(s, false, d->ready);
       cuda_ws_mem_free(s->ws, d->address);
       kiln_free(d);
    }

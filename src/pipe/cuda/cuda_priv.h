@@ -29,8 +29,11 @@ struct cuda_screen {
     * them under a copy in flight faults the context
     * (CUDA_ERROR_LAUNCH_FAILED; docs/cuda.md). */
    pthread_rwlock_t host_lock;
-   CUevent *events;      /* unused events, for fences */
-   unsigned num_events, max_events;
+   /* Unused events for fences, with timing ([1]) and without ([0]). */
+   struct cuda_event_pool {
+      CUevent *events;
+      unsigned num, max;
+   } pools[2];
    /* Device time to host time: calib_event completed at host time
     * calib_host_ns (fence_times). */
    CUstream calib_stream;
@@ -87,6 +90,7 @@ static inline void cuda_resource_written(struct pipe_resource *res)
  * and the first error seen while recording it. */
 struct pipe_fence {
    CUevent start, end; /* NULL when the fence carries only an error */
+   bool timed_end;     /* end has timing (the fence has a start) */
    cl_int record_error;
    atomic_int state; /* FENCE_BUSY, PIPE_FENCE_SIGNALLED, or a CL error */
    /* Launches whose printf output prints when the fence is first seen
@@ -103,6 +107,7 @@ struct cuda_kernel {
    struct cuda_kernel *next; /* the program's list */
    int static_shared;        /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
    int max_threads;          /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK */
+   int local_bytes;          /* CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES */
    atomic_int dynamic_optin; /* the dynamic shared memory opted in to so far */
    struct cuda_program *program;
 };
@@ -118,9 +123,13 @@ struct cuda_context {
    struct pipe_context base;
    struct cuda_screen *screen;
    CUstream stream;
-   /* Recorded at the first work after the last fenced flush: the fence's
-    * start time. */
+   /* Recorded at the first work after the last fenced flush when the
+    * context is timed (pipe_context::timed): the fence's start time.
+    * Without it the fence has no times, and a launch costs one
+    * cuEventRecord fewer. */
    CUevent start;
+   /* Work was recorded since the last fenced flush. */
+   bool unfenced;
    /* The first error of the work recorded since then; the fence reports
     * it. */
    cl_int error;
@@ -170,9 +179,11 @@ void cuda_image_free_descriptors(struct cuda_screen *s, struct cuda_resource *r)
 void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *caps);
 
 /* cuda_fence.c */
-/* An event for a fence or a context (from the screen's pool). */
-cl_int cuda_screen_get_event(struct cuda_screen *s, CUevent *out);
-void cuda_screen_put_event(struct cuda_screen *s, CUevent event);
+/* An event for a fence or a context (from the screen's pools), with
+ * timing (a fence's times) or without (cheaper to record: fences nobody
+ * times, stream waits); back to the pool it came from. */
+cl_int cuda_screen_get_event(struct cuda_screen *s, bool timing, CUevent *out);
+void cuda_screen_put_event(struct cuda_screen *s, bool timing, CUevent event);
 void cuda_screen_free_events(struct cuda_screen *s);
 void cuda_fence_init_screen(struct cuda_screen *s);
 

@@ -94,6 +94,8 @@ static void *get_kernel(struct pipe_screen *screen, void *program, const char *n
    k->max_threads = cuda_ws_function_attribute(s->ws, k->function,
                                                CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                                                (int)s->base.caps.max_work_group_size);
+   k->local_bytes =
+      cuda_ws_function_attribute(s->ws, k->function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, 0);
    int dynamic = (int)s->shared_default - k->static_shared;
    atomic_init(&k->dynamic_optin, dynamic > 0 ? dynamic : 0);
    k->program = p;
@@ -104,27 +106,23 @@ static void *get_kernel(struct pipe_screen *screen, void *program, const char *n
    return k;
 }
 
-/* What CUDA says of the compiled kernel: its thread limit (registers
- * decide it), local (private) and static shared memory. */
+/* What CUDA said of the compiled kernel when it was loaded: its thread
+ * limit (registers decide it), local (private) and static shared memory.
+ * They never change for a loaded function; core asks at every enqueue
+ * (the work-group checks), where three cuFuncGetAttribute calls each
+ * would add to every launch. */
 static void get_kernel_info(struct pipe_screen *screen, void *kernel,
                             const struct kiln_kernel_info *meta, struct pipe_kernel_info *out)
 {
    struct cuda_screen *s = cuda_screen(screen);
    struct cuda_kernel *k = kernel;
    (void)meta;
-   int threads = cuda_ws_function_attribute(s->ws, k->function,
-                                            CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                                            k->max_threads);
-   int local = cuda_ws_function_attribute(s->ws, k->function,
-                                          CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, 0);
-   int shared = cuda_ws_function_attribute(s->ws, k->function,
-                                           CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->static_shared);
-   out->max_work_group_size = threads > 0 ? (size_t)threads : 1;
+   out->max_work_group_size = k->max_threads > 0 ? (size_t)k->max_threads : 1;
    if (out->max_work_group_size > s->base.caps.max_work_group_size)
       out->max_work_group_size = s->base.caps.max_work_group_size;
    out->preferred_work_group_size_multiple = s->warp_size;
-   out->private_mem_size = local > 0 ? (uint64_t)local : 0;
-   out->static_local_mem_size = shared > 0 ? (uint64_t)shared : 0;
+   out->private_mem_size = k->local_bytes > 0 ? (uint64_t)k->local_bytes : 0;
+   out->static_local_mem_size = k->static_shared > 0 ? (uint64_t)k->static_shared : 0;
 }
 
 void cuda_program_init_screen(struct cuda_screen *s)

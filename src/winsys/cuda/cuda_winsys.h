@@ -74,8 +74,10 @@ void cuda_ws_stream_destroy(struct cuda_winsys *ws, CUstream stream);
 cl_int cuda_ws_stream_sync(struct cuda_winsys *ws, CUstream stream);
 /* Waits for all work of the device's primary context (every stream). */
 cl_int cuda_ws_ctx_sync(struct cuda_winsys *ws);
-/* Events carry timing (fence_times needs it). */
-cl_int cuda_ws_event_create(struct cuda_winsys *ws, CUevent *out);
+/* Events with timing (cuEventElapsedTime: fence_times needs it), or
+ * without (CU_EVENT_DISABLE_TIMING: cheaper to record, for fences nobody
+ * times and for stream waits). */
+cl_int cuda_ws_event_create(struct cuda_winsys *ws, bool timing, CUevent *out);
 void cuda_ws_event_destroy(struct cuda_winsys *ws, CUevent event);
 cl_int cuda_ws_event_record(struct cuda_winsys *ws, CUevent event, CUstream stream);
 /* CL_SUCCESS once the event's work is done, 1 while it is not, a

@@ -106,10 +106,10 @@ cl_int cuda_ws_stream_sync(struct cuda_winsys *ws, CUstream stream)
    return cuda_ws_result(ws, r, "cuStreamSynchronize", CL_OUT_OF_RESOURCES, 0);
 }
 
-cl_int cuda_ws_event_create(struct cuda_winsys *ws, CUevent *out)
+cl_int cuda_ws_event_create(struct cuda_winsys *ws, bool timing, CUevent *out)
 {
    CUresult r;
-   WS_CALL(ws, r, cuEventCreate(out, CU_EVENT_DEFAULT));
+   WS_CALL(ws, r, cuEventCreate(out, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING));
    return cuda_ws_result(ws, r, "cuEventCreate", CL_OUT_OF_RESOURCES, CL_OUT_OF_RESOURCES);
 }
 
