@@ -97,17 +97,12 @@ static bool completer_done(struct kiln_executor *ex)
    return !ex->flying && ex->quit && !ex->head && !ex->executor_started;
 }
 
-/* Makes a fence for the flights that need one (the oldest does, and none
- * after it has a fence), as a flight of its own at the end of the list
- * (ex->lock held, released meanwhile).  False when another thread records
- * into the pipe context: it will hand out a fence or the context soon. */
-static bool add_fence(struct kiln_executor *ex, struct pipe_context *p)
+/* Flushes p with a fence for the flights that need one and hangs it on
+ * the newest flight, or on a flight of its own at the end of the list.
+ * The caller records into p (ex->running is its); ex->lock not held on
+ * entry, held on return. */
+static void fence_flights(struct kiln_executor *ex, struct pipe_context *p)
 {
-   if (ex->running || ex->head)
-      return false;
-   ex->running = true;
-   atomic_store(&ex->fencing, true);
-   pthread_mutex_unlock(&ex->lock);
    struct pipe_fence *fence = NULL;
    p->flush(p, &fence);
    /* The newest flight takes the fence when it is a launch that needs one
@@ -120,10 +115,6 @@ static bool add_fence(struct kiln_executor *ex, struct pipe_context *p)
       p->screen->fence_destroy(p->screen, fence);
    }
    pthread_mutex_lock(&ex->lock);
-   ex->running = false;
-   atomic_store(&ex->fencing, false);
-   if (ex->head && ex->asleep)
-      pthread_cond_signal(&ex->wake);
    if (g) {
       /* Nothing was added meanwhile (only the thread that records adds):
        * it covers every flight up to it. */
@@ -143,7 +134,41 @@ static bool add_fence(struct kiln_executor *ex, struct pipe_context *p)
       for (struct in_flight *f = ex->flying; f; f = f->next)
          f->needs_fence = false;
    }
+}
+
+/* Makes a fence for the flights that need one (the oldest does, and none
+ * after it has a fence), as add_fence's caller, which does not record
+ * (ex->lock held, released meanwhile).  False when another thread records
+ * into the pipe context: it will hand out a fence or the context soon. */
+static bool add_fence(struct kiln_executor *ex, struct pipe_context *p)
+{
+   if (ex->running || ex->head)
+      return false;
+   ex->running = true;
+   atomic_store(&ex->fencing, true);
+   pthread_mutex_unlock(&ex->lock);
+   fence_flights(ex, p);
+   ex->running = false;
+   atomic_store(&ex->fencing, false);
+   if (ex->head && ex->asleep)
+      pthread_cond_signal(&ex->wake);
    return true;
+}
+
+void kiln_flight_fence_shared(struct kiln_executor *ex, struct pipe_context *p)
+{
+   pthread_mutex_lock(&ex->lock);
+   /* The newest flight stays while it needs a fence: the completer
+    * cannot complete it without one, and cannot make one while we
+    * record (add_fence). */
+   bool need = ex->flying_tail && ex->flying_tail->needs_fence;
+   pthread_mutex_unlock(&ex->lock);
+   if (!need)
+      return;
+   fence_flights(ex, p);
+   if (ex->completer_asleep)
+      pthread_cond_signal(&ex->wake_completer);
+   pthread_mutex_unlock(&ex->lock);
 }
 
 /* Waits for the oldest flight's fence (or the fence of the first later

@@ -64,6 +64,11 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
    /* Device times cost the driver work (a CUDA event more per launch):
     * only profiling queues ask for them. */
    p->timed = ev->profiling;
+   /* A command that may wait for the device (a read into host memory, a
+    * map): the launches before it that share a fence get one now, or the
+    * completer could take them only after this command (docs/design.md). */
+   if (ex && !ev->ops->records_only && kiln_flights_shared())
+      kiln_flight_fence_shared(ex, p);
    cl_int err = ev->ops->run(ev);
    /* A launch nobody waits for by itself, on a device whose launches only
     * queue work, needs no fence (a CUDA event) of its own: the context's

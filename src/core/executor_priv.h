@@ -100,5 +100,10 @@ bool kiln_flight_complete_oldest(struct kiln_executor *ex);
 /* KILN_SHARED_FENCES: launches nobody waits for by themselves may share
  * a later fence. */
 bool kiln_flights_shared(void);
+/* Called by the thread that records (ex->running is its), before a
+ * command that may wait for the device or take long: a fence now for the
+ * launches in flight that share one, so that their completion does not
+ * wait for this command to end (ex->lock not held). */
+void kiln_flight_fence_shared(struct kiln_executor *ex, struct pipe_context *p);
 
 #endif
