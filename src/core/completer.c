@@ -266,14 +266,25 @@ static void *completer_main(void *arg)
          break; /* done */
       if (!kiln_flight_complete_oldest(ex)) {
          /* The oldest needs a fence and another thread records: it is
-          * done within microseconds, or sleeps in a long command (a map
-          * waiting for the device), so poll, then nap. */
+          * done within microseconds, or runs a long command (a map
+          * waiting for the device), which gives the fence first
+          * (kiln_flight_fence_shared, which wakes us), so poll, then nap
+          * unless the fence came meanwhile. */
          pthread_mutex_unlock(&ex->lock);
-         if (!kiln_spin_until(recorder_done, ex)) {
-            struct timespec nap = {0, 100000};
-            nanosleep(&nap, NULL);
-         }
+         bool done = kiln_spin_until(recorder_done, ex);
          pthread_mutex_lock(&ex->lock);
+         if (!done && !ex->first_fenced) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 100000;
+            if (ts.tv_nsec >= 1000000000l) {
+               ts.tv_sec++;
+               ts.tv_nsec -= 1000000000l;
+            }
+            ex->completer_asleep = true;
+            pthread_cond_timedwait(&ex->wake_completer, &ex->lock, &ts);
+            ex->completer_asleep = false;
+         }
       }
    }
    kiln_executor_unref(ex);
