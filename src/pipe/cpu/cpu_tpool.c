@@ -122,6 +122,7 @@ static bool run_groups(struct job *job, char **arena, size_t *arena_size, bool *
    memset(&ctx, 0, sizeof(ctx));
    ctx.work_dim = info->work_dim;
    ctx.local_mem = *arena;
+   ctx.local_mem_size = job->local_mem_size;
    for (int d = 0; d < 3; d++) {
       ctx.global_offset[d] = info->global_offset[d];
       ctx.global_size[d] = info->global_size[d];
