@@ -77,6 +77,27 @@ static const char *src =
    "  o[21] = classify(NULL);\n"
    "}\n"
    "\n"
+   /* Generic pointers made before a barrier and used after it: to a
+    * private array (kept per work-item across the barrier) and a select of
+    * a __local and a private one. */
+   "int get2(int *p, int i) { return p[i]; }\n"
+   "kernel void across(global int *o)\n"
+   "{\n"
+   "  int gid = (int)get_global_id(0), lid = (int)get_local_id(0);\n"
+   "  local int l[16];\n"
+   "  int priv[4];\n"
+   "  int *p = priv, *q = (gid & 1) ? (int *)(l + lid) : priv + 1;\n"
+   "  for (int i = 0; i < 4; i++) p[i] = gid * 4 + i;\n"
+   "  l[lid] = gid * 100;\n"
+   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  int s = 0;\n"
+   "  for (int i = 0; i < 4; i++) s += get2(p, i);\n"
+   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  o[gid * 4] = s; o[gid * 4 + 1] = *q;\n"
+   "  o[gid * 4 + 2] = (to_private(q) != 0) * 2 + (to_local(q) != 0);\n"
+   "  o[gid * 4 + 3] = to_private(p) != 0;\n"
+   "}\n"
+   "\n"
    /* No barrier: the work-items run one after another in one frame. */
    "kernel void no_barrier(global int *out)\n"
    "{\n"
@@ -170,6 +191,19 @@ static void kernel_run(const struct kt_env *env, cl_program p)
       CHECK(r[0] == 4 && r[1] == 1 && r[2] == 6 * gid && r[3] == CLK_GLOBAL_MEM_FENCE,
             " item %d without barrier: %d %d %d %d", gid, r[0], r[1], r[2], r[3]);
    }
+   CHECK_OK(clReleaseKernel(k));
+
+   k = kk_kernel(p, "across");
+   KK_ARG(k, 0, nm);
+   KK_RUN(env, k, 1, NULL, &global, &local);
+   kk_read(env, nm, sizeof(n), n);
+   for (int gid = 0; gid < N; gid++) {
+      const cl_int *r = n + gid * 4;
+      int odd = gid & 1;
+      CHECK(r[0] == 16 * gid + 6 && r[1] == (odd ? gid * 100 : gid * 4 + 1) &&
+               r[2] == (odd ? 1 : 2) && r[3] == 1,
+            " item %d across barriers: %d %d %d %d", gid, r[0], r[1], r[2], r[3]);
+   }
    CHECK_OK(clReleaseMemObject(nm));
    CHECK_OK(clReleaseKernel(k));
 }
@@ -225,6 +259,10 @@ int main(void)
       refusals(&env, supported == CL_TRUE);
    if (supported) {
       cl_program p = kk_build(&env, src, CL30);
+      kernel_run(&env, p);
+      CHECK_OK(clReleaseProgram(p));
+      /* Unoptimised code too (no SROA to take the casts away). */
+      p = kk_build(&env, src, CL30 " -cl-opt-disable");
       kernel_run(&env, p);
       CHECK_OK(clReleaseProgram(p));
    }
