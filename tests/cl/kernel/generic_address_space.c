@@ -98,6 +98,15 @@ static const char *src =
    "  o[gid * 4 + 3] = to_private(p) != 0;\n"
    "}\n"
    "\n"
+   /* Kernel arguments by value are private too (§6.7). */
+   "typedef struct { int a[8]; } S;\n"
+   "kernel void by_value(global int *o, S s, int x)\n"
+   "{\n"
+   "  int gid = (int)get_global_id(0), *p = &s.a[gid & 7], *px = &x;\n"
+   "  o[gid * 4] = classify(p); o[gid * 4 + 1] = *p; o[gid * 4 + 2] = classify(px);\n"
+   "  o[gid * 4 + 3] = *px;\n"
+   "}\n"
+   "\n"
    /* No barrier: the work-items run one after another in one frame. */
    "kernel void no_barrier(global int *out)\n"
    "{\n"
@@ -190,6 +199,20 @@ static void kernel_run(const struct kt_env *env, cl_program p)
       const cl_int *r = n + gid * 4;
       CHECK(r[0] == 4 && r[1] == 1 && r[2] == 6 * gid && r[3] == CLK_GLOBAL_MEM_FENCE,
             " item %d without barrier: %d %d %d %d", gid, r[0], r[1], r[2], r[3]);
+   }
+   CHECK_OK(clReleaseKernel(k));
+
+   k = kk_kernel(p, "by_value");
+   cl_int sv[8] = {10, 11, 12, 13, 14, 15, 16, 17}, x = 5;
+   KK_ARG(k, 0, nm);
+   KK_ARG(k, 1, sv);
+   KK_ARG(k, 2, x);
+   KK_RUN(env, k, 1, NULL, &global, &local);
+   kk_read(env, nm, sizeof(n), n);
+   for (int gid = 0; gid < N; gid++) {
+      const cl_int *r = n + gid * 4;
+      CHECK(r[0] == 4 && r[1] == sv[gid & 7] && r[2] == 4 && r[3] == 5,
+            " item %d, arguments by value: %d %d %d %d", gid, r[0], r[1], r[2], r[3]);
    }
    CHECK_OK(clReleaseKernel(k));
 
