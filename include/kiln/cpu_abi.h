@@ -80,6 +80,11 @@ struct kiln_wg_ctx {
     * group's own, smaller in the last group of a dimension that the local
     * size does not divide (non-uniform work-groups, OpenCL 2.0+). */
    uint64_t enqueued_local_size[3];
+   /* 176: the bytes of local_mem this work-group owns (its __local
+    * variables and arguments, as the launch bound them): to_local() and
+    * get_fence() of the generic address space (OpenCL C 3.0) tell a
+    * __local address by [local_mem, local_mem + local_mem_size). */
+   uint64_t local_mem_size;
 };
 
 /* Field indices as the LLVM struct type sees them (workgroup.c). */
@@ -95,6 +100,7 @@ enum kiln_wg_ctx_field {
    KILN_CTX_BOUNDS,
    KILN_CTX_PRINTF,
    KILN_CTX_ENQUEUED_LOCAL_SIZE,
+   KILN_CTX_LOCAL_MEM_SIZE,
 };
 
 typedef void (*kiln_wg_fn)(const void *args, const struct kiln_wg_ctx *ctx);

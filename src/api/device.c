@@ -119,6 +119,9 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
       INFO_VALUE(cl_uint, c->max_num_sub_groups);
    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+      INFO_VALUE(cl_bool, c->generic_address_space && kiln_device_cl_version(dev) >= 300
+                             ? CL_TRUE
+                             : CL_FALSE);
    case CL_DEVICE_PIPE_SUPPORT:
       INFO_VALUE(cl_bool, CL_FALSE);
    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:

@@ -91,6 +91,8 @@ static size_t caps_c_features(const struct pipe_caps *c, cl_name_version *out)
       put(out, n++, v, "__opencl_c_work_group_collective_functions");
    if (c->max_num_sub_groups)
       put(out, n++, v, "__opencl_c_subgroups");
+   if (c->generic_address_space)
+      put(out, n++, v, "__opencl_c_generic_address_space");
    /* The C11 atomics' orders and scopes (OpenCL C 3.0 §6.2.1: the macros
     * follow CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES). */
    const cl_device_atomic_capabilities a = caps_atomic_memory(c);

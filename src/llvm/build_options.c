@@ -35,7 +35,9 @@ static const struct {
    {"CL1.1", KILN_CL_STD_1_1},
    {"CL1.2", KILN_CL_STD_1_2},
    /* Not 2.0: a 3.0 device need not compile it, and Kiln has no 2.0
-    * device (no generic address space, pipes, device-side enqueue). */
+    * device (the CPU device has the generic address space, but no pipes,
+    * device-side enqueue or read-write images, which 2.0 also requires;
+    * CL_DEVICE_OPENCL_C_ALL_VERSIONS does not list it). */
    {"CL3.0", KILN_CL_STD_3_0},
 };
 

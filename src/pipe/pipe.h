@@ -106,6 +106,13 @@ struct pipe_caps {
     * OpenCL C's work_group_all/any/broadcast/reduce/scan (core then lists
     * __opencl_c_work_group_collective_functions). */
    bool work_group_collective_functions;
+   /* CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT of a 3.0 device: OpenCL C
+    * 3.0 programs may use the generic address space (unqualified pointers,
+    * addrspacecasts, to_global/to_local/to_private, get_fence); core then
+    * lists __opencl_c_generic_address_space.  The driver must tell a
+    * generic pointer's space from its address alone (docs/kernels.md,
+    * "Generic address space"). */
+   bool generic_address_space;
    /* CL_DEVICE_MAX_NUM_SUB_GROUPS (0: no sub-groups).  Non-zero on a 3.0
     * device means __opencl_c_subgroups; the driver lists cl_khr_subgroups
     * in `extensions` itself where it has independent forward progress. */

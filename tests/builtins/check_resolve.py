@@ -10,6 +10,11 @@ barrier and fence functions that Kiln's work-group pass replaces.
 opencl-c.h declares for OpenCL C 1.2 (one call per overload), so a family
 that is claimed covered cannot silently miss one type or address space.
 Families Kiln does not implement yet are listed in NOT_YET.
+
+--generic does the same for every builtin with a pointer parameter that
+opencl-c.h declares for OpenCL C 3.0 with the CPU device's features and
+the generic address space (the __generic overloads a 3.0 kernel calls
+instead of the named ones), compiled as such a kernel.
 """
 import argparse
 import os
@@ -51,14 +56,26 @@ def run(cmd, **kw):
     return r.stdout
 
 
-def header_signatures(clang, resdir, tmp):
+# OpenCL C 3.0 with the CPU device's features (src/core/device_version.c;
+# the header-only ones as macros, as src/llvm/clc_frontend.cpp passes them)
+# and the generic address space.
+GENERIC_FLAGS = ['-cl-std=CL3.0',
+                 '-cl-ext=-all,+cl_khr_fp64,+cl_khr_int64_base_atomics,'
+                 '+cl_khr_int64_extended_atomics,+__opencl_c_int64,+__opencl_c_fp64,'
+                 '+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,'
+                 '+cl_khr_fp16,+__opencl_c_images,+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes,'
+                 '+__opencl_c_program_scope_global_variables,+__opencl_c_generic_address_space',
+                 '-D__opencl_c_atomic_scope_device=1', '-D__opencl_c_atomic_scope_all_devices=1']
+
+
+def header_signatures(clang, resdir, tmp, std_flags=('-cl-std=CL1.2',)):
     """(name, return type, [param types]) for every overload opencl-c.h
-    declares in OpenCL C 1.2 on this target, the half ones (cl_khr_fp16)
-    included."""
+    declares in OpenCL C 1.2 (or as std_flags say) on this target, the
+    half ones (cl_khr_fp16) included."""
     empty = os.path.join(tmp, 'empty.cl')
     open(empty, 'w').close()
-    pp = run([clang, '-cc1', '-E', '-triple', 'x86_64-unknown-linux-gnu',
-              '-cl-std=CL1.2', '-finclude-default-header',
+    pp = run([clang, '-cc1', '-E', '-triple', 'x86_64-unknown-linux-gnu'] + list(std_flags) +
+             ['-finclude-default-header',
               '-ffake-address-space-map',
               # Extensions Kiln's CPU device does not report, whose
               # functions opencl-c.h declares for OpenCL C 1.2 on x86.
@@ -120,9 +137,11 @@ def all_builtins_kernel(sigs):
     return '\n'.join(out) + '\n'
 
 
-def undefined_builtins(clang, llvm_link, llvm_nm, resdir, library, kernel, tmp, opt_level='-O0'):
+def undefined_builtins(clang, llvm_link, llvm_nm, resdir, library, kernel, tmp, opt_level='-O0',
+                       extra=()):
     base = os.path.join(tmp, os.path.basename(kernel))
-    run([clang, '-cc1'] + KERNEL_FLAGS + ['-internal-isystem', os.path.join(resdir, 'include'),
+    run([clang, '-cc1'] + KERNEL_FLAGS + list(extra) +
+        ['-internal-isystem', os.path.join(resdir, 'include'),
         opt_level, '-emit-llvm-bc', '-x', 'cl', kernel, '-o', base + '.bc'])
     run([llvm_link, base + '.bc', library, '-o', base + '.linked.bc'])
     syms = run([llvm_nm, '--undefined-only', '--format=just-symbols', base + '.linked.bc']).split()
@@ -144,6 +163,8 @@ def main():
     ap.add_argument('--kernel-arg', action='append', default=None,
                     help='a cc1 flag of the kernel compile (repeat; default: KERNEL_FLAGS)')
     ap.add_argument('--all', action='store_true', help='also check every opencl-c.h builtin')
+    ap.add_argument('--generic', action='store_true',
+                    help='also check every pointer builtin of OpenCL C 3.0 with generic')
     ap.add_argument('kernels', nargs='*')
     a = ap.parse_args()
     if a.kernel_arg:
@@ -159,9 +180,19 @@ def main():
                 f.write(all_builtins_kernel(sigs))
             print('generated calls to %d builtin overloads' % len(sigs))
             kernels.append(path)
+        if a.generic:
+            sigs = [g for g in header_signatures(a.clang, a.resource_dir, tmp, GENERIC_FLAGS)
+                    if any(p.endswith('*') for p in g[2])]
+            path = os.path.join(tmp, 'generic_builtins.cl')
+            with open(path, 'w') as f:
+                f.write(all_builtins_kernel(sigs))
+            print('generated calls to %d pointer builtin overloads of OpenCL C 3.0 with '
+                  'generic' % len(sigs))
+            kernels.append(path)
         for k in kernels:
+            extra = GENERIC_FLAGS if k.endswith('generic_builtins.cl') else ()
             missing = undefined_builtins(a.clang, a.llvm_link, a.llvm_nm, a.resource_dir,
-                                         a.library, k, tmp)
+                                         a.library, k, tmp, extra=extra)
             name = os.path.basename(k)
             if missing:
                 failed = True

@@ -28,6 +28,15 @@ unsigned long *__kiln_wg_scratch(void);
 unsigned long *__kiln_wg_scratch(void) { return NULL; }
 void __kiln_wg_sub_group(void);
 void __kiln_wg_sub_group(void) {}
+/* The generic address space's ranges (generic.cl), which the work-group
+ * pass reads from the launch; these tests call no to_local/to_private:
+ * no __local block, no private range. */
+unsigned long __kiln_wg_local_mem(void);
+unsigned long __kiln_wg_local_mem(void) { return 0; }
+unsigned long __kiln_wg_local_mem_size(void);
+unsigned long __kiln_wg_local_mem_size(void) { return 0; }
+unsigned long __kiln_wg_private_top(void);
+unsigned long __kiln_wg_private_top(void) { return 0; }
 void _Z9mem_fencej(unsigned flags) { (void)flags; }
 void _Z14read_mem_fencej(unsigned flags) { (void)flags; }
 void _Z15write_mem_fencej(unsigned flags) { (void)flags; }

@@ -1,7 +1,10 @@
 /* OpenCL C 2.0/3.0 §6.15.12 C11-style atomics, for __global and __local
- * objects (the CPU device has no generic address space, so Clang declares
- * the named-address-space overloads: __opencl_c_named_address_space_builtins),
- * and atomic_work_item_fence.
+ * objects, and atomic_work_item_fence.  A 3.0 program compiled without the
+ * generic address space sees Clang's named-address-space overloads
+ * (__opencl_c_named_address_space_builtins); one with it (the CPU device
+ * has it since 2026-11-26) sees the __generic ones instead, which this file
+ * defines when compiled a second time with KILN_GENERIC_AS (meson.build).
+ * The bodies are the same: every space is the host's flat memory.
  *
  * Compiled as OpenCL C 3.0 with the CPU device's feature macros
  * (meson.build), so each definition gets the mangled name of Clang's
@@ -44,9 +47,13 @@
   OVL bool atomic_compare_exchange_##KIND(volatile AS A *p, EAS T *e, T d) { \
      return atomic_compare_exchange_##KIND##_explicit(p, e, d, SC, SC, memory_scope_device); }
 
+#ifdef KILN_GENERIC_AS
+#define CMPXCHG_ALL(AS, A, T) CMPXCHG(strong, AS, A, T, __generic) CMPXCHG(weak, AS, A, T, __generic)
+#else
 #define CMPXCHG_ALL(AS, A, T) \
   CMPXCHG(strong, AS, A, T, __global) CMPXCHG(strong, AS, A, T, __local) CMPXCHG(strong, AS, A, T, __private) \
   CMPXCHG(weak, AS, A, T, __global) CMPXCHG(weak, AS, A, T, __local) CMPXCHG(weak, AS, A, T, __private)
+#endif
 
 /* What every atomic type has: init, load, store, exchange, compare_exchange. */
 #define COMMON(AS, A, T) \
@@ -79,6 +86,9 @@
   COMMON(AS, atomic_float, float) COMMON(AS, atomic_double, double) \
   FLAG(AS)
 
+#ifdef KILN_GENERIC_AS
+PER_SPACE(__generic)
+#else
 PER_SPACE(__global)
 PER_SPACE(__local)
 
@@ -91,3 +101,4 @@ OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order o, memory
    else
       __c11_atomic_thread_fence(o);
 }
+#endif

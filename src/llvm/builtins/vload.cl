@@ -17,6 +17,16 @@
 #define VSTORE3_AS(T, AS) \
   OVL void vstore3(T##3 v, size_t i, AS T *p) { p += i * 3; p[0] = v.s0; p[1] = v.s1; p[2] = v.s2; }
 
+#ifdef KILN_GENERIC_AS
+/* Compiled a second time as OpenCL C 3.0 with the generic address space
+ * (meson.build), where Clang declares the __generic forms instead of the
+ * __local, __private (and __global stores') ones: only those here. */
+#define VLOADSTORE_N(T, n) \
+  UNALIGNED(T, n) VLOAD_AS(T, n, __generic) VSTORE_AS(T, n, __generic)
+#define VLOADSTORE(T) \
+  VLOADSTORE_N(T, 2) VLOADSTORE_N(T, 4) VLOADSTORE_N(T, 8) VLOADSTORE_N(T, 16) \
+  VLOAD3_AS(T, __generic) VSTORE3_AS(T, __generic)
+#else
 #define VLOADSTORE_N(T, n) \
   UNALIGNED(T, n) \
   VLOAD_AS(T, n, __global) VLOAD_AS(T, n, __local) VLOAD_AS(T, n, __constant) VLOAD_AS(T, n, __private) \
@@ -26,6 +36,7 @@
   VLOADSTORE_N(T, 2) VLOADSTORE_N(T, 4) VLOADSTORE_N(T, 8) VLOADSTORE_N(T, 16) \
   VLOAD3_AS(T, __global) VLOAD3_AS(T, __local) VLOAD3_AS(T, __constant) VLOAD3_AS(T, __private) \
   VSTORE3_AS(T, __global) VSTORE3_AS(T, __local) VSTORE3_AS(T, __private)
+#endif
 
 VLOADSTORE(char)
 VLOADSTORE(uchar)

@@ -25,10 +25,16 @@
   VLOAD_HALF_N(vloada_half2, 2, 2, AS) VLOAD_HALF_N(vloada_half3, 3, 4, AS) \
   VLOAD_HALF_N(vloada_half4, 4, 4, AS) VLOAD_HALF_N(vloada_half8, 8, 8, AS) \
   VLOAD_HALF_N(vloada_half16, 16, 16, AS)
+#ifdef KILN_GENERIC_AS
+/* The second compile, as OpenCL C 3.0 with the generic address space
+ * (meson.build, vload.cl): the __generic forms only. */
+VLOAD_HALF_AS(__generic)
+#else
 VLOAD_HALF_AS(__global)
 VLOAD_HALF_AS(__local)
 VLOAD_HALF_AS(__constant)
 VLOAD_HALF_AS(__private)
+#endif
 
 /* ---- stores: every width, rounding suffix, source type (float, double)
  * and address space. ---- */
@@ -53,7 +59,11 @@ VLOAD_HALF_AS(__private)
   VSTORE_HALF_MODE(, RTE, T, CVT, AS) VSTORE_HALF_MODE(_rte, RTE, T, CVT, AS) \
   VSTORE_HALF_MODE(_rtz, RTZ, T, CVT, AS) VSTORE_HALF_MODE(_rtp, RTP, T, CVT, AS) \
   VSTORE_HALF_MODE(_rtn, RTN, T, CVT, AS)
+#ifdef KILN_GENERIC_AS
+#define VSTORE_HALF(T, CVT) VSTORE_HALF_AS(T, CVT, __generic)
+#else
 #define VSTORE_HALF(T, CVT) \
   VSTORE_HALF_AS(T, CVT, __global) VSTORE_HALF_AS(T, CVT, __local) VSTORE_HALF_AS(T, CVT, __private)
+#endif
 VSTORE_HALF(float, float_to_half_bits)
 VSTORE_HALF(double, double_to_half_bits)

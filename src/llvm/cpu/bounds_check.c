@@ -1,5 +1,6 @@
 /* KILN_CHECK=bounds: a check before every __global, __constant and __local
- * access (loads, stores, atomics, memcpy/memmove/memset).
+ * access (loads, stores, atomics, memcpy/memmove/memset), and every access
+ * through a generic pointer (OpenCL C 3.0) that comes from one of those.
  *
  * Each access's pointer is traced back through GEPs and casts (and through
  * selects and phis whose inputs all agree) to where it comes from:
@@ -49,12 +50,18 @@ struct bc {
    struct kiln_bounds_stats *stats;
 };
 
+/* The fake address-space map's generic space (OpenCL C 3.0). */
+#define AS_GENERIC 4
+
+/* __global (1), __constant (2), __local (3), and generic pointers, whose
+ * accesses are checked when they trace back to an object of one of those
+ * (instrument_site). */
 static bool checked_space(LLVMTypeRef t)
 {
    if (LLVMGetTypeKind(t) != LLVMPointerTypeKind)
       return false;
    unsigned as = LLVMGetPointerAddressSpace(t);
-   return as >= 1 && as <= 3;
+   return as >= 1 && as <= AS_GENERIC;
 }
 
 static void add_fn_attr(LLVMContextRef c, LLVMValueRef fn, const char *name)
@@ -472,6 +479,16 @@ static void instrument_site(struct bc *c, struct walk *wk, const struct site *s)
    struct base b = base_of(wk, p, 0);
    if (b.kind == BASE_SKIP)
       return;
+   if (as == AS_GENERIC) {
+      /* A generic pointer that comes from a __global, __constant or
+       * __local argument or variable is checked as one of that space; any
+       * other may point to private memory, which no check covers (the
+       * run-time's search knows only the launch's objects), so it is left
+       * alone. */
+      if (b.kind != BASE_ARG && b.kind != BASE_VAR)
+         return;
+      as = LLVMGetPointerAddressSpace(LLVMTypeOf(b.v));
+   }
    LLVMPositionBuilderBefore(c->b, s->inst);
    LLVMValueRef size = s->size;
    if (LLVMTypeOf(size) != c->i64)

@@ -43,6 +43,11 @@ enum kiln_wi_fn {
    WI_WORK_DIM,
    WI_ENQUEUED_LOCAL_SIZE,
    WI_SCRATCH, /* the collectives' scratch area (builtins/collective.cl) */
+   /* Where the generic address space's builtins (builtins/generic.cl)
+    * find the work-group's __local block and private stack. */
+   WI_LOCAL_MEM,      /* ctx->local_mem as an integer */
+   WI_LOCAL_MEM_SIZE, /* ctx->local_mem_size */
+   WI_PRIVATE_TOP,    /* the work-group function's return-address slot */
    WI_CTX, /* KILN_WG_CTX_FN */
    WI_SUB_GROUP, /* marks a sub-group function (builtins/collective.cl) */
    WI_BARRIER,
@@ -71,6 +76,9 @@ struct kiln_wg {
    /* i8 array alloca of setup, (wg_items + 1) * 8 bytes: the scratch area
     * of the work-group collectives; NULL until a call asks for it. */
    LLVMValueRef scratch;
+   /* i64 of setup: the address of the work-group function's return
+    * address; NULL until a call asks for it. */
+   LLVMValueRef private_top;
    bool sub_groups;        /* the kernel calls a sub-group function */
    LLVMValueRef lsize[3];  /* local sizes, loaded in setup */
    LLVMValueRef wg_items;  /* product of the local sizes */

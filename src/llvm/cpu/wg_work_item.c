@@ -11,7 +11,8 @@ const char *const kiln_wi_names[WI_COUNT] = {
    "_Z13get_global_idj",  "_Z12get_local_idj",   "_Z12get_group_idj",
    "_Z15get_global_sizej", "_Z14get_local_sizej", "_Z14get_num_groupsj",
    "_Z17get_global_offsetj", "_Z12get_work_dimv", "_Z23get_enqueued_local_sizej",
-   "__kiln_wg_scratch",     KILN_WG_CTX_FN,          "__kiln_wg_sub_group",
+   "__kiln_wg_scratch",     "__kiln_wg_local_mem",   "__kiln_wg_local_mem_size",
+   "__kiln_wg_private_top", KILN_WG_CTX_FN,          "__kiln_wg_sub_group",
    "_Z7barrierj",
    "_Z9mem_fencej",       "_Z14read_mem_fencej", "_Z15write_mem_fencej",
 };
@@ -99,9 +100,46 @@ static LLVMValueRef scratch_area(struct kiln_wg *w)
    return w->scratch;
 }
 
+/* The top of the work-group's private memory: the slot of the work-group
+ * function's return address.  A work-group runs on one thread, and every
+ * private object of its work-items (the kernel's allocas, the
+ * per-work-item slots of wg_private.c, the frames of the functions it
+ * calls) lies on that thread's stack below this slot; what is above it
+ * (the driver's frames) no kernel can point to.  Taken once in setup. */
+static LLVMValueRef private_top(struct kiln_wg *w)
+{
+   if (w->private_top)
+      return w->private_top;
+   LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(w->setup));
+   static const char name[] = "llvm.addressofreturnaddress";
+   unsigned id = LLVMLookupIntrinsicID(name, sizeof(name) - 1);
+   LLVMTypeRef ptr = w->ptr;
+   LLVMValueRef fn = LLVMGetIntrinsicDeclaration(w->m, id, &ptr, 1);
+   LLVMValueRef slot =
+      LLVMBuildCall2(w->b, LLVMIntrinsicGetType(w->c, id, &ptr, 1), fn, NULL, 0, "ret_slot");
+   w->private_top = LLVMBuildPtrToInt(w->b, slot, w->i64, "private_top");
+   return w->private_top;
+}
+
 /* Replaces one work-item function call (builder placed before it). */
 static void lower_wi_call(struct kiln_wg *w, LLVMValueRef call, enum kiln_wi_fn kind)
 {
+   if (kind == WI_PRIVATE_TOP) {
+      LLVMValueRef v = private_top(w);
+      LLVMPositionBuilderBefore(w->b, call);
+      LLVMReplaceAllUsesWith(call, v);
+      return;
+   }
+   if (kind == WI_LOCAL_MEM) {
+      LLVMValueRef p = LLVMBuildLoad2(w->b, w->ptr, kiln_wg_ctx_field(w, KILN_CTX_LOCAL_MEM, NULL), "");
+      LLVMReplaceAllUsesWith(call, LLVMBuildPtrToInt(w->b, p, w->i64, ""));
+      return;
+   }
+   if (kind == WI_LOCAL_MEM_SIZE) {
+      LLVMValueRef n = kiln_wg_load_i64(w, kiln_wg_ctx_field(w, KILN_CTX_LOCAL_MEM_SIZE, NULL));
+      LLVMReplaceAllUsesWith(call, n);
+      return;
+   }
    if (kind == WI_SCRATCH) {
       LLVMValueRef p = scratch_area(w);
       LLVMPositionBuilderBefore(w->b, call);

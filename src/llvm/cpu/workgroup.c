@@ -19,8 +19,9 @@ static LLVMTypeRef ctx_struct_type(LLVMContextRef c)
    LLVMTypeRef a3 = LLVMArrayType2(i64, 3);
    LLVMTypeRef fields[] = {a3, a3, a3, a3, a3, LLVMPointerTypeInContext(c, 0),
                            LLVMInt32TypeInContext(c), LLVMInt32TypeInContext(c),
-                           LLVMPointerTypeInContext(c, 0), LLVMPointerTypeInContext(c, 0), a3};
-   return LLVMStructTypeInContext(c, fields, 11, 0);
+                           LLVMPointerTypeInContext(c, 0), LLVMPointerTypeInContext(c, 0), a3,
+                           i64};
+   return LLVMStructTypeInContext(c, fields, 12, 0);
 }
 
 /* Pointer to ctx->field[idx] (idx NULL for scalar fields). */

@@ -164,6 +164,11 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
     * progress holds and cl_khr_subgroups can be offered. */
    c->work_group_collective_functions = true;
    c->max_num_sub_groups = 1;
+   /* Every address space is the host's flat memory, so generic pointers
+    * are plain addresses; to_local/to_private tell the spaces apart by
+    * the work-group's __local block and the work-group function's stack
+    * (src/llvm/builtins/generic.cl). */
+   c->generic_address_space = true;
    c->sub_group_independent_forward_progress = true;
    c->svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                          CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;

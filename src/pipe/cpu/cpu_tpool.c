@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,11 @@
 #include "util/spin.h"
 
 #define ARENA_ALIGN 128
+
+/* The compiled code reads the launch context at these offsets
+ * (include/kiln/cpu_abi.h, src/llvm/cpu/workgroup.c). */
+_Static_assert(offsetof(struct kiln_wg_ctx, enqueued_local_size) == 152, "kiln_wg_ctx layout");
+_Static_assert(offsetof(struct kiln_wg_ctx, local_mem_size) == 176, "kiln_wg_ctx layout");
 /* How long the launching thread runs groups alone before it wakes the
  * workers: about what waking them costs.  A grid slower than that loses
  * at most this much of its parallel time. */
@@ -122,6 +128,7 @@ static bool run_groups(struct job *job, char **arena, size_t *arena_size, bool *
    memset(&ctx, 0, sizeof(ctx));
    ctx.work_dim = info->work_dim;
    ctx.local_mem = *arena;
+   ctx.local_mem_size = job->local_mem_size;
    for (int d = 0; d < 3; d++) {
       ctx.global_offset[d] = info->global_offset[d];
       ctx.global_size[d] = info->global_size[d];

@@ -120,9 +120,8 @@ static void device(cl_device_id d)
       CHECK((half != 0) == (strstr(ext, "cl_khr_fp16") != NULL));
       CHECK(has(fv, nf, "__opencl_c_3d_image_writes", v3) ==
             (images && strstr(ext, "cl_khr_3d_image_writes") != NULL));
-      static const char *const absent[] = {
-         "__opencl_c_generic_address_space", "__opencl_c_pipes", "__opencl_c_device_enqueue",
-         "__opencl_c_read_write_images"};
+      static const char *const absent[] = {"__opencl_c_pipes", "__opencl_c_device_enqueue",
+                                           "__opencl_c_read_write_images"};
       for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
          CHECK(!has(fv, nf, absent[i], v3), "%s listed", absent[i]);
       /* Collectives and sub-groups exactly where the device's queries
@@ -134,6 +133,12 @@ static void device(cl_device_id d)
       CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sg), &max_sg, NULL));
       CHECK(has(fv, nf, "__opencl_c_work_group_collective_functions", v3) == (wgc == CL_TRUE));
       CHECK(has(fv, nf, "__opencl_c_subgroups", v3) == (max_sg != 0));
+      /* The generic address space exactly where the device says so
+       * (kernel_generic_address_space uses it). */
+      cl_bool generic = CL_FALSE;
+      CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof(generic),
+                               &generic, NULL));
+      CHECK(has(fv, nf, "__opencl_c_generic_address_space", v3) == (generic == CL_TRUE));
       /* Program-scope __global variables exactly where the device says
        * how large one may be (kernel_program_globals uses them). */
       size_t gmax = 0;
@@ -172,8 +177,13 @@ static void device(cl_device_id d)
                (unsigned long long)mem);
    }
 
-   static const cl_device_info false_bools[] = {
-      CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_DEVICE_PIPE_SUPPORT};
+   if (major < 3) {
+      cl_bool generic = CL_TRUE;
+      CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof(generic),
+                               &generic, NULL));
+      CHECK(generic == CL_FALSE, "generic address space on a %u.%u device", major, minor);
+   }
+   static const cl_device_info false_bools[] = {CL_DEVICE_PIPE_SUPPORT};
    for (size_t i = 0; i < sizeof(false_bools) / sizeof(false_bools[0]); i++) {
       cl_bool b = CL_TRUE;
       CHECK_OK(clGetDeviceInfo(d, false_bools[i], sizeof(b), &b, NULL));

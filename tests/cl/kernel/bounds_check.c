@@ -241,6 +241,41 @@ static void global_variable(const struct kt_env *env)
    clReleaseProgram(p);
 }
 
+/* OpenCL C 3.0 generic pointers (docs/kernels.md): one that comes from a
+ * __global or __local argument is checked as that argument, through a
+ * function taking a generic pointer; one to private memory is left alone. */
+static void generic_pointer(const struct kt_env *env)
+{
+   cl_bool generic = CL_FALSE;
+   if (clGetDeviceInfo(env->device, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof(generic),
+                       &generic, NULL) != CL_SUCCESS || !generic)
+      return;
+   cl_program p = kk_build(env,
+                           "void put(int *p, int i, int v) { p[i] = v; }\n"
+                           "kernel void gen(global int *out, local int *tmp, int at)\n"
+                           "{ int i = get_global_id(0), l = get_local_id(0), priv[4];\n"
+                           "  put(priv, l & 3, i); put(tmp, l, priv[l & 3]);\n"
+                           "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                           "  put(out, i + at, tmp[l]); }\n",
+                           "-cl-std=CL3.0");
+   cl_kernel k = kk_kernel(p, "gen");
+   cl_mem mo = kk_buffer_in(env, 64 * 4, NULL);
+   KK_ARG(k, 0, mo);
+   KK_LOCAL(k, 1, 16 * sizeof(int));
+   int at = 1;
+   KK_ARG(k, 2, at);
+   char *text = launch_failing(env, k, 64, 16);
+   CHECK_HAS(text, "kernel 'gen' wrote 4 bytes at byte offset 256 of argument 0 'out' "
+                   "(__global, 256 bytes) in work-item (63,0,0)");
+   free(text);
+   at = 0;
+   KK_ARG(k, 2, at);
+   run_ok(env, k, 64, 16);
+   clReleaseMemObject(mo);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+}
+
 /* tab[i + 1] over as many work-items as tab has elements. */
 static void constant_read(const struct kt_env *env, cl_program p)
 {
@@ -565,6 +600,7 @@ int main(int argc, char **argv)
       global_write(&env, p);
       svm_write(&env, p);
       global_variable(&env);
+      generic_pointer(&env);
       pointer_loop(&env, p);
       constant_read(&env, p);
       local_arg(&env, p);
