@@ -21,13 +21,29 @@ bool kiln_wg_group_variable(LLVMValueRef a)
    return LLVMIsAAllocaInst(a) && LLVMGetMetadata(a, md_kind(LLVMGetTypeContext(LLVMTypeOf(a)), GROUP_MD));
 }
 
+#define MAX_HEADER 256
+#define MAX_BREAKS 8
+
 struct loop {
-   LLVMBasicBlockRef header, latch, exit;
+   LLVMBasicBlockRef header, latch, exit; /* exit: where the loop test leaves */
    LLVMBasicBlockRef *blocks, *outside; /* the loop's blocks; the header's preheaders */
    unsigned nblocks, noutside, header_insts;
+   /* Other exits (a break): successor break_succ[k] of break_from[k]. */
+   LLVMBasicBlockRef break_from[MAX_BREAKS];
+   unsigned break_succ[MAX_BREAKS], nbreaks;
+   /* Every block the loop leaves to, exit first. */
+   LLVMBasicBlockRef targets[MAX_BREAKS + 1];
+   unsigned ntargets;
 };
 
-#define MAX_HEADER 256
+static unsigned target_index(struct loop *l, LLVMBasicBlockRef to)
+{
+   for (unsigned k = 0; k < l->ntargets; k++)
+      if (l->targets[k] == to)
+         return k;
+   l->targets[l->ntargets] = to;
+   return l->ntargets++;
+}
 
 static bool calls(LLVMBasicBlockRef bb, LLVMValueRef fn)
 {
@@ -61,22 +77,35 @@ static bool loop_shape(const struct kiln_wg_graph *g, const struct kiln_wg_unifo
          continue;
       l->nblocks++;
       LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[b]);
-      if (!term || !LLVMIsABranchInst(term) || calls(g->blocks[b], barrier_fn))
+      /* Switches too: Clang leaves scopes with cleanups (lifetime
+       * markers) through a switch on where to go next, break or return. */
+      if (!term || !(LLVMIsABranchInst(term) || LLVMIsASwitchInst(term)) ||
+          calls(g->blocks[b], barrier_fn))
          return false;
       for (unsigned s = 0; s < LLVMGetNumSuccessors(term); s++) {
          LLVMBasicBlockRef to = LLVMGetSuccessor(term, s);
          int d = kiln_wg_graph_index(g, to);
          if (d >= 0 && g->in_loop[d])
             continue;
-         if (b != h || l->exit)
-            return false; /* an exit other than the header's one */
-         l->exit = to;
+         if (b == h) {
+            if (l->exit)
+               return false; /* the loop test leaves on both edges */
+            l->exit = to;
+         } else {
+            if (l->nbreaks == MAX_BREAKS)
+               return false;
+            l->break_from[l->nbreaks] = g->blocks[b];
+            l->break_succ[l->nbreaks++] = s;
+         }
       }
    }
    if (!l->exit)
       return false;
+   target_index(l, l->exit);
+   for (unsigned k = 0; k < l->nbreaks; k++)
+      target_index(l, LLVMGetSuccessor(LLVMGetBasicBlockTerminator(l->break_from[k]), l->break_succ[k]));
    LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[h]);
-   if (!LLVMIsConditional(term))
+   if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term))
       return false;
    for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[h]); i; i = LLVMGetNextInstruction(i))
       if (++l->header_insts > MAX_HEADER)
@@ -172,7 +201,8 @@ static LLVMValueRef mapped(const struct header_copy *h, LLVMValueRef v)
  * flag clears, and both continue at `then`. */
 static void copy_header(struct builder *x, const struct loop *l, struct header_copy *h,
                         LLVMBasicBlockRef into, LLVMValueRef (*trip)(struct builder *, void *),
-                        void *trip_arg, LLVMValueRef active, LLVMBasicBlockRef then)
+                        void *trip_arg, LLVMValueRef active, LLVMValueRef exit_id,
+                        LLVMBasicBlockRef then)
 {
    LLVMPositionBuilderAtEnd(x->b, into);
    h->n = 0;
@@ -193,6 +223,8 @@ static void copy_header(struct builder *x, const struct loop *l, struct header_c
    }
    LLVMBasicBlockRef off = block_before(x, then, "ic.leave");
    LLVMBuildStore(x->b, LLVMConstInt(LLVMInt32TypeInContext(x->c), 0, 0), active);
+   if (exit_id)
+      LLVMBuildStore(x->b, LLVMConstInt(LLVMInt32TypeInContext(x->c), 0, 0), exit_id);
    LLVMBuildBr(x->b, then);
    LLVMPositionBuilderAtEnd(x->b, into);
    LLVMValueRef cond = mapped(h, LLVMGetCondition(term));
@@ -219,7 +251,7 @@ static LLVMValueRef next_trip(struct builder *x, void *arg)
    return LLVMBuildAdd(x->b, LLVMBuildLoad2(x->b, t->type, t->iter, ""), LLVMConstInt(t->type, 1, 0), "");
 }
 
-static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l, struct header_copy *h)
+static void predicate(struct builder *x, LLVMValueRef fn, struct loop *l, struct header_copy *h)
 {
    LLVMBasicBlockRef setup = LLVMGetFirstBasicBlock(fn);
    LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c), kt = trip_type(l, x->c);
@@ -229,13 +261,28 @@ static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l, 
    LLVMValueRef iter = LLVMBuildAlloca(x->b, kt, "ic.iter");
    LLVMValueRef any = LLVMBuildAlloca(x->b, kt, "ic.any");
    LLVMSetMetadata(any, md_kind(x->c, GROUP_MD), LLVMMetadataAsValue(x->c, LLVMMDNodeInContext2(x->c, NULL, 0)));
+   /* Which of the loop's exits a work-item left by, when there are several. */
+   LLVMValueRef exit_id = l->ntargets > 1 ? LLVMBuildAlloca(x->b, i32, "ic.exit") : NULL;
    struct trips trips = {kt, iter};
+   /* Taken before any edge changes. */
+   LLVMBasicBlockRef break_to[MAX_BREAKS];
+   for (unsigned k = 0; k < l->nbreaks; k++)
+      break_to[k] = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(l->break_from[k]), l->break_succ[k]);
    LLVMValueRef header_term = LLVMGetBasicBlockTerminator(l->header);
    LLVMBasicBlockRef body = LLVMGetSuccessor(header_term, LLVMGetSuccessor(header_term, 0) == l->exit);
 
    /* R: whether any work-item is still active; then round again. */
    LLVMBasicBlockRef more = block_before(x, l->exit, "ic.more");
-   LLVMBasicBlockRef to_exit = barrier_block(x, l->exit, l->exit);
+   LLVMBasicBlockRef leave = l->exit;
+   if (exit_id) {
+      /* After the loop each work-item goes where it left. */
+      leave = block_before(x, l->exit, "ic.dispatch");
+      LLVMValueRef sw = LLVMBuildSwitch(x->b, LLVMBuildLoad2(x->b, i32, exit_id, ""), l->targets[0],
+                                        l->ntargets - 1);
+      for (unsigned k = 1; k < l->ntargets; k++)
+         LLVMAddCase(sw, LLVMConstInt(i32, k, 0), l->targets[k]);
+   }
+   LLVMBasicBlockRef to_exit = barrier_block(x, leave, leave);
    LLVMBasicBlockRef head = block_before(x, l->header, "ic.head");
    LLVMBasicBlockRef again = barrier_block(x, head, head);
    LLVMPositionBuilderAtEnd(x->b, more);
@@ -262,7 +309,17 @@ static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l, 
 
    /* After the latch: the next round's loop test. */
    LLVMBasicBlockRef test = block_before(x, tally, "ic.test");
-   copy_header(x, l, h, test, next_trip, &trips, active, tally);
+   copy_header(x, l, h, test, next_trip, &trips, active, exit_id, tally);
+
+   /* A break: the work-item is done, the group's round goes on. */
+   for (unsigned k = 0; k < l->nbreaks; k++) {
+      LLVMBasicBlockRef brk = block_before(x, tally, "ic.break");
+      LLVMBuildStore(x->b, LLVMConstInt(i32, 0, 0), active);
+      if (exit_id)
+         LLVMBuildStore(x->b, LLVMConstInt(i32, target_index(l, break_to[k]), 0), exit_id);
+      LLVMBuildBr(x->b, tally);
+      LLVMSetSuccessor(LLVMGetBasicBlockTerminator(l->break_from[k]), l->break_succ[k], brk);
+   }
 
    /* H': only active work-items run the body. */
    LLVMPositionBuilderAtEnd(x->b, head);
@@ -275,7 +332,7 @@ static void predicate(struct builder *x, LLVMValueRef fn, const struct loop *l, 
    LLVMBuildStore(x->b, LLVMConstInt(i32, 1, 0), active);
    LLVMBuildStore(x->b, zero, iter);
    LLVMBuildStore(x->b, zero, any);
-   copy_header(x, l, h, pre, first_trip, &trips, active, start);
+   copy_header(x, l, h, pre, first_trip, &trips, active, exit_id, start);
 
    for (unsigned k = 0; k < l->noutside; k++)
       redirect(l->outside[k], l->header, pre);

@@ -37,9 +37,11 @@
  * contiguous across work-items and the work-item loop vectorizes with
  * masked loads.
  *
- * Applies to marked loops (step 1) whose only exit is at the header,
- * with one latch, no barrier inside and every work-item reaching the
- * loop (its preheaders uniform: wg_uniform.h).  Runs after reg2mem and the
+ * Applies to marked loops (step 1) whose loop test is the header's
+ * branch, with one latch, no barrier inside and every work-item reaching
+ * the loop (its preheaders uniform: wg_uniform.h).  Other exits (a break,
+ * a return: up to 8 edges) clear the flag too; the work-item waits for
+ * the group's last round and then goes where it left to.  Runs after reg2mem and the
  * lowering of work-item calls; returns the number of barriers added.
  */
 #ifndef KILN_LLVM_WG_PREDICATE_H

@@ -106,6 +106,18 @@ static const char *source =
    "    for (uint i = get_local_id(0); i < j * 3u; i += 4u) acc = acc * 3u + i + j;\n"
    "  out[g] = acc;\n"
    "}\n"
+   /* A varying trip count with a data-dependent break and an early
+    * return: three ways out of the loop. */
+   "__kernel void find_first(__global uint *out, uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0), gs = get_global_size(0), found = 0xffffffffu, i;\n"
+   "  for (i = g; i < n * 41u + 7u; i += gs) {\n"
+   "    uint h = (i * 2654435761u) >> 28;\n"
+   "    if (h == (g & 15u)) { found = i; break; }\n"
+   "    if (h == 15u - (g & 7u) && i > 50u) { out[g] = i * 7u; return; }\n"
+   "  }\n"
+   "  out[g] = found ^ (i * 3u);\n"
+   "}\n"
    "__kernel void matmul(__global const uint *A, __global const uint *B, __global uint *C,\n"
    "                     uint K)\n"
    "{\n"
@@ -218,6 +230,19 @@ static uint32_t host_kernel(const char *name, uint32_t g, uint32_t l, uint32_t l
          for (uint32_t i = l; i < j * 3u; i += 4u)
             acc = acc * 3u + i + j;
       return acc;
+   }
+   if (!strcmp(name, "find_first")) {
+      uint32_t found = 0xffffffffu, i;
+      for (i = g; i < n * 41u + 7u; i += N) {
+         uint32_t h = (i * 2654435761u) >> 28;
+         if (h == (g & 15u)) {
+            found = i;
+            break;
+         }
+         if (h == 15u - (g & 7u) && i > 50u)
+            return i * 7u;
+      }
+      return found ^ (i * 3u);
    }
    /* one_store */
    for (uint32_t i = 0; i < n; i++)
@@ -450,7 +475,7 @@ int main(void)
    prog = kk_build(&env, source, NULL);
    static const char *const names[] = {"recur", "brk", "nested", "in_branch", "varying_trip",
                                        "priv", "local_read", "one_store", "grid_stride",
-                                       "stride_local", "outer_inner"};
+                                       "stride_local", "outer_inner", "find_first"};
    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
       check_kernel(&env, names[i]);
    check_matmul(&env);
