@@ -26,7 +26,11 @@
  * Step 2, kiln_wg_interchange, runs after reg2mem and the lowering of the
  * work-item functions and puts the barrier in each marked loop whose exits
  * the uniformity analysis (wg_uniform.h) proves the same for every
- * work-item; any other marked loop is left alone.
+ * work-item; the marked loops left, whose trip counts vary, run in step
+ * with an active flag per work-item where their shape allows
+ * (wg_predicate.h), and the rest stay as they are.  For those, step 1
+ * also rewrites a counter that starts at a work-item value and steps by a
+ * group-wide one as start + trip * step.
  */
 #ifndef KILN_LLVM_WG_INTERCHANGE_H
 #define KILN_LLVM_WG_INTERCHANGE_H
