@@ -13,6 +13,7 @@
 #include "core/executor_priv.h"
 #include "core/queue.h"
 #include "util/alloc.h"
+#include "util/env.h"
 #include "util/log.h"
 #include "util/spin.h"
 
@@ -367,8 +368,7 @@ static bool shared_on = true;
 static void shared_init(void)
 {
    const char *env = getenv("KILN_SHARED_FENCES");
-   shared_on = !env || !(!strcmp(env, "0") || !strcasecmp(env, "off") ||
-                         !strcasecmp(env, "no") || !strcasecmp(env, "false"));
+   shared_on = !kiln_env_off(env);
 }
 
 /* KILN_SHARED_FENCES (docs/env.md): launches nobody waits for by

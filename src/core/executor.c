@@ -14,6 +14,7 @@
 #include "core/executor_priv.h"
 #include "core/queue.h"
 #include "util/alloc.h"
+#include "util/env.h"
 #include "util/log.h"
 #include "util/spin.h"
 #include "util/tls.h"
@@ -193,8 +194,7 @@ static bool direct_on = true;
 static void direct_init(void)
 {
    const char *env = getenv("KILN_DIRECT_LAUNCH");
-   direct_on = !env || !(!strcmp(env, "0") || !strcasecmp(env, "off") ||
-                         !strcasecmp(env, "no") || !strcasecmp(env, "false"));
+   direct_on = !kiln_env_off(env);
 }
 
 /* KILN_DIRECT_LAUNCH (docs/env.md): launches may be recorded on the

@@ -27,6 +27,7 @@
 #include "llvm/compiler.h"
 #include "util/alloc.h"
 #include "util/bytes.h"
+#include "util/env.h"
 #include "util/build_id.h"
 #include "util/log.h"
 #include "util/sha256.h"
@@ -76,8 +77,7 @@ static void cache_off(bool wanted, const char *why)
 static void cache_init(void)
 {
    const char *on = getenv("KILN_CACHE");
-   if (on && (!strcmp(on, "0") || !strcmp(on, "off") || !strcmp(on, "no") ||
-              !strcmp(on, "false"))) {
+   if (kiln_env_off(on)) {
       kiln_log(KILN_LOG_COMPILE, "cache: off (KILN_CACHE=%s)", on);
       return;
    }
