@@ -15,7 +15,8 @@
  *                (n/256 groups): work-group and barrier overhead dominate
  *   launch       an empty kernel: 1000 launches of 1 work-item back to back
  *                then one clFinish; enqueue + clFinish round trips (median
- *                of 200); 1000 launches of 4096 work-items in groups of 64
+ *                of 200); 1000 launches of 4096 work-items in groups of 64;
+ *                an empty kernel and a blocking read of 16 KiB (median of 200)
  *   bound        the memory bound of the same run: on a GPU
  *                clEnqueueCopyBuffer between the saxpy buffers, on a CPU a
  *                STREAM-style triad in plain C on as many threads as the
@@ -60,6 +61,7 @@
 #define REDUCE_GROUPS 4096
 #define LAUNCH_BATCH 1000   /* launches per back-to-back sample */
 #define ROUND_TRIPS 200     /* enqueue + clFinish samples */
+#define READ_TRIP_FLOATS 4096 /* what the reductions read back */
 #define LAUNCH_WIDE 4096    /* work-items of the wide empty launch */
 #define LAUNCH_WIDE_LOCAL 64
 
@@ -215,6 +217,7 @@ enum bench_id {
    B_LAUNCH,      /* empty kernel, 1 work-item, back to back */
    B_ROUND_TRIP,  /* empty kernel, enqueue + clFinish */
    B_LAUNCH_WIDE, /* empty kernel, 4096 work-items in groups of 64 */
+   B_READ_TRIP,   /* empty kernel + blocking read of 16 KiB */
    B_BOUND,       /* copy (GPU) or triad (CPU) bandwidth */
    B_COUNT
 };
@@ -777,15 +780,25 @@ static void set_min_median(struct result *r, double *t, int runs)
  * enqueued back to back and one clFinish per sample (what a program of
  * many small kernels pays per launch); B_ROUND_TRIP: enqueue + clFinish
  * of one launch, ROUND_TRIPS samples (what a program that waits on every
- * launch pays).  Nothing to check but the error codes. */
+ * launch pays); B_READ_TRIP: the same with a blocking read of 16 KiB
+ * instead of the clFinish (what a reduction pays on top of its kernel:
+ * reading the group sums back).  Nothing to check but the error codes. */
 static void bench_launch(struct platform *p, int runs, enum bench_id which, struct result *r)
 {
    cl_kernel k = p->k[K_EMPTY];
    bool wide = which == B_LAUNCH_WIDE;
    size_t g = wide ? LAUNCH_WIDE : 1, l = wide ? LAUNCH_WIDE_LOCAL : 1;
-   int samples = which == B_ROUND_TRIP ? ROUND_TRIPS : runs;
-   int per = which == B_ROUND_TRIP ? 1 : LAUNCH_BATCH;
+   bool trip = which == B_ROUND_TRIP || which == B_READ_TRIP;
+   int samples = trip ? ROUND_TRIPS : runs;
+   int per = trip ? 1 : LAUNCH_BATCH;
    double *t = calloc((size_t)samples, sizeof(double));
+   float back[READ_TRIP_FLOATS];
+   cl_mem buf = NULL;
+   if (which == B_READ_TRIP) {
+      cl_int err;
+      buf = clCreateBuffer(p->ctx, CL_MEM_READ_WRITE, sizeof(back), NULL, &err);
+      CHECK_R(r, err, "clCreateBuffer");
+   }
    if (!t) {
       r->status = ST_ERROR;
       snprintf(r->note, sizeof(r->note), "out of host memory");
@@ -803,7 +816,11 @@ static void bench_launch(struct platform *p, int runs, enum bench_id which, stru
       for (int i = 0; i < per; i++)
          CHECK_R(r, clEnqueueNDRangeKernel(p->q, k, 1, NULL, &g, &l, 0, NULL, NULL),
                  "clEnqueueNDRangeKernel");
-      CHECK_R(r, clFinish(p->q), "clFinish");
+      if (buf)
+         CHECK_R(r, clEnqueueReadBuffer(p->q, buf, CL_TRUE, 0, sizeof(back), back, 0, NULL, NULL),
+                 "clEnqueueReadBuffer");
+      else
+         CHECK_R(r, clFinish(p->q), "clFinish");
       double ms = now_ms() - t0;
       if (s < 0)
          r->first_ms = ms;
@@ -814,6 +831,8 @@ static void bench_launch(struct platform *p, int runs, enum bench_id which, stru
    r->launches = per;
    r->status = ST_OK;
 out:
+   if (buf)
+      clReleaseMemObject(buf);
    free(t);
 }
 
@@ -1116,6 +1135,7 @@ launches:
    bench_launch(p, runs, B_LAUNCH, &p->r[B_LAUNCH]);
    bench_launch(p, runs, B_ROUND_TRIP, &p->r[B_ROUND_TRIP]);
    bench_launch(p, runs, B_LAUNCH_WIDE, &p->r[B_LAUNCH_WIDE]);
+   bench_launch(p, runs, B_READ_TRIP, &p->r[B_READ_TRIP]);
 }
 
 /* ---- child processes for the build measurements ------------------------ */
@@ -1261,7 +1281,7 @@ static const char *status_text(const struct result *r)
 
 static bool is_latency(enum bench_id b)
 {
-   return b == B_LAUNCH || b == B_ROUND_TRIP || b == B_LAUNCH_WIDE;
+   return b == B_LAUNCH || b == B_ROUND_TRIP || b == B_LAUNCH_WIDE || b == B_READ_TRIP;
 }
 
 static void print_report(const struct options *o, const struct host *h, struct platform *ps,
@@ -1295,7 +1315,8 @@ static void print_report(const struct options *o, const struct host *h, struct p
       "saxpy (local 256)",       "saxpy (local NULL)",        "sgemm 16x16 tiles",
       "reduce grid-stride (4096 groups)", "reduce chunked (4096 groups)",
       "reduce (1 elem/item)",    "math (sin cos exp log pow)", "empty kernel, back to back",
-      "empty kernel, enqueue + clFinish", "empty kernel 4096/64, back to back", NULL};
+      "empty kernel, enqueue + clFinish", "empty kernel 4096/64, back to back",
+      "empty kernel + blocking 16 KiB read", NULL};
    const char *bound_name = gpu ? "bound: clEnqueueCopyBuffer" : "bound: triad in C";
    char sizes[B_COUNT][64];
    char nf[32];
@@ -1313,6 +1334,7 @@ static void print_report(const struct options *o, const struct host *h, struct p
    snprintf(sizes[B_LAUNCH], 64, "1 item, %d launches", LAUNCH_BATCH);
    snprintf(sizes[B_ROUND_TRIP], 64, "1 item, median of %d", ROUND_TRIPS);
    snprintf(sizes[B_LAUNCH_WIDE], 64, "%d items, %d launches", LAUNCH_WIDE, LAUNCH_BATCH);
+   snprintf(sizes[B_READ_TRIP], 64, "1 item, median of %d", ROUND_TRIPS);
    snprintf(sizes[B_BOUND], 64, gpu ? "%s, x to y" : "3x %s, 1 thread/CU", nf);
 
    printf("\n| benchmark | size | unit |");

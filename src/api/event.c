@@ -39,7 +39,11 @@ cl_int kiln_api_check_wait_list_context(cl_context ctx, cl_uint num, const cl_ev
 
 cl_int kiln_api_finish_enqueue(cl_event ev, bool blocking, cl_event *event_out)
 {
-   cl_int status = blocking ? kiln_event_wait(ev) : CL_SUCCESS;
+   cl_int status = CL_SUCCESS;
+   if (blocking) {
+      kiln_queue_help(ev);
+      status = kiln_event_wait(ev);
+   }
    if (event_out)
       *event_out = ev;
    else
@@ -71,8 +75,10 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
    /* Commands are submitted when enqueued, so no flush is needed before
     * waiting. */
    bool failed = false;
-   for (cl_uint i = 0; i < num_events; i++)
+   for (cl_uint i = 0; i < num_events; i++) {
+      kiln_queue_help(event_list[i]);
       failed |= kiln_event_wait(event_list[i]) < 0;
+   }
    return failed ? API_FAIL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "an event failed")
                  : CL_SUCCESS;
 }

@@ -182,6 +182,14 @@ cl_int kiln_queue_flush(cl_command_queue q)
    return CL_SUCCESS;
 }
 
+void kiln_queue_help(cl_event ev)
+{
+   /* ev holds its queue.  Out of order, commands ahead of ev in the
+    * executor need not be ones ev waits for. */
+   if (ev->queue && kiln_queue_in_order(ev->queue))
+      kiln_executor_help(ev->queue->executor, ev);
+}
+
 cl_int kiln_queue_finish(cl_command_queue q)
 {
    /* Waits for the commands enqueued before this call, not those other

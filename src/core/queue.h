@@ -97,4 +97,11 @@ void kiln_queue_command_ready(cl_command_queue q, cl_event ev);
 cl_int kiln_queue_flush(cl_command_queue q);
 cl_int kiln_queue_finish(cl_command_queue q);
 
+/* Before a wait for ev, a command of an in-order queue (a blocking read
+ * or map, clWaitForEvents): the commands up to ev run on this thread
+ * where no other thread runs them, and what went to the device is
+ * completed here, as clFinish does; no wake-up of the queue's threads.
+ * Does nothing for other events. */
+void kiln_queue_help(cl_event ev);
+
 #endif
