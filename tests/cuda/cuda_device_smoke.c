@@ -14,6 +14,7 @@
 #include "kiln/kernel_info.h"
 #include "pipe/cuda/cuda_abi.h"
 #include "pipe/cuda/cuda_screen.h"
+#include "winsys/cuda/cuda_api.h"
 
 static int failures;
 #define CHECK(cond, ...)                                                                      \
@@ -410,6 +411,61 @@ static void bench(struct pipe_screen *s, struct pipe_context *ctx, void *program
           (t1 - t0) / 1e3 / LAUNCHES, (t2 - t0) / 1e3 / LAUNCHES, (t3 - t2) / 1e3 / TRIPS);
 }
 
+/* The floor under any driver's launch path: the same empty kernel
+ * launched through the CUDA driver API alone (one stream, no events, no
+ * context switch per launch), back to back and launch +
+ * cuStreamSynchronize round trips.  Kiln's rows above minus these are
+ * what Kiln itself costs per launch. */
+static void bench_raw(void)
+{
+   struct cuda_api *api = cuda_api_load();
+   if (!api)
+      return;
+   CUdevice dev;
+   CUcontext c = NULL;
+   CUmodule mod = NULL;
+   CUfunction f = NULL;
+   CUstream st = NULL;
+   if (api->cuInit(0) || api->cuDeviceGet(&dev, 0) || api->cuDevicePrimaryCtxRetain(&c, dev) ||
+       api->cuCtxPushCurrent(c) || api->cuModuleLoadDataEx(&mod, ptx, 0, NULL, NULL) ||
+       api->cuModuleGetFunction(&f, mod, "empty") || api->cuStreamCreate(&st, 1)) {
+      printf("raw CUDA launch: set-up failed\n");
+      failures++;
+      goto out;
+   }
+   uint64_t ox = 0, oy = 0, oz = 0;
+   uint32_t dim = 1;
+   void *params[] = {&ox, &oy, &oz, &dim};
+   enum { LAUNCHES = 20000, TRIPS = 2000 };
+   for (int i = 0; i < 100; i++)
+      api->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, st, params, NULL);
+   api->cuStreamSynchronize(st);
+   uint64_t t0 = now_ns();
+   for (int i = 0; i < LAUNCHES; i++)
+      api->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, st, params, NULL);
+   uint64_t t1 = now_ns();
+   CHECK(api->cuStreamSynchronize(st) == CUDA_SUCCESS, "raw launches");
+   uint64_t t2 = now_ns();
+   for (int i = 0; i < TRIPS; i++) {
+      api->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, st, params, NULL);
+      api->cuStreamSynchronize(st);
+   }
+   uint64_t t3 = now_ns();
+   printf("raw CUDA driver API, same kernel: %.2f us per cuLaunchKernel back to back (%.2f us "
+          "to drain), %.2f us launch+cuStreamSynchronize round trip\n",
+          (t1 - t0) / 1e3 / LAUNCHES, (t2 - t0) / 1e3 / LAUNCHES, (t3 - t2) / 1e3 / TRIPS);
+out:
+   if (st)
+      api->cuStreamDestroy(st);
+   if (mod)
+      api->cuModuleUnload(mod);
+   if (c) {
+      api->cuCtxPopCurrent(&c);
+      api->cuDevicePrimaryCtxRelease(dev);
+   }
+   cuda_api_unload(api);
+}
+
 static void check_fault(struct pipe_screen **screens, unsigned n, void *program)
 {
    struct pipe_screen *s = screens[0];
@@ -480,8 +536,10 @@ int main(int argc, char **argv)
       check_copies(s, ctx);
       check_kernels(s, ctx, program);
       check_times(s, ctx, program);
-      if (do_bench)
+      if (do_bench) {
          bench(s, ctx, program);
+         bench_raw();
+      }
    }
    ctx->destroy(ctx);
    if (program)
