@@ -31,6 +31,7 @@ extern "C" {
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticIDs.h>
 #include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/DiagnosticParse.h>
 #include <clang/Basic/Stack.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -38,6 +39,7 @@ extern "C" {
 #include <clang/Frontend/TextDiagnosticBuffer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/StringRef.h>
@@ -132,6 +134,15 @@ const char *cl_std_flag(enum kiln_cl_std std)
    return "-cl-std=CL1.1";
 }
 
+// Whether the device's -cl-ext list ("-all,+a,+b") enables name.
+bool lists(const char *cl_ext, const char *name)
+{
+   if (!cl_ext)
+      return false;
+   std::string list = std::string(",") + cl_ext + ",";
+   return list.find(std::string(",+") + name + ",") != std::string::npos;
+}
+
 // OpenCL C 3.0 features that Clang 19 knows only as macros of
 // opencl-c-base.h, defined there for SPIR targets alone: -cl-ext leaves
 // them undefined elsewhere.  Where the device's list enables one, it is
@@ -149,11 +160,39 @@ void add_header_only_features(Args &args, const kiln_build_options &opts, const 
       "__opencl_c_read_write_images",
       "__opencl_c_fp16",
    };
-   if (opts.cl_std < KILN_CL_STD_3_0 || !cl_ext)
+   if (opts.cl_std < KILN_CL_STD_3_0)
       return;
    for (const char *name : header_only) {
-      std::string list = std::string(",") + cl_ext + ",";
-      if (list.find(std::string(",+") + name + ",") != std::string::npos) {
+      if (lists(cl_ext, name)) {
+         args.emplace_back("-D");
+         args.emplace_back(std::string(name) + "=1");
+      }
+   }
+}
+
+// Extensions whose specification lets OpenCL C 1.x programs use them
+// (cl_khr_subgroups: "Extension and Version Dependencies: None") but that
+// Clang 19 makes available from OpenCL C 2.0 on (OpenCLExtensions.def):
+// below 2.0, -cl-ext=+cl_khr_subgroups neither defines the macro nor
+// declares the builtins.  Where the device lists one, the macro is
+// defined here; opencl-c-base.h then defines __opencl_subgroup_builtins,
+// the macro -fdeclare-opencl-builtins tests before declaring the
+// sub-group functions (those of 1.x: get_enqueued_num_sub_groups and the
+// memory_scope form of sub_group_barrier stay 2.0's, as memory_scope and
+// enqueued sizes are).  Kiln has no OpenCL C 2.0, so "below 3.0" is 1.x.
+const char *const extensions_before_20[] = {"cl_khr_subgroups"};
+
+bool before_20(const kiln_build_options &opts)
+{
+   return opts.cl_std < KILN_CL_STD_3_0;
+}
+
+void add_extensions_before_20(Args &args, const kiln_build_options &opts, const char *cl_ext)
+{
+   if (!before_20(opts))
+      return;
+   for (const char *name : extensions_before_20) {
+      if (lists(cl_ext, name)) {
          args.emplace_back("-D");
          args.emplace_back(std::string(name) + "=1");
       }
@@ -230,6 +269,7 @@ Args cc1_args(const kiln_build_options &opts, const kiln_clc_target &target)
               "-ffp-contract=on", "-discard-value-names", "-ferror-limit", "19"});
    add_options(args, opts, target.num_headers > 0);
    add_header_only_features(args, opts, target.cl_ext);
+   add_extensions_before_20(args, opts, target.cl_ext);
    // Clang links these in this order, each only for what the module
    // needs by then.
    if (target.link_first)
@@ -422,11 +462,50 @@ private:
    std::vector<clang::tok::TokenKind> open_;
 };
 
+// `#pragma OPENCL EXTENSION cl_khr_subgroups : enable` in a 1.x program
+// on a device that lists the extension asks for what the program has
+// (add_extensions_before_20), but Clang, which knows the extension only
+// from 2.0 on, warns that it ignores the pragma, and -Werror would fail
+// the build.  That warning is silenced for such a pragma alone, as
+// `#pragma clang diagnostic push`, `ignored` and `pop` around it would:
+// the pragma handler calls this while lexing, before the parser reports.
+// A pragma for any other extension keeps its warning.
+class QuietExtensionPragmas : public clang::PPCallbacks {
+public:
+   QuietExtensionPragmas(clang::DiagnosticsEngine &diags, std::vector<std::string> names)
+      : diags_(diags), names_(std::move(names))
+   {
+   }
+
+   void PragmaOpenCLExtension(clang::SourceLocation name_loc, const clang::IdentifierInfo *name,
+                              clang::SourceLocation state_loc, unsigned) override
+   {
+      if (!name)
+         return;
+      for (const std::string &n : names_) {
+         if (name->getName() == n) {
+            diags_.pushMappings(name_loc);
+            diags_.setSeverity(clang::diag::warn_pragma_unsupported_extension,
+                               clang::diag::Severity::Ignored, name_loc);
+            diags_.popMappings(state_loc);
+            return;
+         }
+      }
+   }
+
+private:
+   clang::DiagnosticsEngine &diags_;
+   std::vector<std::string> names_;
+};
+
 // EmitLLVMOnlyAction with Limits on its preprocessor, which exists from
-// BeginSourceFileAction on.
+// BeginSourceFileAction on, and QuietExtensionPragmas for `quiet`.
 class LimitedAction : public clang::EmitLLVMOnlyAction {
 public:
-   using clang::EmitLLVMOnlyAction::EmitLLVMOnlyAction;
+   LimitedAction(llvm::LLVMContext *context, std::vector<std::string> quiet)
+      : clang::EmitLLVMOnlyAction(context), quiet_(std::move(quiet))
+   {
+   }
 
 protected:
    bool BeginSourceFileAction(clang::CompilerInstance &ci) override
@@ -435,11 +514,15 @@ protected:
          return false;
       limits_ = std::make_unique<Limits>(ci.getPreprocessor());
       limits_->install();
+      if (!quiet_.empty())
+         ci.getPreprocessor().addPPCallbacks(
+            std::make_unique<QuietExtensionPragmas>(ci.getDiagnostics(), quiet_));
       return true;
    }
 
 private:
    std::unique_ptr<Limits> limits_;
+   std::vector<std::string> quiet_;
 };
 
 // The build log: Clang's text diagnostics, except that nothing of a file
@@ -610,7 +693,14 @@ bool run_clang(const Args &args, const kiln_build_options &opts, const char *sou
    if (deps)
       instance->addDependencyCollector(included);
 
-   LimitedAction action(&context);
+   std::vector<std::string> quiet;
+   if (before_20(opts)) {
+      for (const char *name : extensions_before_20) {
+         if (lists(target.cl_ext, name))
+            quiet.emplace_back(name);
+      }
+   }
+   LimitedAction action(&context, std::move(quiet));
    if (!instance->ExecuteAction(action))
       return false;
    module = action.takeModule();

@@ -1613,6 +1613,31 @@ struct fake_cuda_device *fake_cuda_add_device(const char *name)
    return d;
 }
 
+void fake_cuda_reset_h100s(unsigned n)
+{
+   fake_cuda_reset();
+   for (unsigned i = 0; i < n; i++)
+      fake_cuda_add_device(FAKE_CUDA_H100);
+}
+
+int fake_cuda_check_clean(void)
+{
+   unsigned live = fake_cuda_live();
+   int depth = fake_cuda_ctx_depth();
+   if (!live && !depth && !fake_cuda.use_after_free &&
+       fake_cuda.arrays_created == fake_cuda.arrays_destroyed &&
+       fake_cuda.tex_created == fake_cuda.tex_destroyed &&
+       fake_cuda.surf_created == fake_cuda.surf_destroyed)
+      return 0;
+   fprintf(stderr,
+           "fake libcuda not clean: live %u, context depth %d, use after free %u, arrays %u/%u, "
+           "textures %u/%u, surfaces %u/%u (created/destroyed)\n",
+           live, depth, fake_cuda.use_after_free, fake_cuda.arrays_created,
+           fake_cuda.arrays_destroyed, fake_cuda.tex_created, fake_cuda.tex_destroyed,
+           fake_cuda.surf_created, fake_cuda.surf_destroyed);
+   return -1;
+}
+
 unsigned fake_cuda_live(void)
 {
    LOCK();

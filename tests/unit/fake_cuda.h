@@ -119,6 +119,16 @@ extern struct fake_cuda_state fake_cuda;
 void fake_cuda_reset(void);
 /* An H100-like GPU: sm_90, 132 SMs, 80 GiB, Hopper's limits. */
 struct fake_cuda_device *fake_cuda_add_device(const char *name);
+/* The name most tests give it. */
+#define FAKE_CUDA_H100 "NVIDIA H100 80GB HBM3"
+/* fake_cuda_reset(), then n GPUs named FAKE_CUDA_H100. */
+void fake_cuda_reset_h100s(unsigned n);
+/* For teardowns: 0 when the driver gave back everything it took (no
+ * fake_cuda_live() object, no context left pushed on this thread, no
+ * queued work that touched freed pinned memory, as many CUDA arrays,
+ * texture and surface objects destroyed as created); else -1 after
+ * printing what is left on stderr. */
+int fake_cuda_check_clean(void);
 void fake_cuda_set_attr(struct fake_cuda_device *d, int attrib, int value);
 const struct cuda_api *fake_cuda_table(void);
 /* Objects the driver still holds: allocations, pinned and registered

@@ -20,19 +20,7 @@
 #include <CL/cl.h>
 
 #include "fake_cuda.h"
-
-struct cuda_api *__wrap_cuda_api_load(void);
-void __wrap_cuda_api_unload(struct cuda_api *api);
-
-struct cuda_api *__wrap_cuda_api_load(void)
-{
-   return (struct cuda_api *)fake_cuda_table();
-}
-
-void __wrap_cuda_api_unload(struct cuda_api *api)
-{
-   (void)api;
-}
+#include "fake_cuda_cl.h"
 
 static cl_device_id device;
 static char root[64];
@@ -326,17 +314,10 @@ int main(void)
    unsetenv("KILN_CACHE_SIZE");
    unsetenv("KILN_DUMP");
 
-   fake_cuda_reset();
-   fake_cuda_add_device("NVIDIA H100 80GB HBM3"); /* sm_90 */
+   if (fake_cuda_cl_open(1, NULL, &device, 1)) /* one H100: sm_90 */
+      return 1;
    static const unsigned sizes[] = {8, 4, 8, 8, 8, 4};
    fake_cuda_define_kernel("scale", 6, sizes, run_scale);
-   cl_platform_id platform;
-   cl_uint n = 0;
-   if (clGetPlatformIDs(1, &platform, NULL) ||
-       clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n) || n != 1) {
-      fprintf(stderr, "the faked NVIDIA GPU is not a device (%u)\n", n);
-      return 1;
-   }
    const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_device_compiles),
       cmocka_unit_test(test_extensions_in_kernels),

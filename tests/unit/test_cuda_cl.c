@@ -18,19 +18,7 @@
 #include <CL/cl.h>
 
 #include "fake_cuda.h"
-
-struct cuda_api *__wrap_cuda_api_load(void);
-void __wrap_cuda_api_unload(struct cuda_api *api);
-
-struct cuda_api *__wrap_cuda_api_load(void)
-{
-   return (struct cuda_api *)fake_cuda_table();
-}
-
-void __wrap_cuda_api_unload(struct cuda_api *api)
-{
-   (void)api;
-}
+#include "fake_cuda_cl.h"
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -38,13 +26,7 @@ static cl_device_id device;
 static int setup(void **state)
 {
    (void)state;
-   fake_cuda_reset();
-   fake_cuda_add_device("NVIDIA H100 80GB HBM3");
-   cl_uint n = 0;
-   if (clGetPlatformIDs(1, &platform, NULL) ||
-       clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n) || n != 1)
-      return -1;
-   return 0;
+   return fake_cuda_cl_open(1, &platform, &device, 1);
 }
 
 static void test_device_info(void **state)
@@ -58,7 +40,7 @@ static void test_device_info(void **state)
    assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof(type), &type, NULL), 0);
    assert_int_equal(type, CL_DEVICE_TYPE_GPU);
    assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof(name), name, NULL), 0);
-   assert_string_equal(name, "NVIDIA H100 80GB HBM3");
+   assert_string_equal(name, FAKE_CUDA_H100);
    assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cus), &cus, NULL),
                     0);
    assert_int_equal(cus, 132);

@@ -21,19 +21,6 @@
 #include "kiln/kernel_info.h"
 #include "pipe/cuda/cuda_screen.h"
 
-struct cuda_api *__wrap_cuda_api_load(void);
-void __wrap_cuda_api_unload(struct cuda_api *api);
-
-struct cuda_api *__wrap_cuda_api_load(void)
-{
-   return (struct cuda_api *)fake_cuda_table();
-}
-
-void __wrap_cuda_api_unload(struct cuda_api *api)
-{
-   (void)api;
-}
-
 static struct pipe_screen *screen;
 
 /* copy(read_only image src, sampler s, write_only image dst) + hidden
@@ -123,8 +110,7 @@ static const char ptx[] = "//\n.version 8.0\n.target sm_90\n.address_size 64\n"
 static int setup(void **state)
 {
    (void)state;
-   fake_cuda_reset();
-   fake_cuda_add_device("NVIDIA H100 80GB HBM3");
+   fake_cuda_reset_h100s(1);
    fake_cuda_define_kernel("copy", 7, copy_params, run_copy);
    copy_runs = 0;
    copy_via_linear = false;
@@ -154,17 +140,7 @@ static int teardown(void **state)
    (void)state;
    screen->destroy(screen);
    /* Every array and object the driver made, it destroyed. */
-   if (fake_cuda_live() || fake_cuda_ctx_depth() ||
-       fake_cuda.arrays_created != fake_cuda.arrays_destroyed ||
-       fake_cuda.tex_created != fake_cuda.tex_destroyed ||
-       fake_cuda.surf_created != fake_cuda.surf_destroyed) {
-      fprintf(stderr, "live %u, arrays %u/%u, textures %u/%u, surfaces %u/%u\n",
-              fake_cuda_live(), fake_cuda.arrays_created, fake_cuda.arrays_destroyed,
-              fake_cuda.tex_created, fake_cuda.tex_destroyed, fake_cuda.surf_created,
-              fake_cuda.surf_destroyed);
-      return -1;
-   }
-   return 0;
+   return fake_cuda_check_clean();
 }
 
 static int finish(struct pipe_context *ctx)

@@ -23,19 +23,7 @@
 #include <CL/cl.h>
 
 #include "fake_cuda.h"
-
-struct cuda_api *__wrap_cuda_api_load(void);
-void __wrap_cuda_api_unload(struct cuda_api *api);
-
-struct cuda_api *__wrap_cuda_api_load(void)
-{
-   return (struct cuda_api *)fake_cuda_table();
-}
-
-void __wrap_cuda_api_unload(struct cuda_api *api)
-{
-   (void)api;
-}
+#include "fake_cuda_cl.h"
 
 static cl_device_id device;
 static cl_context ctx;
@@ -353,19 +341,12 @@ int main(void)
    /* The paths this tests are the default. */
    unsetenv("KILN_DIRECT_LAUNCH");
    unsetenv("KILN_SHARED_FENCES");
-   fake_cuda_reset();
-   fake_cuda_add_device("NVIDIA H100 80GB HBM3"); /* sm_90 */
+   if (fake_cuda_cl_open(1, NULL, &device, 1)) /* one H100: sm_90 */
+      return 1;
    static const unsigned sizes[] = {8, 8, 8, 8, 4};
    fake_cuda_define_kernel("bump", 5, sizes, run_bump);
    fake_cuda_define_kernel("faulty", 5, sizes, NULL)->fault = CUDA_ERROR_ILLEGAL_ADDRESS;
-   cl_platform_id platform;
-   cl_uint n = 0;
    cl_int err;
-   if (clGetPlatformIDs(1, &platform, NULL) ||
-       clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n) || n != 1) {
-      fprintf(stderr, "the faked NVIDIA GPU is not a device (%u)\n", n);
-      return 1;
-   }
    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
    program = err ? NULL : clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
    if (err || clBuildProgram(program, 1, &device, "", NULL, NULL)) {

@@ -28,19 +28,7 @@
 #include <CL/cl.h>
 
 #include "fake_cuda.h"
-
-struct cuda_api *__wrap_cuda_api_load(void);
-void __wrap_cuda_api_unload(struct cuda_api *api);
-
-struct cuda_api *__wrap_cuda_api_load(void)
-{
-   return (struct cuda_api *)fake_cuda_table();
-}
-
-void __wrap_cuda_api_unload(struct cuda_api *api)
-{
-   (void)api;
-}
+#include "fake_cuda_cl.h"
 
 #define N 1024
 
@@ -118,17 +106,12 @@ static cl_kernel produce, transform;
 static int setup(void **state)
 {
    (void)state;
-   fake_cuda_reset();
-   fake_cuda_add_device("NVIDIA H100 80GB HBM3");
-   fake_cuda_add_device("NVIDIA H100 80GB HBM3");
+   if (fake_cuda_cl_open(2, &platform, devices, 3))
+      return -1;
    static const unsigned produce_sizes[] = {8, 4, 8, 8, 8, 4};
    static const unsigned transform_sizes[] = {8, 8, 4, 8, 8, 8, 4};
    fake_cuda_define_kernel("produce", 6, produce_sizes, run_produce);
    fake_cuda_define_kernel("transform", 7, transform_sizes, run_transform);
-   cl_uint n = 0;
-   if (clGetPlatformIDs(1, &platform, NULL) ||
-       clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 3, devices, &n) || n != 3)
-      return -1;
    cl_int err;
    ctx = clCreateContext(NULL, 3, devices, NULL, NULL, &err);
    if (err)

@@ -26,19 +26,6 @@
 #include "pipe/cuda/cuda_screen.h"
 #include "util/log.h"
 
-struct cuda_api *__wrap_cuda_api_load(void);
-void __wrap_cuda_api_unload(struct cuda_api *api);
-
-struct cuda_api *__wrap_cuda_api_load(void)
-{
-   return (struct cuda_api *)fake_cuda_table();
-}
-
-void __wrap_cuda_api_unload(struct cuda_api *api)
-{
-   (void)api;
-}
-
 static struct pipe_screen *screens[4];
 static unsigned num_screens;
 
@@ -55,7 +42,7 @@ static int setup_devices(unsigned n)
 {
    fake_cuda_reset();
    for (unsigned i = 0; i < n; i++)
-      fake_cuda_add_device(i ? "NVIDIA H100 PCIe" : "NVIDIA H100 80GB HBM3");
+      fake_cuda_add_device(i ? "NVIDIA H100 PCIe" : FAKE_CUDA_H100);
    define_kernels();
    num_screens = cuda_screen_probe(screens, 4);
    return num_screens == n ? 0 : -1;
@@ -87,12 +74,7 @@ static int teardown(void **state)
    num_screens = 0;
    /* Everything the driver made, it released; no context left pushed;
     * no queued copy touched a freed staging buffer. */
-   if (fake_cuda_live() || fake_cuda_ctx_depth() || fake_cuda.use_after_free) {
-      fprintf(stderr, "live %u, depth %d, use after free %u\n", fake_cuda_live(),
-              fake_cuda_ctx_depth(), fake_cuda.use_after_free);
-      return -1;
-   }
-   return 0;
+   return fake_cuda_check_clean();
 }
 
 /* Flushes ctx and waits for the fence: its result. */
@@ -219,7 +201,7 @@ static void test_discovery(void **state)
    (void)state;
    assert_int_equal(num_screens, 2);
    assert_string_equal(screens[0]->driver_name, "cuda");
-   assert_string_equal(screens[0]->caps.name, "NVIDIA H100 80GB HBM3");
+   assert_string_equal(screens[0]->caps.name, FAKE_CUDA_H100);
    assert_string_equal(screens[1]->caps.name, "NVIDIA H100 PCIe");
    /* One primary context per device, retained once. */
    assert_int_equal(fake_cuda.devices[0].primary_refs, 1);
@@ -1056,14 +1038,11 @@ static void test_oom_everywhere(void **state)
    (void)state;
    unsigned failed = 0;
    for (unsigned n = 1;; n++) {
-      fake_cuda_reset();
-      fake_cuda_add_device("NVIDIA H100 80GB HBM3");
+      fake_cuda_reset_h100s(1);
       define_kernels();
       fake_cuda.oom_at = n;
       bool ok = scenario();
-      assert_int_equal(fake_cuda_live(), 0);
-      assert_int_equal(fake_cuda_ctx_depth(), 0);
-      assert_int_equal(fake_cuda.use_after_free, 0);
+      assert_int_equal(fake_cuda_check_clean(), 0);
       if (fake_cuda.allocs < n) {
          /* The injection was never reached: everything must work. */
          assert_true(ok);

@@ -9,7 +9,16 @@
  * clGetKernelSubGroupInfo (and clGetKernelSubGroupInfoKHR) with every
  * query and the spec's error codes; and, on the CPU device, that the code
  * around a collective still vectorizes across work-items (KILN_DUMP).  A device without the features must
- * say so consistently and answer CL_INVALID_OPERATION. */
+ * say so consistently and answer CL_INVALID_OPERATION.
+ *
+ * cl_khr_subgroups in OpenCL C 1.x programs (the extension has no version
+ * dependency, and the default -cl-std is CL1.2): on a device that lists
+ * it, the same sub-group kernels built with -cl-std=CL1.2, CL1.1, CL1.0
+ * and none, with and without the extension's pragma (with -Werror: the
+ * pragma must not warn), define the macro and give the same results; a
+ * pragma for an extension the device lacks still warns; a device without
+ * it fails such a build; and a 1.2 program's own functions of those names
+ * are its own on every device. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <dirent.h>
 #include <stdlib.h>
@@ -20,6 +29,24 @@
 
 #define CL30 "-cl-std=CL3.0"
 
+/* The global linear id, which OpenCL C 1.x lacks (no offsets here); and
+ * for 1.x sub-group builds (-DKHR_1X), the macro cl_khr_subgroups must
+ * say the extension is there, and -DPRAGMA enables it as a 1.2 program
+ * written for other drivers does. */
+#define KHR_1X_PRELUDE                                                         \
+   "#ifdef PRAGMA\n"                                                           \
+   "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"                      \
+   "#endif\n"                                                                  \
+   "#if defined(KHR_1X) && !defined(cl_khr_subgroups)\n"                       \
+   "#error cl_khr_subgroups is not defined\n"                                  \
+   "#endif\n"                                                                  \
+   "#if __OPENCL_C_VERSION__ >= 200\n"                                         \
+   "#define LINEAR_ID() get_global_linear_id()\n"                              \
+   "#else\n"                                                                   \
+   "#define LINEAR_ID() ((get_global_id(2) * get_global_size(1) + "            \
+   "get_global_id(1)) * get_global_size(0) + get_global_id(0))\n"              \
+   "#endif\n"
+
 /* Results per work-item of the arithmetic kernel: reduce, inclusive and
  * exclusive scan for add/min/max, then broadcast. */
 enum { R_RED, R_INC = 3, R_EXC = 6, R_BCAST = 9, RESULTS };
@@ -28,12 +55,13 @@ enum { R_RED, R_INC = 3, R_EXC = 6, R_BCAST = 9, RESULTS };
  * work-item in each dimension (work_dim's form) or of the sub-group's
  * last work-item. */
 static const char *arith_src =
+   KHR_1X_PRELUDE
    "#define CAT2(a, b) a##b\n"
    "#define CAT(a, b) CAT2(a, b)\n"
    "#define F(name) CAT(PRE, name)\n"
    "kernel void arith(global const T *in, global T *out)\n"
    "{\n"
-   "  size_t g = get_global_linear_id();\n"
+   "  size_t g = LINEAR_ID();\n"
    "  T x = in[g];\n"
    "  global T *o = out + g * 10;\n"
    "  o[0] = F(reduce_add)(x);\n"
@@ -59,32 +87,51 @@ static const char *arith_src =
    "}\n";
 
 /* Votes, the sub-group queries, and both sub_group_barrier forms
- * ordering __local memory: each work-item reads its neighbour's store. */
+ * ordering __local memory: each work-item reads its neighbour's store.
+ * In OpenCL C 1.x (cl_khr_subgroups there) the work-group votes, the
+ * enqueued count and the memory_scope barrier (2.0's) give way to their
+ * sub-group twins, which answer the same with one sub-group per group. */
 enum { V_WALL, V_WANY, V_SALL, V_SANY, V_SIZE, V_MAX, V_NUM, V_ENQ, V_ID, V_LID, V_NEXT, V_NEXT2,
        VOTES };
 static const char *vote_src =
+   KHR_1X_PRELUDE
    "kernel void vote(global const int *in, global uint *out, local uint *tmp)\n"
    "{\n"
-   "  size_t g = get_global_linear_id();\n"
+   "  size_t g = LINEAR_ID();\n"
    "  int x = in[g];\n"
    "  global uint *o = out + g * 12;\n"
+   "#if __OPENCL_C_VERSION__ >= 200\n"
    "  o[0] = work_group_all(x);\n"
    "  o[1] = work_group_any(x);\n"
+   "#else\n"
+   "  o[0] = sub_group_all(x);\n"
+   "  o[1] = sub_group_any(x);\n"
+   "#endif\n"
    "  o[2] = sub_group_all(x);\n"
    "  o[3] = sub_group_any(x);\n"
    "  o[4] = get_sub_group_size();\n"
    "  o[5] = get_max_sub_group_size();\n"
    "  o[6] = get_num_sub_groups();\n"
+   "#if __OPENCL_C_VERSION__ >= 200\n"
    "  o[7] = get_enqueued_num_sub_groups();\n"
+   "#else\n"
+   "  o[7] = get_num_sub_groups();\n"
+   "#endif\n"
    "  o[8] = get_sub_group_id();\n"
    "  o[9] = get_sub_group_local_id();\n"
    "  uint l = get_sub_group_local_id(), n = get_sub_group_size();\n"
    "  tmp[l] = l * 3 + 1;\n"
    "  sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
    "  o[10] = tmp[(l + 1) % n];\n"
+   "#if __OPENCL_C_VERSION__ >= 200\n"
    "  sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);\n"
    "  tmp[l] = l * 5 + 2;\n"
    "  sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);\n"
+   "#else\n"
+   "  sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  tmp[l] = l * 5 + 2;\n"
+   "  sub_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
+   "#endif\n"
    "  o[11] = tmp[(l + n - 1) % n];\n"
    "}\n";
 
@@ -329,8 +376,9 @@ static size_t kernel_wg_size(const struct kt_env *env, cl_kernel k)
 }
 
 /* The grids every kernel runs on; the first one's size is the largest
- * group the kernel allows. */
-static size_t make_grids(struct grid *g, size_t max)
+ * group the kernel allows.  OpenCL C 1.x kernels get the uniform ones
+ * (non-uniform work-groups are 2.0's). */
+static size_t make_grids(struct grid *g, size_t max, bool uniform)
 {
    struct grid list[] = {
       {1, {max, 1, 1}, {max, 1, 1}, 0},     /* one full group of the maximum */
@@ -340,11 +388,16 @@ static size_t make_grids(struct grid *g, size_t max)
       {1, {256, 1, 1}, {64, 1, 1}, 0},
       {2, {13, 9, 1}, {4, 3, 1}, 0},        /* non-uniform in x and y */
       {3, {6, 5, 7}, {3, 2, 4}, 0},         /* non-uniform in y and z */
+      {2, {12, 9, 1}, {4, 3, 1}, 0},        /* uniform 2D and 3D (for 1.x) */
+      {3, {6, 4, 8}, {3, 2, 4}, 0},
    };
    size_t n = 0;
    for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
       struct grid x = list[i];
       if (x.local[0] * x.local[1] * x.local[2] > max)
+         continue;
+      if (uniform && (x.global[0] % x.local[0] || x.global[1] % x.local[1] ||
+                      x.global[2] % x.local[2]))
          continue;
       x.total = x.global[0] * x.global[1] * x.global[2];
       g[n++] = x;
@@ -507,6 +560,97 @@ static void check_vectorized(const struct kt_env *env)
    clReleaseProgram(p);
 }
 
+/* cl_khr_subgroups in OpenCL C 1.x programs (see the top). */
+static void check_khr_1x(const struct kt_env *env, bool khr)
+{
+   static const char *const sub_src = "kernel void k(global uint *o)\n"
+                                      "{ o[get_global_id(0)] = get_sub_group_size(); }\n";
+   cl_program p = NULL;
+   cl_int err;
+   if (!khr) {
+      err = kk_try_build(env, sub_src, "-cl-std=CL1.2", &p);
+      CHECK(err == CL_BUILD_PROGRAM_FAILURE, "1.2 sub-group kernel without cl_khr_subgroups: %d",
+            err);
+      if (p)
+         clReleaseProgram(p);
+   }
+   /* A 1.2 program's own functions of the builtins' names are its own,
+    * with or without the extension. */
+   static const char *const own_src =
+      "uint get_sub_group_size(void) { return 7; }\n"
+      "int sub_group_reduce_add(int x) { return x + 1; }\n"
+      "kernel void own(global uint *o)\n"
+      "{ o[get_global_id(0)] = get_sub_group_size() + (uint)sub_group_reduce_add(2); }\n";
+   p = kk_build(env, own_src, "-cl-std=CL1.2");
+   cl_kernel k = kk_kernel(p, "own");
+   size_t four = 4;
+   cl_uint own_out[4] = {0};
+   cl_mem m = kk_buffer_in(env, sizeof(own_out), NULL);
+   KK_ARG(k, 0, m);
+   KK_RUN(env, k, 1, NULL, &four, &four);
+   kk_read(env, m, sizeof(own_out), own_out);
+   for (int i = 0; i < 4; i++)
+      CHECK(own_out[i] == 10, "own get_sub_group_size + sub_group_reduce_add: %u, want 10",
+            own_out[i]);
+   clReleaseMemObject(m);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+   if (!khr)
+      return;
+
+   /* The pragma is quiet for cl_khr_subgroups alone: one for an
+    * extension that 1.2 lacks, after it, still warns. */
+   static const char *const pragma_src =
+      "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
+      "#pragma OPENCL EXTENSION cl_khr_srgb_image_writes : enable\n"
+      "kernel void k(global uint *o) { o[get_global_id(0)] = get_sub_group_size(); }\n";
+   err = kk_try_build(env, pragma_src, "-cl-std=CL1.2", &p);
+   CHECK(err == CL_SUCCESS, "1.2 build with the pragmas: %d", err);
+   if (p) {
+      char *log = kk_build_log(p, env->device);
+      CHECK(strstr(log, "'cl_khr_srgb_image_writes'"), "no warning for the unsupported pragma: %s",
+            log);
+      CHECK(!strstr(log, "'cl_khr_subgroups'"), "the cl_khr_subgroups pragma warns: %s", log);
+      free(log);
+      clReleaseProgram(p);
+   }
+
+   static const struct {
+      const char *std;
+      bool pragma, every_type;
+   } builds[] = {
+      {"-cl-std=CL1.2", true, true}, {"-cl-std=CL1.2", false, false},
+      {"-cl-std=CL1.1", true, false}, {"-cl-std=CL1.0", false, false},
+      {"", true, false}, /* no -cl-std: OpenCL C 1.2 */
+      {"", false, false},
+   };
+   for (size_t b = 0; b < sizeof(builds) / sizeof(builds[0]); b++) {
+      char base[128];
+      snprintf(base, sizeof(base), "%s -Werror -DKHR_1X%s", builds[b].std,
+               builds[b].pragma ? " -DPRAGMA" : "");
+      for (enum type t = 0; t < (builds[b].every_type ? T_COUNT : 1); t++) {
+         char opts[192];
+         snprintf(opts, sizeof(opts), "%s -DT=%s -DPRE=sub_group_ -DSUB", base, type_names[t]);
+         p = kk_build(env, arith_src, opts);
+         k = kk_kernel(p, "arith");
+         struct grid g[16];
+         size_t n = make_grids(g, kernel_wg_size(env, k), true);
+         for (size_t i = 0; i < n; i++)
+            check_arith(env, k, t, &g[i], true);
+         clReleaseKernel(k);
+         clReleaseProgram(p);
+      }
+      p = kk_build(env, vote_src, base);
+      k = kk_kernel(p, "vote");
+      struct grid g[16];
+      size_t n = make_grids(g, kernel_wg_size(env, k), true);
+      for (size_t i = 0; i < n; i++)
+         check_vote(env, k, &g[i]);
+      clReleaseKernel(k);
+      clReleaseProgram(p);
+   }
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -571,8 +715,8 @@ int main(void)
                pass < T_COUNT ? "" : " -cl-opt-disable");
       cl_program p = kk_build(&env, arith_src, opts);
       cl_kernel k = kk_kernel(p, "arith");
-      struct grid g[8];
-      size_t n = make_grids(g, kernel_wg_size(&env, k));
+      struct grid g[16];
+      size_t n = make_grids(g, kernel_wg_size(&env, k), false);
       for (size_t i = 0; i < n; i++)
          check_arith(&env, k, t, &g[i], false);
       clReleaseKernel(k);
@@ -583,8 +727,8 @@ int main(void)
       snprintf(opts, sizeof(opts), CL30 " -DT=%s -DPRE=sub_group_ -DSUB", type_names[t]);
       cl_program p = kk_build(&env, arith_src, opts);
       cl_kernel k = kk_kernel(p, "arith");
-      struct grid g[8];
-      size_t n = make_grids(g, kernel_wg_size(&env, k));
+      struct grid g[16];
+      size_t n = make_grids(g, kernel_wg_size(&env, k), false);
       for (size_t i = 0; i < n; i++)
          check_arith(&env, k, t, &g[i], true);
       clReleaseKernel(k);
@@ -621,8 +765,8 @@ int main(void)
          clReleaseMemObject(tmp_in);
          clReleaseMemObject(tmp_out);
       }
-      struct grid g[8];
-      size_t n = make_grids(g, kernel_wg_size(&env, k));
+      struct grid g[16];
+      size_t n = make_grids(g, kernel_wg_size(&env, k), false);
       for (size_t i = 0; i < n; i++)
          check_vote(&env, k, &g[i]);
       /* What the kernel says of its sub-groups is what the API says. */
@@ -633,6 +777,7 @@ int main(void)
       clReleaseKernel(k);
       clReleaseProgram(p);
    }
+   check_khr_1x(&env, khr);
    clReleaseKernel(kplain);
    clReleaseProgram(plain);
    kt_teardown(&env);
