@@ -385,6 +385,68 @@ static void fix_sinpi(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
    patch_result(b, call, c, signed_zero(b, x));
 }
 
+/* Uses of call's result see zero instead where the result is ±0 (zero
+ * computed before call, from its arguments). */
+static void patch_zero_result(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef zero)
+{
+   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+   LLVMValueRef is0 = LLVMBuildFCmp(b, LLVMRealOEQ, call, LLVMConstNull(LLVMTypeOf(call)), "");
+   LLVMValueRef sel = LLVMBuildSelect(b, is0, zero, call, "");
+   LLVMReplaceAllUsesWith(call, sel);
+   LLVMSetOperand(is0, 0, call); /* RAUW made both use sel */
+   LLVMSetOperand(sel, 2, call);
+}
+
+/* cospi(n + 0.5) is +0 for every integer n (§7.5.1); libclc's is -0 at
+ * 0.5, 2.5, -0.5, ... (CTS math_edge_cases). */
+static void fix_cospi(LLVMBuilderRef b, LLVMValueRef call)
+{
+   patch_zero_result(b, call, LLVMConstNull(LLVMTypeOf(call)));
+}
+
+/* tanpi(n) is copysign(0, n) for even integers n and copysign(0, -n)
+ * for odd ones (§7.5.1); libclc's has the sign the other way round for
+ * odd n (tanpi(1) was +0).  x is odd when it is an integer and x / 2
+ * (exact) is not; a zero result elsewhere (an underflow) keeps x's sign. */
+static void fix_tanpi(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef x = LLVMGetOperand(call, 0);
+   LLVMTypeRef t = LLVMTypeOf(x);
+   LLVMPositionBuilderBefore(b, call);
+   LLVMValueRef h = LLVMBuildFMul(b, x, fp_const(t, 0.5), "");
+   LLVMValueRef tx = overloaded(m, b, "llvm.trunc", &x, 1);
+   LLVMValueRef th = overloaded(m, b, "llvm.trunc", &h, 1);
+   LLVMValueRef odd = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, tx, x, ""),
+                                   LLVMBuildFCmp(b, LLVMRealONE, th, h, ""), "");
+   LLVMValueRef z = signed_zero(b, x);
+   patch_zero_result(b, call, LLVMBuildSelect(b, odd, LLVMBuildFNeg(b, z, ""), z, ""));
+}
+
+/* A NaN argument gives a NaN: libclc's double acospi(NaN) was 0.5. */
+static void fix_nan_arg(LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef x = LLVMGetOperand(call, 0);
+   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+   patch_result(b, call, LLVMBuildFCmp(b, LLVMRealUNO, x, x, ""), x);
+}
+
+/* frexp(NaN, e) is NaN with *e = 0, as for ±0 and ±inf (C99 leaves *e
+ * open, the CTS asks 0); libclc's double frexp(NaN) was a finite value
+ * with an exponent of -1023. */
+static void fix_frexp(LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef x = LLVMGetOperand(call, 0), e = LLVMGetOperand(call, 1);
+   LLVMTypeRef t = LLVMTypeOf(x);
+   LLVMTypeRef it = like(t, LLVMInt32TypeInContext(LLVMGetTypeContext(t)));
+   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+   LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealUNO, x, x, "");
+   LLVMValueRef old = LLVMBuildLoad2(b, it, e, "");
+   LLVMSetAlignment(old, 4);
+   LLVMValueRef st = LLVMBuildStore(b, LLVMBuildSelect(b, nan, LLVMConstNull(it), old, ""), e);
+   LLVMSetAlignment(st, 4);
+   patch_result(b, call, nan, x);
+}
+
 /* ldexp(x, n) on float: libclc's flushes results below FLT_MIN to zero.
  * In double, x * 2^n is exact for every n that can matter (clamped to
  * ±400: beyond that the float result is 0 or infinity either way), and
@@ -465,7 +527,11 @@ enum libclc_fix {
    FIX_HALF_UP,
    FIX_HALF_DOWN,
    FIX_TAN,
-   FIX_NAN
+   FIX_NAN,
+   FIX_COSPI,
+   FIX_TANPI,
+   FIX_NAN_ARG,
+   FIX_FREXP
 };
 
 /* Which fix the built-in base(np parameters, the first's elements k) needs. */
@@ -480,6 +546,14 @@ static enum libclc_fix fix_for(const char *base, unsigned np, LLVMTypeKind k)
       return FIX_FRACT;
    if (!strcmp(base, "sinpi") && np == 1)
       return FIX_SINPI;
+   if (!strcmp(base, "cospi") && np == 1)
+      return FIX_COSPI;
+   if (!strcmp(base, "tanpi") && np == 1)
+      return FIX_TANPI;
+   if (!strcmp(base, "acospi") && np == 1)
+      return FIX_NAN_ARG;
+   if (!strcmp(base, "frexp") && np == 2)
+      return FIX_FREXP;
    if (!strcmp(base, "ldexp") && np == 2 && f32)
       return FIX_LDEXP;
    if (!strcmp(base, "native_tan") && np == 1 && f32)
@@ -527,6 +601,18 @@ void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
             break;
          case FIX_NAN:
             fix_nan(b, calls[i]);
+            break;
+         case FIX_COSPI:
+            fix_cospi(b, calls[i]);
+            break;
+         case FIX_TANPI:
+            fix_tanpi(m, b, calls[i]);
+            break;
+         case FIX_NAN_ARG:
+            fix_nan_arg(b, calls[i]);
+            break;
+         case FIX_FREXP:
+            fix_frexp(b, calls[i]);
             break;
          case FIX_NONE:
             break;

@@ -87,8 +87,14 @@ void cuda_fill_caps(struct cuda_screen *s, struct pipe_caps *c)
    c->max_parameter_size = 4096 - sizeof(struct cuda_abi_hidden) - 4;
    c->mem_base_addr_align = 128 * 8; /* bits: a long16; cuMemAlloc gives 256 bytes */
    c->min_data_type_align_size = 128;
-   /* Denormals kept and IEEE rounding unless the program relaxes them. */
-   c->single_fp_config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
+   /* IEEE rounding unless the program relaxes it.  No CL_FP_DENORM for
+    * float: Kiln's arithmetic keeps denormals, but libclc 19's nvptx
+    * library is built for float without them (its
+    * __clc_fp32_subnormals_supported() is false), so exp, erfc, rootn,
+    * remainder, remquo, ... flush results below FLT_MIN to 0, which only
+    * a device without CL_FP_DENORM may do (the CTS's test_bruteforce
+    * caught five).  double keeps them in libclc too. */
+   c->single_fp_config = CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
    c->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                          CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM;
 

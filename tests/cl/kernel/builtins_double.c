@@ -37,7 +37,10 @@ static const char *source =
    KD(d_sinpi, "sinpi(a)") KD(d_fmod, "fmod(a, b)") KD(d_floor, "floor(a)")
    KD(d_rint, "rint(a)") KD(d_round, "round(a)") KD(d_fmin, "fmin(a, b)") KD(d_fmax, "fmax(a, b)")
    KD(d_ldexp, "ldexp(a, (int)b)") KD(d_copysign, "copysign(a, b)") KD(d_fabs, "fabs(a)")
-   KD(d_nextafter, "nextafter(a, b)")
+   KD(d_nextafter, "nextafter(a, b)") KD(d_cospi, "cospi(a)") KD(d_tanpi, "tanpi(a)")
+   KD(d_acospi, "acospi(a)")
+   /* frexp's exponent where it is not 0, else its value. */
+   KD(d_frexp, "({ int e = 7; double m = frexp(a, &e); e ? (double)e : m; })")
    KDV(d_sin4, sin, 4) KDV(d_exp3, exp, 3) KDV(d_sqrt2, sqrt, 2) KDV(d_cbrt16, cbrt, 16)
    /* Conversions from double: every rounding mode, and saturation. */
    "__kernel void d_to_float(__global const double *x, __global float *o)\n"
@@ -290,6 +293,12 @@ static void special_values(const struct kt_env *env, cl_program p)
       /* (1 + 2^-52)(1 - 2^-52) - 1 is -2^-104 fused, 0 rounded twice. */
       {"d_fma", 1 + 0x1p-52, 1 - 0x1p-52, -0x1p-104}, {"d_exp10", 2, 0, 100}, {"d_expm1", -0.0, 0, -0.0},
       {"d_log1p", -1, 0, -inf},      {"d_tanh", inf, 0, 1},        {"d_sinh", -0.0, 0, -0.0},
+      {"d_sinh", 1000, 0, inf},      {"d_sinh", -inf, 0, -inf},    {"d_sinh", NAN, 0, NAN},
+      {"d_cosh", -1000, 0, inf},     {"d_cosh", inf, 0, inf},      {"d_cosh", NAN, 0, NAN},
+      {"d_cospi", 0.5, 0, 0.0},      {"d_cospi", -2.5, 0, 0.0},    {"d_tanpi", 1, 0, -0.0},
+      {"d_tanpi", -1, 0, 0.0},       {"d_tanpi", 2, 0, 0.0},       {"d_tanpi", -4, 0, -0.0},
+      {"d_acospi", NAN, 0, NAN},     {"d_acospi", -1, 0, 1},       {"d_frexp", NAN, 0, NAN},
+      {"d_frexp", 0.75, 0, 0.75},    {"d_frexp", 8, 0, 4},
    };
    size_t nc = sizeof(c) / sizeof(c[0]);
    for (size_t i = 0; i < nc; i++) {

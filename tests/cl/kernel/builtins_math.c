@@ -33,6 +33,7 @@ static const char *source =
    K1(k_round, "round(a)") K1(k_rint, "rint(a)") K1(k_fmod, "fmod(a, b)")
    K1(k_atan, "atan(a)") K1(k_atan2, "atan2(a, b)") K1(k_asin, "asin(a)")
    K1(k_acos, "acos(a)") K1(k_sinh, "sinh(a)") K1(k_tanh, "tanh(a)")
+   K1(k_cospi, "cospi(a)") K1(k_tanpi, "tanpi(a)")
    K1(k_hypot, "hypot(a, b)") K1(k_copysign, "copysign(a, b)")
    K1(k_mad, "mad(a, b, c)") K1(k_fma, "fma(a, b, c)") K1(k_div, "a / b")
    K1(k_ldexp, "ldexp(a, (int)b)") K1(k_fract, "({ float ip; fract(a, &ip); })")
@@ -371,6 +372,12 @@ static void special_values(const struct kt_env *env, cl_program p)
       {"k_fract", -0.25f, 0, 0.75f}, {"k_fract", -1e-10f, 0, 0x1.fffffep-1f},
       {"k_fract", inf, 0, 0},     {"k_fract", -inf, 0, -0.0f}, {"k_fract", nan, 0, nan},
       {"k_fract", -0.0f, 0, -0.0f},
+      /* cospi(n + 0.5) is +0; tanpi(n) is ±0 by n's sign, flipped for
+       * odd n (§7.5.1; the CTS's math_edge_cases). */
+      {"k_cospi", 0.5f, 0, 0.0f}, {"k_cospi", -0.5f, 0, 0.0f}, {"k_cospi", 2.5f, 0, 0.0f},
+      {"k_tanpi", 1, 0, -0.0f},   {"k_tanpi", -1, 0, 0.0f},    {"k_tanpi", 3, 0, -0.0f},
+      {"k_tanpi", -3, 0, 0.0f},   {"k_tanpi", 2, 0, 0.0f},     {"k_tanpi", -2, 0, -0.0f},
+      {"k_tanpi", -0.0f, 0, -0.0f},
       /* Denormals are kept (CL_FP_DENORM), and results rounded to even. */
       {"k_sqrt", 0x1p-149f, 0, 0x1.6a09e6p-75f}, {"k_div", 0x1p-126f, 2, 0x1p-127f},
       {"k_div", 0x1p-149f, 2, 0},  {"k_div", 0x1.8p-148f, 2, 0x1p-148f},
