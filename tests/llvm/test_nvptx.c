@@ -517,6 +517,45 @@ static void test_libclc_fixes(void **state)
    assert_non_null(strstr(nn, "2143289344"));
    check_ptxas(&out, "sm_90");
    kiln_build_output_fini(&out);
+
+   /* ldexp on float8 loaded from memory: the extension to double stays
+    * an instruction of its own; LLVM 19 folded it into the loads as
+    * `ld.global.v2.f32 {%fd..}`, which ptxas refuses (CTS ldexp). */
+   out = build("kernel void l8(global float8 *o, global float8 *a, global int8 *n)\n"
+               "{ size_t i = get_global_id(0); o[i] = ldexp(a[i], n[i]); }\n",
+               "");
+   ptx = out.object;
+   assert_non_null(strstr(ptx, "cvt.f64.f32"));
+   for (const char *p = strstr(ptx, "ld.global"); p; p = strstr(p + 1, "ld.global")) {
+      const char *eol = strchr(p, '\n');
+      const char *fd = strstr(p, "%fd");
+      assert_true(!fd || (eol && fd > eol));
+   }
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+
+   /* cospi's zero result is +0 (select on a compare with 0), tanpi's
+    * sign is flipped for odd integers (x / 2 truncated), acospi and
+    * frexp of NaN pass the NaN (an unordered compare). */
+   out = build("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+               "kernel void cp(global float *o) { o[0] = cospi(o[0]); }\n"
+               "kernel void tp(global float *o) { o[0] = tanpi(o[0]); }\n"
+               "kernel void ap(global double *o) { o[0] = acospi(o[0]); }\n"
+               "kernel void fx(global double *o, global int *e) { o[0] = frexp(o[0], e); }\n",
+               "");
+   ptx = out.object;
+   const char *cp = entry_body(ptx, "cp"), *tp = entry_body(ptx, "tp");
+   const char *ap = entry_body(ptx, "ap"), *fx = entry_body(ptx, "fx");
+   assert_true(cp < tp && tp < ap && ap < fx);
+   hit = strstr(cp, "setp.eq.f32");
+   assert_true(hit && hit < tp);
+   hit = strstr(tp, "cvt.rzi.f32.f32");
+   assert_true(hit && hit < ap);
+   hit = strstr(ap, "setp.nan.f64");
+   assert_true(hit && hit < fx);
+   assert_non_null(strstr(fx, "setp.nan.f64"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
 }
 
 /* __constant arguments are cl_mem buffers: global memory, which ld.const

@@ -472,8 +472,11 @@ static void fix_ldexp_float(LLVMBuilderRef b, LLVMValueRef call)
       b, LLVMBuildAdd(b, n, splat_const(nt, LLVMConstInt(i32, 1023, 0)), ""), like(t, i64), "");
    LLVMValueRef pow2 = LLVMBuildBitCast(
       b, LLVMBuildShl(b, e, splat_const(like(t, i64), LLVMConstInt(i64, 52, 0)), ""), dt, "");
-   LLVMValueRef r =
-      LLVMBuildFPTrunc(b, LLVMBuildFMul(b, LLVMBuildFPExt(b, x, dt, ""), pow2, ""), t, "");
+   /* The freeze keeps LLVM 19's NVPTX back end from folding the
+    * extension into a vector load (an `ld.global.v2.f32` into f64
+    * registers, which ptxas refuses: CTS ldexp float8). */
+   LLVMValueRef r = LLVMBuildFPTrunc(
+      b, LLVMBuildFMul(b, LLVMBuildFPExt(b, LLVMBuildFreeze(b, x, ""), dt, ""), pow2, ""), t, "");
    LLVMReplaceAllUsesWith(call, r);
    LLVMInstructionEraseFromParent(call);
 }
