@@ -422,12 +422,39 @@ static void fix_tanpi(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
    patch_zero_result(b, call, LLVMBuildSelect(b, odd, LLVMBuildFNeg(b, z, ""), z, ""));
 }
 
-/* A NaN argument gives a NaN: libclc's double acospi(NaN) was 0.5. */
+/* A NaN argument gives that NaN, and the call sees 0 instead: libclc's
+ * double acospi(NaN) was 0.5, and its double sinh and cosh index a table
+ * with (int)|x|, which is INT_MIN for a NaN on the GPU (cvt.rzi.s32.f64):
+ * the load faulted, and CUDA's context with it (CTS test_bruteforce). */
 static void fix_nan_arg(LLVMBuilderRef b, LLVMValueRef call)
 {
    LLVMValueRef x = LLVMGetOperand(call, 0);
+   LLVMPositionBuilderBefore(b, call);
+   LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealUNO, x, x, "");
+   LLVMSetOperand(call, 0, LLVMBuildSelect(b, nan, LLVMConstNull(LLVMTypeOf(x)), x, ""));
    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
-   patch_result(b, call, LLVMBuildFCmp(b, LLVMRealUNO, x, x, ""), x);
+   patch_result(b, call, nan, x);
+}
+
+/* tgamma(x) of a negative non-integer below -50 (float) or -200
+ * (double) is a zero whose sign is that of Γ on (-n-1, -n), n = trunc(-x):
+ * negative for even n (|Γ| is below the smallest denormal there, by far
+ * more than the 1 / sin(πx) of the reflection can make up); libclc's
+ * was infinity. */
+static void fix_tgamma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef x = LLVMGetOperand(call, 0);
+   LLVMTypeRef t = LLVMTypeOf(x);
+   bool wide = LLVMGetTypeKind(element_type(t)) == LLVMDoubleTypeKind;
+   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+   LLVMValueRef tx = overloaded(m, b, "llvm.trunc", &x, 1);
+   LLVMValueRef c = LLVMBuildAnd(
+      b, LLVMBuildFCmp(b, LLVMRealOLT, x, fp_const(t, wide ? -200.0 : -50.0), ""),
+      LLVMBuildFCmp(b, LLVMRealONE, tx, x, ""), "");
+   LLVMValueRef h = LLVMBuildFMul(b, LLVMBuildFNeg(b, tx, ""), fp_const(t, 0.5), "");
+   LLVMValueRef th = overloaded(m, b, "llvm.trunc", &h, 1);
+   LLVMValueRef even = LLVMBuildFCmp(b, LLVMRealOEQ, th, h, "");
+   patch_result(b, call, c, LLVMBuildSelect(b, even, fp_const(t, -0.0), fp_const(t, 0.0), ""));
 }
 
 /* frexp(NaN, e) is NaN with *e = 0, as for ±0 and ±inf (C99 leaves *e
@@ -534,7 +561,8 @@ enum libclc_fix {
    FIX_COSPI,
    FIX_TANPI,
    FIX_NAN_ARG,
-   FIX_FREXP
+   FIX_FREXP,
+   FIX_TGAMMA
 };
 
 /* Which fix the built-in base(np parameters, the first's elements k) needs. */
@@ -553,10 +581,12 @@ static enum libclc_fix fix_for(const char *base, unsigned np, LLVMTypeKind k)
       return FIX_COSPI;
    if (!strcmp(base, "tanpi") && np == 1)
       return FIX_TANPI;
-   if (!strcmp(base, "acospi") && np == 1)
+   if ((!strcmp(base, "acospi") || !strcmp(base, "sinh") || !strcmp(base, "cosh")) && np == 1)
       return FIX_NAN_ARG;
    if (!strcmp(base, "frexp") && np == 2)
       return FIX_FREXP;
+   if (!strcmp(base, "tgamma") && np == 1)
+      return FIX_TGAMMA;
    if (!strcmp(base, "ldexp") && np == 2 && f32)
       return FIX_LDEXP;
    if (!strcmp(base, "native_tan") && np == 1 && f32)
@@ -616,6 +646,9 @@ void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
             break;
          case FIX_FREXP:
             fix_frexp(b, calls[i]);
+            break;
+         case FIX_TGAMMA:
+            fix_tgamma(m, b, calls[i]);
             break;
          case FIX_NONE:
             break;

@@ -38,7 +38,7 @@ static const char *source =
    KD(d_rint, "rint(a)") KD(d_round, "round(a)") KD(d_fmin, "fmin(a, b)") KD(d_fmax, "fmax(a, b)")
    KD(d_ldexp, "ldexp(a, (int)b)") KD(d_copysign, "copysign(a, b)") KD(d_fabs, "fabs(a)")
    KD(d_nextafter, "nextafter(a, b)") KD(d_cospi, "cospi(a)") KD(d_tanpi, "tanpi(a)")
-   KD(d_acospi, "acospi(a)")
+   KD(d_acospi, "acospi(a)") KD(d_tgamma, "tgamma(a)")
    /* frexp's exponent where it is not 0, else its value. */
    KD(d_frexp, "({ int e = 7; double m = frexp(a, &e); e ? (double)e : m; })")
    KDV(d_sin4, sin, 4) KDV(d_exp3, exp, 3) KDV(d_sqrt2, sqrt, 2) KDV(d_cbrt16, cbrt, 16)
@@ -299,6 +299,8 @@ static void special_values(const struct kt_env *env, cl_program p)
       {"d_tanpi", -1, 0, 0.0},       {"d_tanpi", 2, 0, 0.0},       {"d_tanpi", -4, 0, -0.0},
       {"d_acospi", NAN, 0, NAN},     {"d_acospi", -1, 0, 1},       {"d_frexp", NAN, 0, NAN},
       {"d_frexp", 0.75, 0, 0.75},    {"d_frexp", 8, 0, 4},
+      {"d_tgamma", -0x1.0000000000200p+17, 0, -0.0}, {"d_tgamma", -250.5, 0, -0.0},
+      {"d_tgamma", -201.5, 0, 0.0},
    };
    size_t nc = sizeof(c) / sizeof(c[0]);
    for (size_t i = 0; i < nc; i++) {

@@ -33,7 +33,7 @@ static const char *source =
    K1(k_round, "round(a)") K1(k_rint, "rint(a)") K1(k_fmod, "fmod(a, b)")
    K1(k_atan, "atan(a)") K1(k_atan2, "atan2(a, b)") K1(k_asin, "asin(a)")
    K1(k_acos, "acos(a)") K1(k_sinh, "sinh(a)") K1(k_tanh, "tanh(a)")
-   K1(k_cospi, "cospi(a)") K1(k_tanpi, "tanpi(a)")
+   K1(k_cospi, "cospi(a)") K1(k_tanpi, "tanpi(a)") K1(k_tgamma, "tgamma(a)")
    K1(k_hypot, "hypot(a, b)") K1(k_copysign, "copysign(a, b)")
    K1(k_mad, "mad(a, b, c)") K1(k_fma, "fma(a, b, c)") K1(k_div, "a / b")
    K1(k_ldexp, "ldexp(a, (int)b)") K1(k_fract, "({ float ip; fract(a, &ip); })")
@@ -378,6 +378,10 @@ static void special_values(const struct kt_env *env, cl_program p)
       {"k_tanpi", 1, 0, -0.0f},   {"k_tanpi", -1, 0, 0.0f},    {"k_tanpi", 3, 0, -0.0f},
       {"k_tanpi", -3, 0, 0.0f},   {"k_tanpi", 2, 0, 0.0f},     {"k_tanpi", -2, 0, -0.0f},
       {"k_tanpi", -0.0f, 0, -0.0f},
+      /* Γ of a large negative non-integer underflows to ±0, negative on
+       * (-n-1, -n) for even n. */
+      {"k_tgamma", -0x1.0002p+14f, 0, -0.0f}, {"k_tgamma", -60.5f, 0, -0.0f},
+      {"k_tgamma", -51.5f, 0, 0.0f},
       /* Denormals are kept (CL_FP_DENORM), and results rounded to even. */
       {"k_sqrt", 0x1p-149f, 0, 0x1.6a09e6p-75f}, {"k_div", 0x1p-126f, 2, 0x1p-127f},
       {"k_div", 0x1p-149f, 2, 0},  {"k_div", 0x1.8p-148f, 2, 0x1p-148f},
