@@ -423,7 +423,7 @@ static void fix_tanpi(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
 }
 
 /* A NaN argument gives that NaN, and the call sees 0 instead: libclc's
- * double acospi(NaN) was 0.5, and its double sinh and cosh index a table
+ * double acospi(NaN) was 0.5, ldexp(NaN, n) ±inf or 0, and its double sinh and cosh index a table
  * with (int)|x|, which is INT_MIN for a NaN on the GPU (cvt.rzi.s32.f64):
  * the load faulted, and CUDA's context with it (CTS test_bruteforce). */
 static void fix_nan_arg(LLVMBuilderRef b, LLVMValueRef call)
@@ -587,8 +587,8 @@ static enum libclc_fix fix_for(const char *base, unsigned np, LLVMTypeKind k)
       return FIX_FREXP;
    if (!strcmp(base, "tgamma") && np == 1)
       return FIX_TGAMMA;
-   if (!strcmp(base, "ldexp") && np == 2 && f32)
-      return FIX_LDEXP;
+   if (!strcmp(base, "ldexp") && np == 2)
+      return f32 ? FIX_LDEXP : FIX_NAN_ARG; /* double: libclc's ldexp(NaN, n) was ±inf or 0 */
    if (!strcmp(base, "native_tan") && np == 1 && f32)
       return FIX_TAN; /* libclc's is sin.approx / cos.approx */
    if (!strncmp(base, "vstore", 6) && np == 3 && ends_with(base, "_rtp"))
