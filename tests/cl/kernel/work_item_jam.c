@@ -4,9 +4,10 @@
  * finishes alone.  Every result is checked bit for bit against the host
  * (float sums in the kernel's own order), with trip counts that differ
  * between work-items (0, 1, odd, longer than the others), group sizes
- * that are not a multiple of 8 or smaller than 8, and 2D groups.  Last,
- * KILN_DUMP's optimised IR of a row sum must show 8 accumulators side by
- * side (vector adds, or 8 scalar chains). */
+ * that are not a multiple of 8 or smaller than 8, loop tests whose
+ * values live on after the loop, and 2D groups.  Last, KILN_DUMP's
+ * optimised IR of a row sum must show 8 accumulators side by side
+ * (vector adds, or 8 scalar chains). */
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
@@ -44,6 +45,15 @@ static const char *source =
    "    i++;\n"
    "  }\n"
    "  out[g] = acc + i;\n"
+   "}\n"
+   /* Values the loop test computes, used in the body and after the
+    * loop; trips g % 7 + n % 2. */
+   "__kernel void header_values(__global const uint *in, __global uint *out, uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0), acc = 1, i = g * 16u, t = 0;\n"
+   "  for (; (t = i * 3u + n) < g * 48u + (g % 7u + n % 2u) * 3u + n; i++)\n"
+   "    acc = acc * 7u + in[i] + t;\n"
+   "  out[g] = acc ^ (t << 8) ^ i;\n"
    "}\n"
    /* 2D: rows by the linear global id, a __local tree after the loop. */
    "__kernel void rows_2d(__global const float *in, __global float *out, uint n,\n"
@@ -109,6 +119,14 @@ static uint32_t host_branchy(uint32_t g, uint32_t n)
    return acc + i;
 }
 
+static uint32_t host_header_values(uint32_t g, uint32_t n)
+{
+   uint32_t acc = 1, i = g * 16u, t;
+   for (; (t = i * 3u + n) < g * 48u + (g % 7u + n % 2u) * 3u + n; i++)
+      acc = acc * 7u + uin[i] + t;
+   return acc ^ (t << 8) ^ i;
+}
+
 static float host_row_2d(uint32_t g, uint32_t n)
 {
    float s = 0.0f;
@@ -122,7 +140,7 @@ static void check_1d(const struct kt_env *env)
    cl_mem mf = kk_buffer_in(env, sizeof(fin), fin), mu = kk_buffer_in(env, sizeof(uin), uin);
    cl_mem mm = kk_buffer_in(env, sizeof(mat), mat), mv = kk_buffer_in(env, sizeof(vec), vec);
    cl_mem out = kk_buffer_in(env, MAXG * sizeof(cl_uint), NULL);
-   static const char *const names[] = {"row_sum", "dot_rows", "branchy"};
+   static const char *const names[] = {"row_sum", "dot_rows", "branchy", "header_values"};
    for (size_t kn = 0; kn < sizeof(names) / sizeof(names[0]); kn++) {
       cl_kernel k = kk_kernel(prog, names[kn]);
       for (size_t s = 0; s < sizeof(group_sizes) / sizeof(group_sizes[0]); s++)
@@ -135,7 +153,7 @@ static void check_1d(const struct kt_env *env)
                KK_ARG(k, 2, out);
                KK_ARG(k, 3, n);
             } else {
-               cl_mem src = kn == 2 ? mu : mf;
+               cl_mem src = kn >= 2 ? mu : mf;
                KK_ARG(k, 0, src);
                KK_ARG(k, 1, out);
                KK_ARG(k, 2, n);
@@ -151,7 +169,9 @@ static void check_1d(const struct kt_env *env)
                   float f;
                   cl_uint u;
                } want;
-               if (kn == 2)
+               if (kn == 3)
+                  want.u = host_header_values(g, n);
+               else if (kn == 2)
                   want.u = host_branchy(g, n);
                else
                   want.f = kn ? host_dot(g, n) : host_row_sum(g, n);
