@@ -5,7 +5,8 @@
  * (float sums in the kernel's own order), with trip counts that differ
  * between work-items (0, 1, odd, longer than the others), group sizes
  * that are not a multiple of 8 or smaller than 8, loop tests whose
- * values live on after the loop, and 2D groups.  Last, KILN_DUMP's
+ * values live on after the loop, a jammed loop inside a loop with
+ * barriers, and 2D groups.  Last, KILN_DUMP's
  * optimised IR of a row sum must show 8 accumulators side by side
  * (vector adds, or 8 scalar chains). */
 #include <dirent.h>
@@ -54,6 +55,23 @@ static const char *source =
    "  for (; (t = i * 3u + n) < g * 48u + (g % 7u + n % 2u) * 3u + n; i++)\n"
    "    acc = acc * 7u + in[i] + t;\n"
    "  out[g] = acc ^ (t << 8) ^ i;\n"
+   "}\n"
+   /* Inside a uniform loop with barriers: the jammed region runs again
+    * in every round. */
+   "__kernel void outer_rows(__global const float *in, __global float *out, uint n,\n"
+   "                         __local float *buf)\n"
+   "{\n"
+   "  uint g = get_global_id(0), l = get_local_id(0), ls = get_local_size(0);\n"
+   "  float acc = 0.0f;\n"
+   "  for (uint t = 0; t < 3u; t++) {\n"
+   "    float s = 0.0f;\n"
+   "    for (uint i = g * 16u; i < g * 16u + (g + t * 5u + n) % 13u; i++) s += in[i];\n"
+   "    buf[l] = s;\n"
+   "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "    acc += buf[(l + 1u) % ls];\n"
+   "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  }\n"
+   "  out[g] = acc;\n"
    "}\n"
    /* 2D: rows by the linear global id, a __local tree after the loop. */
    "__kernel void rows_2d(__global const float *in, __global float *out, uint n,\n"
@@ -127,6 +145,19 @@ static uint32_t host_header_values(uint32_t g, uint32_t n)
    return acc ^ (t << 8) ^ i;
 }
 
+static float host_outer_rows(uint32_t g, uint32_t ls, uint32_t n)
+{
+   uint32_t l = g % ls, p = g - l + (l + 1u) % ls;
+   float acc = 0.0f;
+   for (uint32_t t = 0; t < 3u; t++) {
+      float s = 0.0f;
+      for (uint32_t i = p * 16u; i < p * 16u + (p + t * 5u + n) % 13u; i++)
+         s += fin[i];
+      acc += s;
+   }
+   return acc;
+}
+
 static float host_row_2d(uint32_t g, uint32_t n)
 {
    float s = 0.0f;
@@ -140,7 +171,8 @@ static void check_1d(const struct kt_env *env)
    cl_mem mf = kk_buffer_in(env, sizeof(fin), fin), mu = kk_buffer_in(env, sizeof(uin), uin);
    cl_mem mm = kk_buffer_in(env, sizeof(mat), mat), mv = kk_buffer_in(env, sizeof(vec), vec);
    cl_mem out = kk_buffer_in(env, MAXG * sizeof(cl_uint), NULL);
-   static const char *const names[] = {"row_sum", "dot_rows", "branchy", "header_values"};
+   static const char *const names[] = {"row_sum", "dot_rows", "branchy", "header_values",
+                                       "outer_rows"};
    for (size_t kn = 0; kn < sizeof(names) / sizeof(names[0]); kn++) {
       cl_kernel k = kk_kernel(prog, names[kn]);
       for (size_t s = 0; s < sizeof(group_sizes) / sizeof(group_sizes[0]); s++)
@@ -153,10 +185,12 @@ static void check_1d(const struct kt_env *env)
                KK_ARG(k, 2, out);
                KK_ARG(k, 3, n);
             } else {
-               cl_mem src = kn >= 2 ? mu : mf;
+               cl_mem src = kn == 2 || kn == 3 ? mu : mf;
                KK_ARG(k, 0, src);
                KK_ARG(k, 1, out);
                KK_ARG(k, 2, n);
+               if (kn == 4)
+                  KK_LOCAL(k, 3, ls * sizeof(float));
             }
             KK_RUN(env, k, 1, NULL, &global, &ls);
             union {
@@ -169,7 +203,9 @@ static void check_1d(const struct kt_env *env)
                   float f;
                   cl_uint u;
                } want;
-               if (kn == 3)
+               if (kn == 4)
+                  want.f = host_outer_rows(g, (uint32_t)ls, n);
+               else if (kn == 3)
                   want.u = host_header_values(g, n);
                else if (kn == 2)
                   want.u = host_branchy(g, n);
