@@ -514,7 +514,9 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
    struct loop_scan s = {.td = td, .g = &g, .varying = &varying};
    /* Rewritten once the scan, which maps the old values, is over. */
    struct counter *counters = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*counters)) : NULL;
-   ok = ok && counters;
+   struct kiln_wg_jam_guard *guards = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*guards)) : NULL;
+   unsigned nguards = 0;
+   ok = ok && counters && guards;
    for (unsigned t = 0; ok && t < g.n; t++) {
       LLVMValueRef term = LLVMGetBasicBlockTerminator(g.blocks[t]);
       for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
@@ -527,6 +529,11 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
          if (plan == PLAN_JAM) {
             kiln_wg_jam_mark(hb);
             marked++;
+            bool dup = false;
+            for (unsigned k2 = 0; k2 < nguards; k2++)
+               dup |= guards[k2].h == hb;
+            if (!dup && kiln_wg_jam_find_guard(&g, &varying, h, t, &guards[nguards]))
+               nguards++;
          }
          if (plan != PLAN_INTERCHANGE)
             continue;
@@ -541,7 +548,10 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
    }
    for (unsigned k = 0; k < ncounters; k++)
       count_trips(LLVMGetGlobalParent(fn), &g, &counters[k]);
+   for (unsigned k = 0; k < nguards; k++)
+      kiln_wg_jam_unguard(&guards[k]);
    kiln_free(counters);
+   kiln_free(guards);
    kiln_wg_graph_fini(&g);
    kiln_value_map_fini(&varying);
    return marked > 0;

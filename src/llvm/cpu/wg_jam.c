@@ -143,6 +143,97 @@ bool kiln_wg_jam_eligible(const struct kiln_wg_graph *g, unsigned h, unsigned t)
    return exits == 1;
 }
 
+/* Safe to run for a work-item that would not have run it: computes,
+ * reads and writes no memory. */
+static bool speculatable(LLVMValueRef i)
+{
+   switch (LLVMGetInstructionOpcode(i)) {
+   case LLVMLoad:
+   case LLVMStore:
+   case LLVMAlloca:
+   case LLVMPHI:
+   case LLVMAtomicRMW:
+   case LLVMAtomicCmpXchg:
+   case LLVMFence:
+   case LLVMVAArg:
+      return false;
+   case LLVMCall:
+      return kiln_wi_kind(i) != WI_NONE ? allowed(i, false, 0) : pure_intrinsic(i);
+   default:
+      return LLVMIsATerminatorInst(i) == NULL;
+   }
+}
+
+static bool has_phi(LLVMBasicBlockRef bb)
+{
+   LLVMValueRef i = LLVMGetFirstInstruction(bb);
+   return i && LLVMIsAPHINode(i);
+}
+
+bool kiln_wg_jam_find_guard(const struct kiln_wg_graph *g, const struct kiln_value_map *varying,
+                            unsigned h, unsigned t, struct kiln_wg_jam_guard *out)
+{
+   (void)t;
+   int p = -1;
+   for (unsigned k = 0; k < g->npred[h]; k++)
+      if (!g->in_loop[g->pred[h][k]]) {
+         if (p >= 0)
+            return false;
+         p = (int)g->pred[h][k];
+      }
+   if (p < 0 || g->npred[p] != 1)
+      return false;
+   LLVMBasicBlockRef pb = g->blocks[p], gb = g->blocks[g->pred[p][0]], hb = g->blocks[h];
+   LLVMValueRef pt = LLVMGetBasicBlockTerminator(pb), gt = LLVMGetBasicBlockTerminator(gb);
+   if (!pt || !gt || LLVMGetNumSuccessors(pt) != 1 || !LLVMIsABranchInst(gt) ||
+       !LLVMIsConditional(gt) || LLVMGetSuccessor(gt, 0) == LLVMGetSuccessor(gt, 1) ||
+       !kiln_value_map_get(varying, LLVMGetCondition(gt)))
+      return false;
+   LLVMBasicBlockRef other = LLVMGetSuccessor(gt, LLVMGetSuccessor(gt, 0) == pb ? 1 : 0);
+   LLVMValueRef ht = LLVMGetBasicBlockTerminator(hb);
+   LLVMBasicBlockRef exit = NULL;
+   for (unsigned s = 0; s < 2; s++) {
+      int d = kiln_wg_graph_index(g, LLVMGetSuccessor(ht, s));
+      if (d < 0 || !g->in_loop[d])
+         exit = LLVMGetSuccessor(ht, s);
+   }
+   if (!exit || has_phi(exit) || has_phi(other) || has_phi(pb))
+      return false;
+   for (LLVMValueRef i = LLVMGetFirstInstruction(pb); i != pt; i = LLVMGetNextInstruction(i))
+      if (!speculatable(i))
+         return false;
+   for (LLVMValueRef i = LLVMGetFirstInstruction(hb); i != ht; i = LLVMGetNextInstruction(i))
+      if (!LLVMIsAPHINode(i) && !speculatable(i))
+         return false;
+   *out = (struct kiln_wg_jam_guard){gb, pb, hb, exit, other};
+   return true;
+}
+
+void kiln_wg_jam_unguard(const struct kiln_wg_jam_guard *x)
+{
+   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(x->g)));
+   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+   LLVMValueRef gt = LLVMGetBasicBlockTerminator(x->g);
+   LLVMPositionBuilderBefore(b, gt);
+   LLVMValueRef pass = LLVMGetCondition(gt);
+   if (LLVMGetSuccessor(gt, 0) != x->p)
+      pass = LLVMBuildNot(b, pass, "guard");
+   LLVMBuildBr(b, x->p);
+   LLVMInstructionEraseFromParent(gt);
+   /* The loop test fails at once where the guard did. */
+   LLVMValueRef ht = LLVMGetBasicBlockTerminator(x->h);
+   LLVMPositionBuilderBefore(b, ht);
+   bool stays_on_true = LLVMGetSuccessor(ht, 1) == x->exit;
+   LLVMValueRef test = LLVMGetCondition(ht);
+   LLVMSetCondition(ht, stays_on_true ? LLVMBuildAnd(b, pass, test, "")
+                                      : LLVMBuildOr(b, LLVMBuildNot(b, pass, ""), test, ""));
+   LLVMBasicBlockRef split = LLVMInsertBasicBlockInContext(c, x->exit, "guard.exit");
+   LLVMPositionBuilderAtEnd(b, split);
+   LLVMBuildCondBr(b, pass, x->exit, x->other);
+   LLVMSetSuccessor(ht, stays_on_true ? 1 : 0, split);
+   LLVMDisposeBuilder(b);
+}
+
 void kiln_wg_jam_mark(LLVMBasicBlockRef hb)
 {
    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(hb)));

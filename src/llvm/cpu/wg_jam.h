@@ -19,6 +19,12 @@
  * queries and intrinsics without memory effects: nothing one work-item
  * does in the loop can be seen by another.
  *
+ * A loop right behind a guard that varies (`if (row >= n) return;`) is
+ * reached by only some work-items; when the code between the guard and
+ * the loop and the loop test only compute, kiln_wg_jam_unguard (also
+ * step 1) lets every work-item run them, with the guard folded into the
+ * loop test and the loop's exit going where the guard went.
+ *
  * Step 2, kiln_wg_jam_barriers (reg2mem form), puts a barrier before the
  * loop and one on its exit where every work-item reaches the loop (its
  * preheaders uniform, wg_uniform.h): the loop becomes a region of its
@@ -67,6 +73,23 @@ struct kiln_wg;
 
 /* Step 1: whether the loop of g->in_loop (header, latch) can be jammed. */
 bool kiln_wg_jam_eligible(const struct kiln_wg_graph *g, unsigned header, unsigned latch);
+
+/* A loop behind a guard that varies (`if (row >= n) return;`, `if (row
+ * < n) { loop ... }`): G branches on cond to P, the loop's preheader, or
+ * to other; the loop test in H leaves to exit. */
+struct kiln_wg_jam_guard {
+   LLVMBasicBlockRef g, p, h, exit, other;
+};
+
+/* Step 1: whether the marked loop of g->in_loop sits behind such a guard
+ * with a preheader and loop test that only compute (no loads, stores or
+ * calls but work-item queries and pure intrinsics): then every work-item
+ * may run them, and kiln_wg_jam_unguard lets every work-item reach the
+ * loop, whose test fails at once where the guard did. */
+bool kiln_wg_jam_find_guard(const struct kiln_wg_graph *g, const struct kiln_value_map *varying,
+                            unsigned header, unsigned latch, struct kiln_wg_jam_guard *out);
+/*   G: br P;  H: test && guard;  exit': guard ? exit : other */
+void kiln_wg_jam_unguard(const struct kiln_wg_jam_guard *guard);
 
 /* Marks the loop of header hb for step 2. */
 void kiln_wg_jam_mark(LLVMBasicBlockRef hb);

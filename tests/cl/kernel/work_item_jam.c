@@ -6,7 +6,7 @@
  * between work-items (0, 1, odd, longer than the others), group sizes
  * that are not a multiple of 8 or smaller than 8, loop tests whose
  * values live on after the loop, a jammed loop inside a loop with
- * barriers, and 2D groups.  Last, KILN_DUMP's
+ * barriers, loops behind guards that vary, and 2D groups.  Last, KILN_DUMP's
  * optimised IR of a row sum must show 8 accumulators side by side
  * (vector adds, or 8 scalar chains). */
 #include <dirent.h>
@@ -55,6 +55,35 @@ static const char *source =
    "  for (; (t = i * 3u + n) < g * 48u + (g % 7u + n % 2u) * 3u + n; i++)\n"
    "    acc = acc * 7u + in[i] + t;\n"
    "  out[g] = acc ^ (t << 8) ^ i;\n"
+   "}\n"
+   /* Behind a guard that varies: the loop runs for every work-item, and
+    * its test fails at once where the guard did (wg_jam.h). */
+   "__kernel void guarded(__global const float *in, __global float *out, uint n, uint limit)\n"
+   "{\n"
+   "  uint g = get_global_id(0);\n"
+   "  if (g >= limit) return;\n"
+   "  float s = 1.0f;\n"
+   "  for (uint i = g * 16u; i < g * 16u + (g * 3u + n) % 11u; i++) s += in[i];\n"
+   "  out[g] = s;\n"
+   "}\n"
+   "__kernel void guarded_else(__global const uint *in, __global uint *out, uint n, uint limit)\n"
+   "{\n"
+   "  uint g = get_global_id(0), acc = g + limit;\n"
+   "  if (g % 3u != 1u) {\n"
+   "    for (uint i = g * 16u; i < g * 16u + n % 9u + g % 4u; i++) acc = acc * 5u + in[i];\n"
+   "    out[g] = acc;\n"
+   "  } else {\n"
+   "    out[g] = 7u;\n"
+   "  }\n"
+   "}\n"
+   /* Two guards: the inner one is not reached by every work-item, so the
+    * loop is not jammed, but it still runs behind its guard as above. */
+   "__kernel void guarded_and(__global const uint *in, __global uint *out, uint n, uint limit)\n"
+   "{\n"
+   "  uint g = get_global_id(0), acc = g;\n"
+   "  if (g % 5u != 2u && g < limit)\n"
+   "    for (uint i = g * 16u; i < g * 16u + n % 9u + g % 4u; i++) acc = acc * 3u + in[i];\n"
+   "  out[g] = acc;\n"
    "}\n"
    /* Inside a uniform loop with barriers: the jammed region runs again
     * in every round. */
@@ -158,6 +187,33 @@ static float host_outer_rows(uint32_t g, uint32_t ls, uint32_t n)
    return acc;
 }
 
+static float host_guarded(uint32_t g, uint32_t n)
+{
+   float s = 1.0f;
+   for (uint32_t i = g * 16u; i < g * 16u + (g * 3u + n) % 11u; i++)
+      s += fin[i];
+   return s;
+}
+
+static uint32_t host_guarded_else(uint32_t g, uint32_t n, uint32_t limit)
+{
+   uint32_t acc = g + limit;
+   if (g % 3u == 1u)
+      return 7u;
+   for (uint32_t i = g * 16u; i < g * 16u + n % 9u + g % 4u; i++)
+      acc = acc * 5u + uin[i];
+   return acc;
+}
+
+static uint32_t host_guarded_and(uint32_t g, uint32_t n, uint32_t limit)
+{
+   uint32_t acc = g;
+   if (g % 5u != 2u && g < limit)
+      for (uint32_t i = g * 16u; i < g * 16u + n % 9u + g % 4u; i++)
+         acc = acc * 3u + uin[i];
+   return acc;
+}
+
 static float host_row_2d(uint32_t g, uint32_t n)
 {
    float s = 0.0f;
@@ -172,25 +228,27 @@ static void check_1d(const struct kt_env *env)
    cl_mem mm = kk_buffer_in(env, sizeof(mat), mat), mv = kk_buffer_in(env, sizeof(vec), vec);
    cl_mem out = kk_buffer_in(env, MAXG * sizeof(cl_uint), NULL);
    static const char *const names[] = {"row_sum", "dot_rows", "branchy", "header_values",
-                                       "outer_rows"};
+                                       "outer_rows", "guarded", "guarded_else", "guarded_and"};
    for (size_t kn = 0; kn < sizeof(names) / sizeof(names[0]); kn++) {
       cl_kernel k = kk_kernel(prog, names[kn]);
       for (size_t s = 0; s < sizeof(group_sizes) / sizeof(group_sizes[0]); s++)
          for (size_t t = 0; t < sizeof(trips) / sizeof(trips[0]); t++) {
             size_t ls = group_sizes[s], global = ls * ITEMS;
-            cl_uint n = trips[t];
+            cl_uint n = trips[t], limit = (cl_uint)global - 3u;
             if (kn == 1) {
                KK_ARG(k, 0, mm);
                KK_ARG(k, 1, mv);
                KK_ARG(k, 2, out);
                KK_ARG(k, 3, n);
             } else {
-               cl_mem src = kn == 2 || kn == 3 ? mu : mf;
+               cl_mem src = kn == 2 || kn == 3 || kn >= 6 ? mu : mf;
                KK_ARG(k, 0, src);
                KK_ARG(k, 1, out);
                KK_ARG(k, 2, n);
                if (kn == 4)
                   KK_LOCAL(k, 3, ls * sizeof(float));
+               if (kn >= 5)
+                  KK_ARG(k, 3, limit);
             }
             KK_RUN(env, k, 1, NULL, &global, &ls);
             union {
@@ -203,7 +261,15 @@ static void check_1d(const struct kt_env *env)
                   float f;
                   cl_uint u;
                } want;
-               if (kn == 4)
+               if (kn == 5 && g >= limit)
+                  break; /* returned without a store */
+               if (kn == 7)
+                  want.u = host_guarded_and(g, n, limit);
+               else if (kn == 6)
+                  want.u = host_guarded_else(g, n, limit);
+               else if (kn == 5)
+                  want.f = host_guarded(g, n);
+               else if (kn == 4)
                   want.f = host_outer_rows(g, (uint32_t)ls, n);
                else if (kn == 3)
                   want.u = host_header_values(g, n);
