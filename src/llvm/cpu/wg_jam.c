@@ -220,13 +220,15 @@ void kiln_wg_jam_unguard(const struct kiln_wg_jam_guard *x)
       pass = LLVMBuildNot(b, pass, "guard");
    LLVMBuildBr(b, x->p);
    LLVMInstructionEraseFromParent(gt);
-   /* The loop test fails at once where the guard did. */
+   /* The loop test fails at once where the guard did.  A select, not an
+    * and: where the guard failed, the test may compute poison (an nsw
+    * add of values the guard kept out of range). */
    LLVMValueRef ht = LLVMGetBasicBlockTerminator(x->h);
    LLVMPositionBuilderBefore(b, ht);
    bool stays_on_true = LLVMGetSuccessor(ht, 1) == x->exit;
    LLVMValueRef test = LLVMGetCondition(ht);
-   LLVMSetCondition(ht, stays_on_true ? LLVMBuildAnd(b, pass, test, "")
-                                      : LLVMBuildOr(b, LLVMBuildNot(b, pass, ""), test, ""));
+   LLVMTypeRef i1 = LLVMInt1TypeInContext(c);
+   LLVMSetCondition(ht, LLVMBuildSelect(b, pass, test, LLVMConstInt(i1, !stays_on_true, 0), ""));
    LLVMBasicBlockRef split = LLVMInsertBasicBlockInContext(c, x->exit, "guard.exit");
    LLVMPositionBuilderAtEnd(b, split);
    LLVMBuildCondBr(b, pass, x->exit, x->other);
