@@ -85,6 +85,21 @@ static const char *source =
    "    for (uint i = g * 16u; i < g * 16u + n % 9u + g % 4u; i++) acc = acc * 3u + in[i];\n"
    "  out[g] = acc;\n"
    "}\n"
+   /* A guard inside a branch that varies: the loop runs behind its
+    * guard as above, but not every work-item reaches it (not jammed). */
+   "__kernel void guarded_nested(__global const uint *in, __global uint *out, uint n,\n"
+   "                             uint limit)\n"
+   "{\n"
+   "  uint g = get_global_id(0);\n"
+   "  out[g] = 3u;\n"
+   "  if (g & 1u) {\n"
+   "    if (g < limit) {\n"
+   "      uint acc = g;\n"
+   "      for (uint i = g * 16u; i < g * 16u + n % 9u + g % 4u; i++) acc = acc * 3u + in[i];\n"
+   "      out[g] = acc;\n"
+   "    }\n"
+   "  }\n"
+   "}\n"
    /* Inside a uniform loop with barriers: the jammed region runs again
     * in every round. */
    "__kernel void outer_rows(__global const float *in, __global float *out, uint n,\n"
@@ -214,6 +229,16 @@ static uint32_t host_guarded_and(uint32_t g, uint32_t n, uint32_t limit)
    return acc;
 }
 
+static uint32_t host_guarded_nested(uint32_t g, uint32_t n, uint32_t limit)
+{
+   if (!(g & 1u) || g >= limit)
+      return 3u;
+   uint32_t acc = g;
+   for (uint32_t i = g * 16u; i < g * 16u + n % 9u + g % 4u; i++)
+      acc = acc * 3u + uin[i];
+   return acc;
+}
+
 static float host_row_2d(uint32_t g, uint32_t n)
 {
    float s = 0.0f;
@@ -228,7 +253,8 @@ static void check_1d(const struct kt_env *env)
    cl_mem mm = kk_buffer_in(env, sizeof(mat), mat), mv = kk_buffer_in(env, sizeof(vec), vec);
    cl_mem out = kk_buffer_in(env, MAXG * sizeof(cl_uint), NULL);
    static const char *const names[] = {"row_sum", "dot_rows", "branchy", "header_values",
-                                       "outer_rows", "guarded", "guarded_else", "guarded_and"};
+                                       "outer_rows", "guarded", "guarded_else", "guarded_and",
+                                       "guarded_nested"};
    for (size_t kn = 0; kn < sizeof(names) / sizeof(names[0]); kn++) {
       cl_kernel k = kk_kernel(prog, names[kn]);
       for (size_t s = 0; s < sizeof(group_sizes) / sizeof(group_sizes[0]); s++)
@@ -263,7 +289,9 @@ static void check_1d(const struct kt_env *env)
                } want;
                if (kn == 5 && g >= limit)
                   break; /* returned without a store */
-               if (kn == 7)
+               if (kn == 8)
+                  want.u = host_guarded_nested(g, n, limit);
+               else if (kn == 7)
                   want.u = host_guarded_and(g, n, limit);
                else if (kn == 6)
                   want.u = host_guarded_else(g, n, limit);
