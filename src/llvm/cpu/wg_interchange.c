@@ -8,6 +8,7 @@
 
 #include "llvm/cpu/wg_graph.h"
 #include "llvm/cpu/wg_internal.h"
+#include "llvm/cpu/wg_jam.h"
 #include "llvm/cpu/wg_predicate.h"
 #include "util/alloc.h"
 
@@ -277,7 +278,12 @@ static bool inlinable(LLVMValueRef call)
           !LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, noinline);
 }
 
-static bool worth_it(struct loop_scan *s, unsigned header, unsigned latch)
+/* What a loop gets: nothing, a barrier at its latch (or the active flags
+ * of wg_predicate.h), or, reading rows per work-item, jammed blocks of
+ * work-items (wg_jam.h). */
+enum loop_plan { PLAN_NONE, PLAN_INTERCHANGE, PLAN_JAM };
+
+static enum loop_plan worth_it(struct loop_scan *s, unsigned header, unsigned latch)
 {
    const struct kiln_wg_graph *g = s->g;
    LLVMBasicBlockRef hb = g->blocks[header], lb = g->blocks[latch];
@@ -285,9 +291,9 @@ static bool worth_it(struct loop_scan *s, unsigned header, unsigned latch)
    for (unsigned k = 0; k < g->npred[header]; k++)
       latches += g->in_loop[g->pred[header][k]];
    if (latches != 1)
-      return false;
+      return PLAN_NONE;
    find_counter(s, hb, lb);
-   bool varies = false;
+   bool varies = false, against = false;
    uint64_t insts = 0;
    for (unsigned b = 0; b < g->n; b++) {
       if (!g->in_loop[b])
@@ -298,22 +304,24 @@ static bool worth_it(struct loop_scan *s, unsigned header, unsigned latch)
          if (LLVMIsACallInst(i)) {
             enum kiln_wi_fn kind = kiln_wi_kind(i);
             if (kind == WI_BARRIER || (kind == WI_NONE && !inlinable(i)))
-               return false;
+               return PLAN_NONE;
          } else if (LLVMIsALoadInst(i)) {
-            if (access_against(s, LLVMGetOperand(i, 0), LLVMTypeOf(i), false))
-               return false;
+            against |= access_against(s, LLVMGetOperand(i, 0), LLVMTypeOf(i), false);
          } else if (LLVMIsAStoreInst(i)) {
-            if (access_against(s, LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0)), true))
-               return false;
+            against |= access_against(s, LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0)), true);
          } else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) {
-            return false;
+            return PLAN_NONE;
          }
       }
    }
    if (!varies)
-      return false;
+      return PLAN_NONE;
    int64_t trips = trip_count(s, lb);
-   return trips < 0 || (uint64_t)trips * insts > UNROLLED_SIZE;
+   if (trips >= 0 && (uint64_t)trips * insts <= UNROLLED_SIZE)
+      return PLAN_NONE;
+   if (!against)
+      return PLAN_INTERCHANGE;
+   return kiln_wg_jam_eligible(s->g, header, latch) ? PLAN_JAM : PLAN_NONE;
 }
 
 /* A counter of a loop whose exit varies, to run by trip number (see
@@ -506,7 +514,9 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
    struct loop_scan s = {.td = td, .g = &g, .varying = &varying};
    /* Rewritten once the scan, which maps the old values, is over. */
    struct counter *counters = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*counters)) : NULL;
-   ok = ok && counters;
+   struct kiln_wg_jam_guard *guards = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*guards)) : NULL;
+   unsigned nguards = 0;
+   ok = ok && counters && guards;
    for (unsigned t = 0; ok && t < g.n; t++) {
       LLVMValueRef term = LLVMGetBasicBlockTerminator(g.blocks[t]);
       for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
@@ -515,7 +525,17 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
             continue;
          unsigned h = (unsigned)kiln_wg_graph_index(&g, hb);
          kiln_wg_graph_loop(&g, h, t);
-         if (!worth_it(&s, h, t))
+         enum loop_plan plan = worth_it(&s, h, t);
+         if (plan == PLAN_JAM) {
+            kiln_wg_jam_mark(hb);
+            marked++;
+            bool dup = false;
+            for (unsigned k2 = 0; k2 < nguards; k2++)
+               dup |= guards[k2].h == hb;
+            if (!dup && kiln_wg_jam_find_guard(&g, &varying, h, t, &guards[nguards]))
+               nguards++;
+         }
+         if (plan != PLAN_INTERCHANGE)
             continue;
          LLVMSetMetadata(LLVMGetBasicBlockTerminator(hb), kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
          marked++;
@@ -528,7 +548,10 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
    }
    for (unsigned k = 0; k < ncounters; k++)
       count_trips(LLVMGetGlobalParent(fn), &g, &counters[k]);
+   for (unsigned k = 0; k < nguards; k++)
+      kiln_wg_jam_unguard(&guards[k]);
    kiln_free(counters);
+   kiln_free(guards);
    kiln_wg_graph_fini(&g);
    kiln_value_map_fini(&varying);
    return marked > 0;
@@ -573,6 +596,20 @@ static LLVMValueRef barrier_function(LLVMModuleRef m, LLVMCallConv *cc)
    return LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), &i32, 1, 0));
 }
 
+/* The barriers around the loops marked for jamming (wg_jam.h), once the
+ * loops above have theirs. */
+static unsigned jam_barriers(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid)
+{
+   bool any = false;
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !any; bb = LLVMGetNextBasicBlock(bb))
+      any = kiln_wg_jam_start(bb);
+   if (!any)
+      return 0;
+   LLVMCallConv cc;
+   LLVMValueRef bfn = barrier_function(m, &cc);
+   return kiln_wg_jam_barriers(fn, lid, bfn, cc);
+}
+
 /* A block of its own holding the barrier, through which every edge into
  * the latch now goes. */
 static void barrier_before(LLVMValueRef bfn, LLVMCallConv cc, LLVMBasicBlockRef latch,
@@ -595,7 +632,7 @@ unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid)
       marks += t && LLVMGetMetadata(t, kind);
    }
    if (!marks)
-      return 0;
+      return jam_barriers(m, fn, lid);
    struct kiln_wg_graph g;
    struct kiln_wg_uniform u;
    bool ok = kiln_wg_graph_init(&g, fn);
@@ -644,5 +681,5 @@ unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid)
          LLVMSetMetadata(t, kind, NULL);
    }
    kiln_wg_drop_trip_calls(fn);
-   return added;
+   return added + jam_barriers(m, fn, lid);
 }

@@ -21,7 +21,8 @@
  * count (the optimiser unrolls those completely, which vectorizes them
  * across work-items anyway), and no memory access that is contiguous
  * along the loop but not across work-items (a row per work-item, which
- * the loop vectorizer handles better along the loop), no store that every
+ * the loop vectorizer handles better along the loop: such loops run in
+ * jammed blocks of work-items where wg_jam.h allows), no store that every
  * work-item makes to the same address (a single work-item "task" kernel).
  * Step 2, kiln_wg_interchange, runs after reg2mem and the lowering of the
  * work-item functions and puts the barrier in each marked loop whose exits

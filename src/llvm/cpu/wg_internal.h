@@ -16,6 +16,9 @@
  *   wg_loop_split.c barriers around the uniform control of loops with one
  *   wg_interchange.c barriers that put uniform loops outside the
  *                   work-item loop (own header: wg_interchange.h)
+ *   wg_predicate.c  loops with varying trip counts in step (own header)
+ *   wg_jam.c        row loops run by blocks of work-items interleaved
+ *                   (own header: wg_jam.h)
  */
 #ifndef KILN_LLVM_CPU_WG_INTERNAL_H
 #define KILN_LLVM_CPU_WG_INTERNAL_H

@@ -2,6 +2,7 @@
  * region a loop nest over the work-items, and a dispatcher that follows
  * the barrier the work-items stopped at. */
 #include "llvm/cpu/wg_internal.h"
+#include "llvm/cpu/wg_jam.h"
 
 #include "util/alloc.h"
 
@@ -212,6 +213,14 @@ static LLVMBasicBlockRef clone_region(struct kiln_wg *w, const struct regions *r
                LLVMSetOperand(i, o, mapped);
          }
       }
+   }
+   /* A loop that blocks of work-items run interleaved (wg_jam.h). */
+   if (!once && kiln_wg_jam_start(start)) {
+      unsigned n = 0;
+      for (unsigned k = 0; k < num_old; k++)
+         if (reach[k])
+            stack[n++] = copy[k];
+      kiln_wg_jam_region(w, entry, stack, n);
    }
 out:
    kiln_value_map_fini(&map);

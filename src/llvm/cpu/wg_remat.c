@@ -3,6 +3,8 @@
  * not carry them in per-work-item slots. */
 #include "llvm/cpu/wg_internal.h"
 
+#include "util/alloc.h"
+
 /* Can v be recomputed anywhere in the body from what it is made of: a
  * pure expression of work-item values and values common to the group
  * (constants, arguments, anything computed in setup)? */
@@ -49,6 +51,32 @@ static LLVMValueRef recompute(LLVMBuilderRef b, LLVMValueRef v, LLVMBasicBlockRe
    return c;
 }
 
+/* Recomputes i for one user outside i's block.  A phi gets a copy per
+ * incoming edge, at the end of that edge's block: the same value may come
+ * in from several blocks (`acc = g` before an `&&` guard), and a copy
+ * made in one of them does not reach the others. */
+static void rematerialize_use(LLVMBuilderRef b, LLVMValueRef i, LLVMValueRef user,
+                              LLVMBasicBlockRef bb, LLVMBasicBlockRef setup)
+{
+   if (LLVMIsAPHINode(user)) {
+      for (unsigned op = 0; op < LLVMCountIncoming(user); op++) {
+         LLVMBasicBlockRef from = LLVMGetIncomingBlock(user, op);
+         if (LLVMGetOperand(user, op) != i || from == bb)
+            continue;
+         LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(from));
+         LLVMSetOperand(user, op, recompute(b, i, setup));
+      }
+      return;
+   }
+   if (LLVMGetInstructionParent(user) == bb)
+      return;
+   LLVMPositionBuilderBefore(b, user);
+   LLVMValueRef again = recompute(b, i, setup);
+   for (unsigned op = 0; op < (unsigned)LLVMGetNumOperands(user); op++)
+      if (LLVMGetOperand(user, op) == i)
+         LLVMSetOperand(user, op, again);
+}
+
 void kiln_wg_rematerialize(LLVMValueRef fn)
 {
    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(fn)));
@@ -57,30 +85,27 @@ void kiln_wg_rematerialize(LLVMValueRef fn)
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
          if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind || !rematerializable(i, setup, 0))
             continue;
-         LLVMUseRef u = LLVMGetFirstUse(i);
-         while (u) {
-            LLVMUseRef next = LLVMGetNextUse(u);
+         /* Users first: rewriting one removes its uses of i from the list
+          * being walked.  Without memory, i stays where it is (reg2mem then
+          * carries it, which is also right). */
+         unsigned n = 0;
+         for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u))
+            n++;
+         LLVMValueRef *users = n ? kiln_malloc(n * sizeof(*users)) : NULL;
+         if (!users)
+            continue;
+         unsigned m = 0;
+         for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
             LLVMValueRef user = LLVMGetUser(u);
-            LLVMBasicBlockRef at = LLVMGetInstructionParent(user);
-            if (LLVMIsAPHINode(user)) {
-               /* The incoming block of this operand computes it. */
-               for (unsigned op = 0; op < LLVMCountIncoming(user); op++)
-                  if (LLVMGetOperand(user, op) == i) {
-                     at = LLVMGetIncomingBlock(user, op);
-                     LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(at));
-                     break;
-                  }
-            } else {
-               LLVMPositionBuilderBefore(b, user);
-            }
-            if (at != bb) {
-               LLVMValueRef again = recompute(b, i, setup);
-               for (unsigned op = 0; op < (unsigned)LLVMGetNumOperands(user); op++)
-                  if (LLVMGetOperand(user, op) == i)
-                     LLVMSetOperand(user, op, again);
-            }
-            u = next;
+            bool seen = false;
+            for (unsigned k = 0; k < m; k++)
+               seen |= users[k] == user;
+            if (!seen)
+               users[m++] = user;
          }
+         for (unsigned k = 0; k < m; k++)
+            rematerialize_use(b, i, users[k], bb, setup);
+         kiln_free(users);
       }
    LLVMDisposeBuilder(b);
 }

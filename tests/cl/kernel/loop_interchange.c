@@ -118,6 +118,15 @@ static const char *source =
    "  }\n"
    "  out[g] = found ^ (i * 3u);\n"
    "}\n"
+   /* A work-item value reaching the join after an `&&` guard from two
+    * blocks, around a marked loop (wg_remat.c copies it into each). */
+   "__kernel void and_guard(__global uint *out, uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0), acc = g;\n"
+   "  if (g % 5u != 2u && g < n * 11u)\n"
+   "    for (uint i = 0; i < n; i++) acc = acc * 3u + (i ^ g);\n"
+   "  out[g] = acc;\n"
+   "}\n"
    "__kernel void matmul(__global const uint *A, __global const uint *B, __global uint *C,\n"
    "                     uint K)\n"
    "{\n"
@@ -243,6 +252,13 @@ static uint32_t host_kernel(const char *name, uint32_t g, uint32_t l, uint32_t l
             return i * 7u;
       }
       return found ^ (i * 3u);
+   }
+   if (!strcmp(name, "and_guard")) {
+      acc = g;
+      if (g % 5u != 2u && g < n * 11u)
+         for (uint32_t i = 0; i < n; i++)
+            acc = acc * 3u + (i ^ g);
+      return acc;
    }
    /* one_store */
    for (uint32_t i = 0; i < n; i++)
@@ -475,7 +491,8 @@ int main(void)
    prog = kk_build(&env, source, NULL);
    static const char *const names[] = {"recur", "brk", "nested", "in_branch", "varying_trip",
                                        "priv", "local_read", "one_store", "grid_stride",
-                                       "stride_local", "outer_inner", "find_first"};
+                                       "stride_local", "outer_inner", "find_first",
+                                       "and_guard"};
    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
       check_kernel(&env, names[i]);
    check_matmul(&env);
