@@ -27,14 +27,11 @@ static unsigned block_mark_kind(LLVMBasicBlockRef bb)
  * an intrinsic such as llvm.fmuladd, with memory(none). */
 static bool pure_intrinsic(LLVMValueRef call)
 {
-   LLVMValueRef callee = LLVMGetCalledValue(call);
-   if (!callee || !LLVMIsAFunction(callee))
+   if (!kiln_wg_is_intrinsic_call(call, "llvm.") ||
+       kiln_wg_is_intrinsic_call(call, "llvm.lifetime."))
       return false;
-   size_t len;
-   const char *name = LLVMGetValueName2(callee, &len);
-   if (len < 5 || strncmp(name, "llvm.", 5) || !strncmp(name, "llvm.lifetime.", 14))
-      return false;
-   LLVMAttributeRef mem = LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex,
+   LLVMAttributeRef mem = LLVMGetEnumAttributeAtIndex(LLVMGetCalledValue(call),
+                                                      LLVMAttributeFunctionIndex,
                                                       LLVMGetEnumAttributeKindForName("memory", 6));
    return mem && LLVMGetEnumAttributeValue(mem) == 0;
 }

@@ -1,5 +1,6 @@
 #include "kk.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 
 void kk_known_bug_at(const char *file, int line, const char *cond, const char *fmt, ...)
@@ -172,4 +173,31 @@ int kk_child(const char *name, int timeout_s)
    if (WIFSIGNALED(ws))
       return 128 + WTERMSIG(ws);
    return WEXITSTATUS(ws);
+}
+
+int kk_each_dumped_ir(const char *dir, const char *kernel, void (*fn)(FILE *f, void *arg),
+                      void *arg)
+{
+   DIR *d = opendir(dir);
+   if (!d)
+      return -1;
+   char suffix[128];
+   snprintf(suffix, sizeof(suffix), "-%s.opt.ll", kernel);
+   size_t slen = strlen(suffix);
+   int files = 0;
+   for (struct dirent *e; (e = readdir(d));) {
+      size_t len = strlen(e->d_name);
+      if (len < slen || strcmp(e->d_name + len - slen, suffix))
+         continue;
+      char path[1024];
+      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+      FILE *f = fopen(path, "r");
+      if (!f)
+         continue;
+      files++;
+      fn(f, arg);
+      fclose(f);
+   }
+   closedir(d);
+   return files;
 }

@@ -60,6 +60,12 @@ cl_int kk_run(const struct kt_env *env, cl_kernel k, cl_uint dim, const size_t *
 cl_mem kk_buffer_in(const struct kt_env *env, size_t size, const void *host);
 void kk_read(const struct kt_env *env, cl_mem m, size_t size, void *host);
 
+/* Calls fn(f, arg) on each optimised-IR file that KILN_DUMP (docs/dump.md)
+ * wrote into dir for kernel ("...-<kernel>.opt.ll"); the number of such
+ * files, -1 when dir cannot be read. */
+int kk_each_dumped_ir(const char *dir, const char *kernel, void (*fn)(FILE *f, void *arg),
+                      void *arg);
+
 /* ULP distance between two floats (0 for equal, INT64_MAX if one is NaN and
  * the other not). */
 int64_t kk_ulps(float got, float want);

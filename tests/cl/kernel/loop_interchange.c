@@ -7,7 +7,6 @@
  * group sizes 1, 7 and 64 and several trip counts.  Last, KILN_DUMP's
  * optimised IR of clpeak's scalar kernel must show a vector fma: the
  * work-item loop around its 128-iteration loop was vectorized. */
-#include <dirent.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -359,32 +358,25 @@ static bool vector_global_load(const char *line)
    return strstr(line, "@llvm.masked.load.v") && strstr(line, "addrspace(1)");
 }
 
+struct ir_match {
+   bool (*match)(const char *);
+   bool found;
+};
+
+static void match_lines(FILE *f, void *arg)
+{
+   struct ir_match *m = arg;
+   char line[4096];
+   while (fgets(line, sizeof(line), f))
+      m->found |= m->match(line);
+}
+
 /* Whether a line of kernel's optimised IR, as KILN_DUMP left it in dir,
  * matches; -1 when there is no such file. */
 static int ir_matches(const char *dir, const char *kernel, bool (*match)(const char *))
 {
-   DIR *d = opendir(dir);
-   if (!d)
-      return -1;
-   char suffix[128];
-   snprintf(suffix, sizeof(suffix), "-%s.opt.ll", kernel);
-   int found = -1;
-   for (struct dirent *e; (e = readdir(d));) {
-      size_t len = strlen(e->d_name), slen = strlen(suffix);
-      if (len < slen || strcmp(e->d_name + len - slen, suffix))
-         continue;
-      char path[1024];
-      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-      FILE *f = fopen(path, "r");
-      char line[4096];
-      found = found < 0 ? 0 : found;
-      while (f && fgets(line, sizeof(line), f))
-         found |= match(line);
-      if (f)
-         fclose(f);
-   }
-   closedir(d);
-   return found;
+   struct ir_match m = {match, false};
+   return kk_each_dumped_ir(dir, kernel, match_lines, &m) > 0 ? m.found : -1;
 }
 
 static bool is_cpu(const struct kt_env *env)

@@ -9,7 +9,6 @@
  * barriers, loops behind guards that vary, and 2D groups.  Last, KILN_DUMP's
  * optimised IR of a row sum must show 8 accumulators side by side
  * (vector adds, or 8 scalar chains). */
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -379,58 +378,45 @@ static bool float_phi(const char *line, char *name, size_t size)
    return true;
 }
 
-/* Accumulators side by side in the optimised IR of kernel (dumped in
- * dir): a vector fadd, or scalar fadds onto at least 8 different float
- * phis.  -1 when there is no such file. */
-static int side_by_side(const char *dir, const char *kernel)
+/* Accumulators side by side in one file of optimised IR: a vector fadd,
+ * or scalar fadds onto at least 8 different float phis. */
+static void find_side_by_side(FILE *f, void *arg)
 {
-   DIR *d = opendir(dir);
-   if (!d)
-      return -1;
-   char suffix[128];
-   snprintf(suffix, sizeof(suffix), "-%s.opt.ll", kernel);
-   int found = -1;
-   for (struct dirent *e; (e = readdir(d));) {
-      size_t len = strlen(e->d_name), slen = strlen(suffix);
-      if (len < slen || strcmp(e->d_name + len - slen, suffix))
+   enum { MAXPHI = 256 };
+   static char phis[MAXPHI][32];
+   unsigned nphi = 0, vector = 0;
+   char line[4096];
+   while (fgets(line, sizeof(line), f)) {
+      if (nphi < MAXPHI && float_phi(line, phis[nphi], sizeof(phis[0])))
+         nphi++;
+      vector += strstr(line, " = fadd <") != NULL;
+   }
+   /* Scalar fadds onto distinct phis. */
+   rewind(f);
+   bool used[MAXPHI] = {0};
+   unsigned chains = 0;
+   while (fgets(line, sizeof(line), f)) {
+      const char *a = strstr(line, " = fadd float ");
+      if (!a)
          continue;
-      char path[1024];
-      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-      FILE *f = fopen(path, "r");
-      if (!f)
-         continue;
-      enum { MAXPHI = 256 };
-      static char phis[MAXPHI][32];
-      unsigned nphi = 0, vector = 0;
-      char line[4096];
-      while (fgets(line, sizeof(line), f)) {
-         if (nphi < MAXPHI && float_phi(line, phis[nphi], sizeof(phis[0])))
-            nphi++;
-         vector += strstr(line, " = fadd <") != NULL;
-      }
-      /* Scalar fadds onto distinct phis. */
-      rewind(f);
-      bool used[MAXPHI] = {0};
-      unsigned chains = 0;
-      while (fgets(line, sizeof(line), f)) {
-         const char *a = strstr(line, " = fadd float ");
-         if (!a)
-            continue;
-         a += strlen(" = fadd float ");
-         for (unsigned k = 0; k < nphi; k++) {
-            size_t pl = strlen(phis[k]);
-            if (!used[k] && !strncmp(a, phis[k], pl) && a[pl] == ',') {
-               used[k] = true;
-               chains++;
-            }
+      a += strlen(" = fadd float ");
+      for (unsigned k = 0; k < nphi; k++) {
+         size_t pl = strlen(phis[k]);
+         if (!used[k] && !strncmp(a, phis[k], pl) && a[pl] == ',') {
+            used[k] = true;
+            chains++;
          }
       }
-      fclose(f);
-      found = found < 0 ? 0 : found;
-      found |= vector > 0 || chains >= 8;
    }
-   closedir(d);
-   return found;
+   *(bool *)arg |= vector > 0 || chains >= 8;
+}
+
+/* Accumulators side by side in the optimised IR of kernel (dumped in
+ * dir); -1 when there is no such file. */
+static int side_by_side(const char *dir, const char *kernel)
+{
+   bool found = false;
+   return kk_each_dumped_ir(dir, kernel, find_side_by_side, &found) > 0 ? found : -1;
 }
 
 static void check_chunked(const struct kt_env *env, const char *dir)
