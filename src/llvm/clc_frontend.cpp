@@ -919,10 +919,13 @@ extern "C" enum kiln_llvm_guard_status kiln_llvm_guard(void (*fn)(void *), void 
 // between 7.75 and 8 MiB from it, some of Sema's steps warn "stack nearly
 // exhausted" (an error under -Werror) and move to a new thread of 8 MiB,
 // where neither the compiler thread's stack nor Kiln's limit applies.
-// Kiln's compiler thread notes, before Clang can, an address in the heap,
-// far (more than 8 MiB) from any stack: Clang then never considers the
+// Kiln's compiler thread notes, before Clang can, an address far (more
+// than 8 MiB) from where the build runs: Clang then never considers the
 // stack nearly exhausted, and Kiln's limit is the only one.  The note has
-// to come from code running there, hence the small context below.
+// to come from code running there, hence the small context below, on the
+// memory the caller gives.  (A malloc()ed block was not far enough: a
+// thread's malloc arena can sit within 8 MiB of its stack, and then a
+// build now and then moved to Clang's thread and failed Kiln's limit.)
 namespace {
 
 void note_far_bottom()
@@ -932,17 +935,15 @@ void note_far_bottom()
 
 } // namespace
 
-extern "C" void kiln_llvm_note_stack(void)
+extern "C" void kiln_llvm_note_stack(void *stack, size_t size)
 {
 #if defined(__SANITIZE_ADDRESS__) || defined(KILN_ASAN_BUILD)
    // AddressSanitizer warns about every swapcontext; its builds keep
    // Clang's check (only programs nested 8 MiB deep notice).  This file
    // is not instrumented itself (src/llvm/meson.build), hence the flag.
+   (void)stack;
+   (void)size;
 #else
-   const size_t size = 64 << 10; // under malloc's mmap threshold: the heap
-   void *stack = std::malloc(size);
-   if (!stack)
-      return;
    ucontext_t here, there;
    if (!getcontext(&there)) {
       there.uc_stack.ss_sp = stack;
@@ -951,6 +952,5 @@ extern "C" void kiln_llvm_note_stack(void)
       makecontext(&there, note_far_bottom, 0);
       swapcontext(&here, &there);
    }
-   std::free(stack);
 #endif
 }

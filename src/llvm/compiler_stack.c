@@ -28,10 +28,14 @@ struct call {
 static void *compiler_thread(void *p)
 {
    struct call *c = p;
-   kiln_llvm_note_stack();
    char here;
    /* Measured from this frame, the top of everything the build runs. */
    stack_floor = (const char *)((uintptr_t)&here - KILN_LLVM_PARSER_STACK);
+   /* Clang's note goes on this thread's own stack, half of it below here:
+    * far below the parser's share, untouched unless a later stage recurses
+    * that deep, and by then the note is history. */
+   char *far = (char *)(((uintptr_t)&here - KILN_LLVM_COMPILER_STACK / 2) & ~(uintptr_t)63);
+   kiln_llvm_note_stack(far, (size_t)64 << 10);
    c->fn(c->arg);
    return NULL;
 }

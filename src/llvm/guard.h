@@ -49,8 +49,10 @@ enum kiln_llvm_guard_status kiln_llvm_guard(void (*fn)(void *), void *arg, char 
 bool kiln_llvm_on_compiler_stack(void (*fn)(void *), void *arg);
 
 /* Called first on a compiler thread: keeps Clang's own, 8 MiB stack check
- * (clang/Basic/Stack.h) from moving work to threads of its own. */
-void kiln_llvm_note_stack(void);
+ * (clang/Basic/Stack.h) from moving work to threads of its own.  stack
+ * (size bytes, a few KiB used) must lie more than 8 MiB from every stack
+ * address the build will use. */
+void kiln_llvm_note_stack(void *stack, size_t size);
 
 /* The lowest stack address the front end lets the parser reach on this
  * thread (the program is refused past it); NULL off a compiler thread. */

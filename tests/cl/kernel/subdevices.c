@@ -406,7 +406,14 @@ static void work(cl_device_id root)
     * code), as the CTS's device_partition expects. */
    cl_program p3 = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
    REQUIRE_OK(err);
-   REQUIRE_OK(clBuildProgram(p3, 1, &root, NULL, NULL, NULL));
+   err = clBuildProgram(p3, 1, &root, NULL, NULL, NULL);
+   if (err)
+      for (int i = 0; i < 3; i++) {
+         char *log = kk_build_log(p3, devs[i]);
+         fprintf(stderr, "device %d's build log:\n%s\n", i, log ? log : "(none)");
+         free(log);
+      }
+   REQUIRE_OK(err);
    for (int i = 0; i < 3; i++) {
       cl_build_status bs = CL_BUILD_NONE;
       CHECK_OK(clGetProgramBuildInfo(p3, devs[i], CL_PROGRAM_BUILD_STATUS, sizeof(bs), &bs, NULL));
