@@ -388,6 +388,8 @@ static void check_times(struct pipe_screen *s, struct pipe_context *ctx, void *p
 
 static void bench(struct pipe_screen *s, struct pipe_context *ctx, void *program)
 {
+   /* As core records for a queue without profiling: no start events. */
+   ctx->timed = false;
    struct pipe_grid_info g = {.kernel = kernel(s, program, "empty"), .work_dim = 1,
                               .global_size = {32, 1, 1}, .local_size = {32, 1, 1},
                               .info = &empty_meta};
@@ -409,6 +411,87 @@ static void bench(struct pipe_screen *s, struct pipe_context *ctx, void *program
    printf("empty kernel: %.2f us per launch enqueued back to back (%.2f us to drain), "
           "%.2f us launch+flush+wait round trip\n",
           (t1 - t0) / 1e3 / LAUNCHES, (t2 - t0) / 1e3 / LAUNCHES, (t3 - t2) / 1e3 / TRIPS);
+   enum { SIZE = 16 << 10 };
+   struct pipe_resource *r = s->resource_create(s, SIZE);
+   unsigned char *host = malloc(SIZE);
+   if (r && host) {
+      uint64_t t4 = 0;
+      for (int i = -100; i < TRIPS; i++) {
+         if (!i)
+            t4 = now_ns();
+         ctx->launch_grid(ctx, &g);
+         ctx->buffer_read(ctx, r, 0, SIZE, host);
+         finish(ctx);
+      }
+      printf("empty kernel + 16 KiB read: %.2f us launch+read+flush+wait round trip\n",
+             (now_ns() - t4) / 1e3 / TRIPS);
+   }
+   if (r)
+      s->resource_destroy(s, r);
+   free(host);
+}
+
+/* The ways a launch followed by a blocking read of 16 KiB into host
+ * memory can go through the driver API, each timed as a round trip:
+ * which one Kiln's blocking read should take (docs/performance.md). */
+static void bench_raw_read(struct cuda_api *api, CUfunction f, CUstream st, void **params)
+{
+   enum { SIZE = 16 << 10, TRIPS = 2000 };
+   CUdeviceptr d = 0;
+   void *pinned = NULL;
+   unsigned char *pageable = malloc(SIZE);
+   CUevent e1 = NULL, e2 = NULL;
+   if (!pageable || api->cuMemAlloc(&d, SIZE) || api->cuMemHostAlloc(&pinned, SIZE, 0) ||
+       api->cuEventCreate(&e1, CU_EVENT_DISABLE_TIMING) ||
+       api->cuEventCreate(&e2, CU_EVENT_DISABLE_TIMING)) {
+      printf("raw CUDA read: set-up failed\n");
+      failures++;
+      goto out;
+   }
+   static const char *const names[] = {
+      "launch, DtoHAsync to pageable (returns when done)",
+      "launch, DtoHAsync to pageable, cuStreamSynchronize",
+      "launch, DtoHAsync to pinned, cuStreamSynchronize, memcpy",
+      "launch, DtoHAsync to pinned, event, cuEventSynchronize, memcpy",
+      "launch, event, DtoHAsync to pageable, event, 2x cuEventSynchronize",
+      "launch, event, DtoHAsync to pinned, event, 2x cuEventSynchronize, memcpy",
+      "launch, event, cuEventSynchronize (no read)",
+   };
+   for (int v = 0; v < 7; v++) {
+      uint64_t t0 = 0;
+      for (int i = -100; i < TRIPS; i++) {
+         if (!i)
+            t0 = now_ns();
+         api->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, st, params, NULL);
+         if (v >= 4)
+            api->cuEventRecord(e1, st);
+         void *to = v == 0 || v == 1 || v == 4 ? (void *)pageable : pinned;
+         if (v != 6)
+            api->cuMemcpyDtoHAsync(to, d, SIZE, st);
+         if (v == 1 || v == 2)
+            api->cuStreamSynchronize(st);
+         if (v == 3 || v == 4 || v == 5)
+            api->cuEventRecord(e2, st);
+         if (v >= 4)
+            api->cuEventSynchronize(e1);
+         if (v >= 3 && v != 6)
+            api->cuEventSynchronize(e2);
+         if (v == 2 || v == 3 || v == 5)
+            memcpy(pageable, pinned, SIZE);
+      }
+      uint64_t t1 = now_ns();
+      printf("raw read round trip, %s: %.2f us\n", names[v], (t1 - t0) / 1e3 / TRIPS);
+   }
+out:
+   if (e1)
+      api->cuEventDestroy(e1);
+   if (e2)
+      api->cuEventDestroy(e2);
+   if (pinned)
+      api->cuMemFreeHost(pinned);
+   if (d)
+      api->cuMemFree(d);
+   free(pageable);
 }
 
 /* The floor under any driver's launch path: the same empty kernel
@@ -454,6 +537,7 @@ static void bench_raw(void)
    printf("raw CUDA driver API, same kernel: %.2f us per cuLaunchKernel back to back (%.2f us "
           "to drain), %.2f us launch+cuStreamSynchronize round trip\n",
           (t1 - t0) / 1e3 / LAUNCHES, (t2 - t0) / 1e3 / LAUNCHES, (t3 - t2) / 1e3 / TRIPS);
+   bench_raw_read(api, f, st, params);
 out:
    if (st)
       api->cuStreamDestroy(st);

@@ -723,6 +723,104 @@ static void test_saxpy(void **state)
    ctx->destroy(ctx);
 }
 
+/* Small reads go through the context's pinned staging buffer and wait
+ * for the work before them, so the flush after one needs no fence (no
+ * CUDA event); a timed context, a failed copy and a large read still get
+ * one, and a read while a map holds the staging buffer reads directly. */
+static void test_staged_read(void **state)
+{
+   (void)state;
+   struct pipe_screen *s = screens[0];
+   struct pipe_context *ctx = s->context_create(s);
+   ctx->timed = false; /* as core sets it for a queue without profiling */
+   void *program, *k = load(s, "saxpy", &program);
+   enum { N = 4096, BIG = (512 << 10) };
+   static float x[N], y[N], out[N];
+   for (int i = 0; i < N; i++) {
+      x[i] = (float)i;
+      y[i] = 1.0f;
+   }
+   struct pipe_resource *rx = s->resource_create(s, sizeof(x));
+   struct pipe_resource *ry = s->resource_create(s, BIG);
+   ctx->buffer_write(ctx, rx, 0, sizeof(x), x);
+   ctx->buffer_write(ctx, ry, 0, sizeof(y), y);
+   assert_int_equal(finish(ctx), PIPE_FENCE_SIGNALLED);
+   unsigned char args[24] = {0};
+   float a = 2.0f;
+   memcpy(args, &a, 4);
+   struct pipe_binding b[2] = {
+      {.arg = 1, .kind = PIPE_BIND_GLOBAL, .res = rx},
+      {.arg = 2, .kind = PIPE_BIND_GLOBAL, .res = ry},
+   };
+   struct pipe_grid_info g = {.kernel = k, .work_dim = 1, .global_size = {N, 1, 1},
+                              .local_size = {128, 1, 1}, .args = args,
+                              .args_size = sizeof(args), .info = &saxpy_meta,
+                              .bindings = b, .num_bindings = 2};
+   /* The device makes no progress of its own: only the read's wait runs
+    * the launch. */
+   fake_cuda.hold = true;
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
+   unsigned records = fake_cuda.event_records;
+   ctx->buffer_read(ctx, ry, 0, sizeof(out), out);
+   for (int i = 0; i < N; i++)
+      assert_true(out[i] == 2.0f * (float)i + 1.0f);
+   struct pipe_fence *f = (struct pipe_fence *)1;
+   ctx->flush(ctx, &f);
+   assert_null(f);
+   assert_int_equal(fake_cuda.event_records, records);
+
+   /* A timed context's fence carries the device times: it stays. */
+   ctx->timed = true;
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
+   ctx->buffer_read(ctx, ry, 0, sizeof(out), out);
+   ctx->flush(ctx, &f);
+   assert_non_null(f);
+   assert_int_equal(s->fence_wait(s, f, PIPE_TIMEOUT_INFINITE), PIPE_FENCE_SIGNALLED);
+   uint64_t t0, t1;
+   assert_true(s->fence_times(s, f, &t0, &t1));
+   s->fence_destroy(s, f);
+   ctx->timed = false;
+
+   /* A copy that fails fails the fence of its flush. */
+   fake_cuda_fail("cuMemcpyDtoHAsync", CUDA_ERROR_INVALID_VALUE);
+   ctx->buffer_read(ctx, ry, 0, 64, out);
+   assert_int_equal(finish(ctx), CL_OUT_OF_RESOURCES);
+
+   /* Larger reads go straight to the host memory, behind a fence. */
+   static unsigned char big[BIG];
+   assert_int_equal(ctx->launch_grid(ctx, &g), CL_SUCCESS);
+   ctx->buffer_read(ctx, ry, 0, BIG, big);
+   ctx->flush(ctx, &f);
+   assert_non_null(f);
+   assert_int_equal(s->fence_wait(s, f, PIPE_TIMEOUT_INFINITE), PIPE_FENCE_SIGNALLED);
+   s->fence_destroy(s, f);
+   memcpy(out, big, sizeof(out));
+   for (int i = 0; i < N; i++)
+      assert_true(out[i] == 3.0f * 2.0f * (float)i + 1.0f);
+
+   /* A map holds the staging buffer: a small read meanwhile is direct,
+    * and the map's bytes stay the map's. */
+   struct pipe_transfer *t;
+   float *m = ctx->transfer_map(ctx, ry, 0, 16, PIPE_MAP_READ | PIPE_MAP_WRITE, &t);
+   assert_non_null(m);
+   m[0] = -1.0f;
+   float second[4];
+   ctx->buffer_read(ctx, ry, 16, sizeof(second), second);
+   assert_int_equal(finish(ctx), PIPE_FENCE_SIGNALLED);
+   assert_true(second[0] == 3.0f * 2.0f * 4.0f + 1.0f);
+   assert_true(m[0] == -1.0f);
+   ctx->transfer_unmap(ctx, t);
+   ctx->buffer_read(ctx, ry, 0, 4, second);
+   assert_int_equal(finish(ctx), PIPE_FENCE_SIGNALLED);
+   assert_true(second[0] == -1.0f);
+   fake_cuda.hold = false;
+
+   s->resource_destroy(s, rx);
+   s->resource_destroy(s, ry);
+   s->program_destroy(s, program);
+   ctx->destroy(ctx);
+}
+
 static void test_image_binding(void **state)
 {
    (void)state;
@@ -1354,6 +1452,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_module_load_failure, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_kernel_info, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_saxpy, setup_one, teardown),
+      cmocka_unit_test_setup_teardown(test_staged_read, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_launch_parameters, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_image_binding, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_launch_error, setup_one, teardown),
