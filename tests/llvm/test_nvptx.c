@@ -518,6 +518,16 @@ static void test_libclc_fixes(void **state)
    check_ptxas(&out, "sm_90");
    kiln_build_output_fini(&out);
 
+   /* ldexp on double: n is clamped to +-2200 before libclc adds it to
+    * the exponent in 32 bits (an n near INT_MAX wrapped to 0). */
+   out = build("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+               "kernel void ldd(global double *o, global int *n) { o[0] = ldexp(o[0], n[0]); }\n",
+               "");
+   assert_non_null(strstr(out.object, "2200"));
+   assert_non_null(strstr(out.object, "-2200"));
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+
    /* ldexp on float8 loaded from memory: the extension to double stays
     * an instruction of its own; LLVM 19 folded it into the loads as
     * `ld.global.v2.f32 {%fd..}`, which ptxas refuses (CTS ldexp). */

@@ -508,6 +508,25 @@ static void fix_ldexp_float(LLVMBuilderRef b, LLVMValueRef call)
    LLVMInstructionEraseFromParent(call);
 }
 
+/* ldexp(x, n) on double: libclc's adds n to x's exponent in 32 bits, so
+ * an n near INT_MAX wrapped round and ldexp(0x1.fffffffffff56p+701,
+ * 2147482942) was 0, not infinity (CTS test_bruteforce on the H200).
+ * Any |n| above 2200 carries every finite double past the largest
+ * (2^1024) or below half the smallest denormal (2^-1075) already, so
+ * clamping n there changes no result.  A NaN x gives that NaN (above). */
+static void fix_ldexp_double(LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef n = LLVMGetOperand(call, 1);
+   LLVMTypeRef nt = LLVMTypeOf(n), e = element_type(nt);
+   LLVMPositionBuilderBefore(b, call);
+   LLVMValueRef lo = splat_const(nt, LLVMConstInt(e, (unsigned long long)-2200, 1));
+   LLVMValueRef hi = splat_const(nt, LLVMConstInt(e, 2200, 1));
+   n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, n, lo, ""), lo, n, "");
+   n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, hi, ""), hi, n, "");
+   LLVMSetOperand(call, 1, n);
+   fix_nan_arg(b, call);
+}
+
 /* vstore_half*_rtp/_rtn of a value strictly between 0 and the smallest
  * half denormal, 2^-24, toward it: libclc's rounding step treats a power
  * of two below 2^-24 as exact, and the store's round-to-nearest then
@@ -554,6 +573,7 @@ enum libclc_fix {
    FIX_FRACT,
    FIX_SINPI,
    FIX_LDEXP,
+   FIX_LDEXP_DOUBLE,
    FIX_HALF_UP,
    FIX_HALF_DOWN,
    FIX_TAN,
@@ -588,7 +608,7 @@ static enum libclc_fix fix_for(const char *base, unsigned np, LLVMTypeKind k)
    if (!strcmp(base, "tgamma") && np == 1)
       return FIX_TGAMMA;
    if (!strcmp(base, "ldexp") && np == 2)
-      return f32 ? FIX_LDEXP : FIX_NAN_ARG; /* double: libclc's ldexp(NaN, n) was ±inf or 0 */
+      return f32 ? FIX_LDEXP : FIX_LDEXP_DOUBLE;
    if (!strcmp(base, "native_tan") && np == 1 && f32)
       return FIX_TAN; /* libclc's is sin.approx / cos.approx */
    if (!strncmp(base, "vstore", 6) && np == 3 && ends_with(base, "_rtp"))
@@ -624,6 +644,9 @@ void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
             break;
          case FIX_LDEXP:
             fix_ldexp_float(b, calls[i]);
+            break;
+         case FIX_LDEXP_DOUBLE:
+            fix_ldexp_double(b, calls[i]);
             break;
          case FIX_HALF_UP:
          case FIX_HALF_DOWN:

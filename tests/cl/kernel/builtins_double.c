@@ -287,7 +287,9 @@ static void special_values(const struct kt_env *env, cl_program p)
       {"d_mul", dmin, 0.5, 0},       {"d_mul", dmin, 1.5, 2 * dmin}, {"d_div", nmin, 2, 0x1p-1023},
       {"d_add", nmin, -0x1.8p-1022, -0x1p-1023}, {"d_sub", dmin, dmin, 0},
       {"d_ldexp", 1, -1074, dmin},   {"d_ldexp", 1, -1075, 0},     {"d_ldexp", 1.5, 1023, 0x1.8p1023},
-      {"d_ldexp", 1, 1024, inf},     {"d_ldexp", NAN, 706030113, NAN}, {"d_ldexp", NAN, -378415780, NAN},     {"d_fabs", -0.0, 0, 0.0},     {"d_nextafter", 0, 1, dmin},
+      {"d_ldexp", 1, 1024, inf},     {"d_ldexp", NAN, 706030113, NAN}, {"d_ldexp", NAN, -378415780, NAN},
+      /* an exponent near INT_MAX (CTS; libclc's nvptx ldexp wrapped to 0) */
+      {"d_ldexp", 0x1.fffffffffff56p+701, 2147482942, inf}, {"d_ldexp", 0x1p-1000, -2147483000, 0},     {"d_fabs", -0.0, 0, 0.0},     {"d_nextafter", 0, 1, dmin},
       {"d_nextafter", 0, -1, -dmin}, {"d_nextafter", 1, 2, 0x1.0000000000001p0},
       {"d_sinpi", 1, 0, 0},          {"d_sinpi", -1, 0, -0.0},     {"d_sinpi", 0.5, 0, 1},
       /* (1 + 2^-52)(1 - 2^-52) - 1 is -2^-104 fused, 0 rounded twice. */
