@@ -7,6 +7,7 @@
  *   kernel at its first use: O3 --> ELF (cpu_code.h).
  */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/Core.h>
@@ -19,6 +20,7 @@
 #include "llvm/cpu/bounds_check.h"
 #include "llvm/cpu/cpu_code.h"
 #include "llvm/cpu/safe_div.h"
+#include "llvm/cpu/vector_width.h"
 #include "llvm/cpu/wg_interchange.h"
 #include "llvm/cpu/workgroup.h"
 #include "llvm/metadata.h"
@@ -45,6 +47,26 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
    m->triple = host.triple;
    m->cpu = host.cpu;
    m->features = host.features;
+   /* The vector width the loop vectorizer prefers (KILN_CPU_VECTOR_WIDTH,
+    * docs/env.md): part of the features, so that the compile cache and
+    * program binaries tell the two kinds of code apart. */
+   const char *invalid;
+   const char *tune = kiln_cpu_vector_width_feature(host.features, &invalid);
+   if (invalid)
+      kiln_build_log_append(log, "warning: KILN_CPU_VECTOR_WIDTH=%s is not 256 or 512: "
+                                 "ignored\n", invalid);
+   if (tune) {
+      size_t n = strlen(host.features) + strlen(tune) + 2;
+      char *f = kiln_malloc(n);
+      if (!f) {
+         kiln_llvm_host_fini(&host);
+         m->triple = m->cpu = m->features = NULL;
+         return KILN_BUILD_OUT_OF_MEMORY;
+      }
+      snprintf(f, n, "%s%s%s", host.features, *host.features ? "," : "", tune);
+      kiln_free(host.features);
+      m->features = f;
+   }
    return KILN_BUILD_OK;
 }
 

@@ -353,6 +353,11 @@ static bool vector_fma(const char *line)
    return strstr(line, "@llvm.fmuladd.v") || strstr(line, "@llvm.fma.v");
 }
 
+static bool fma_512(const char *line)
+{
+   return strstr(line, "@llvm.fmuladd.v16f32") || strstr(line, "@llvm.fma.v16f32");
+}
+
 static bool vector_global_load(const char *line)
 {
    return strstr(line, "@llvm.masked.load.v") && strstr(line, "addrspace(1)");
@@ -443,6 +448,12 @@ static void check_vectorized(const struct kt_env *env, const char *dir)
       CHECK(m >= 0, "KILN_DUMP wrote no optimised IR for compute_sp_scalar");
       CHECK(m != 0, "clpeak's scalar kernel: the work-item loop around its own loop was not "
                     "vectorized (no vector fma in the optimised IR)");
+      /* 512-bit vectors where the CPU has them (KILN_CPU_VECTOR_WIDTH's
+       * default), as its float16 code gets. */
+      const char *w = getenv("KILN_CPU_VECTOR_WIDTH");
+      if (__builtin_cpu_supports("avx512f") && (!w || strcmp(w, "256")))
+         CHECK(ir_matches(dir, "compute_sp_scalar", fma_512) == 1,
+               "clpeak's scalar kernel: no 16-wide fma on an AVX-512 CPU");
    }
    enum { G = 128 };
    cl_kernel k = kk_kernel(p, "compute_sp_scalar");
