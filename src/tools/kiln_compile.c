@@ -247,8 +247,8 @@ int main(int argc, char **argv)
    }
    /* --target cpu is this machine's CPU, sm_* an NVIDIA GPU, anything
     * else an AMD processor.  The version is the device's
-    * (pipe_caps::opencl_version): the CPU device and NVIDIA GPUs are
-    * 3.0 ones, AMD GPUs still 1.2. */
+    * (pipe_caps::opencl_version): the CPU device is the platform's 3.0,
+    * AMD GPUs still 1.2, NVIDIA GPUs what cuda_kernel_caps says (below). */
    struct kiln_compile_target t = {.ir = cpu ? "cpu" : nvptx ? "nvptx" : "amdgcn",
                                    .processor = cpu ? "" : target,
                                    .opencl_version = cpu ? KILN_CL_VERSION_NUMBER : 120};
