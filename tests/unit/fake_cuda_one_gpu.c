@@ -36,4 +36,8 @@ __attribute__((constructor)) static void one_gpu(void)
    fake_cuda_define_kernel("scale", 7, scale, NULL);
    fake_cuda_define_kernel("count", 5, count, NULL);
    fake_cuda_define_kernel("walk", 6, walk, NULL);
+   /* non_uniform.c's record(global ulong *out, local ulong *tmp), whose
+    * launches a device without non-uniform work-groups refuses. */
+   static const unsigned record[] = {8, 4, 8, 8, 8, 4};
+   fake_cuda_define_kernel("record", 6, record, NULL);
 }
