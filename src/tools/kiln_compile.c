@@ -248,7 +248,7 @@ int main(int argc, char **argv)
    /* --target cpu is this machine's CPU, sm_* an NVIDIA GPU, anything
     * else an AMD processor.  The version is the device's
     * (pipe_caps::opencl_version): the CPU device is the platform's 3.0,
-    * the GPUs still 1.2. */
+    * AMD GPUs still 1.2, NVIDIA GPUs what cuda_kernel_caps says (below). */
    struct kiln_compile_target t = {.ir = cpu ? "cpu" : nvptx ? "nvptx" : "amdgcn",
                                    .processor = cpu ? "" : target,
                                    .opencl_version = cpu ? KILN_CL_VERSION_NUMBER : 120};
@@ -293,9 +293,17 @@ int main(int argc, char **argv)
    } else
 #endif
    {
-      /* What the drivers report (images: the CUDA device's, linear). */
-      t.cl_ext = nvptx ? CUDA_CLANG_EXTENSIONS : AMDGPU_CLANG_EXTENSIONS;
-      t.image_support = nvptx;
+      /* What the drivers report (images: the CUDA device's, linear;
+       * its -cl-ext list with its OpenCL C 3.0 features, as core gives
+       * clBuildProgram). */
+      struct pipe_caps cuda = {0};
+      cuda_kernel_caps(&cuda);
+      char cuda_ext[sizeof(cuda.clang_extensions) + 512];
+      kiln_caps_clang_ext(&cuda, cuda_ext, sizeof(cuda_ext));
+      t.cl_ext = nvptx ? cuda_ext : AMDGPU_CLANG_EXTENSIONS;
+      t.image_support = nvptx && cuda.image_support;
+      if (nvptx)
+         t.opencl_version = (int)cuda.opencl_version;
       st = kiln_llvm_build(source, size, options, &t, &out);
    }
    kiln_free(source);

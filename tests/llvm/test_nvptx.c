@@ -462,6 +462,106 @@ static void test_double_and_atomics64(void **state)
    kiln_build_output_fini(&out);
 }
 
+/* OpenCL C 3.0 for the CUDA device (src/pipe/cuda/cuda_caps.h,
+ * cuda_kernel_caps; core appends the features to the extensions): every
+ * C11 atomic on every type and named space, with orders and scopes only
+ * known at run time, so that each fence branch of
+ * src/llvm/builtins/cl30_nvptx.cl reaches the PTX (and ptxas). */
+static const struct kiln_compile_target cl30 = {
+   .ir = "nvptx",
+   .processor = "sm_90",
+   .opencl_version = 300,
+   .image_support = true,
+   .cl_ext = EXTENSIONS ",+cl_khr_3d_image_writes,+__opencl_c_int64,+__opencl_c_images,"
+                        "+__opencl_c_3d_image_writes,+__opencl_c_fp64,"
+                        "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"
+                        "+__opencl_c_atomic_scope_device",
+};
+
+static const char cl30_atomics_src[] =
+   "#define OPS(AS, A, T, p) \\\n"
+   "  atomic_init(p, (T)1); atomic_store(p, (T)2); atomic_store_explicit(p, (T)3, o);\\\n"
+   "  atomic_store_explicit(p, (T)4, o, s); r += (long)atomic_load(p);\\\n"
+   "  r += (long)atomic_load_explicit(p, o) + (long)atomic_load_explicit(p, o, s);\\\n"
+   "  r += (long)atomic_exchange(p, (T)5) + (long)atomic_exchange_explicit(p, (T)6, o, s);\\\n"
+   "  { T e = (T)6; r += atomic_compare_exchange_strong(p, &e, (T)7);\\\n"
+   "    r += atomic_compare_exchange_weak_explicit(p, &e, (T)8, o, f, s); }\n"
+   "#define INT_OPS(AS, A, T, p) OPS(AS, A, T, p) \\\n"
+   "  r += (long)atomic_fetch_add(p, (T)1) + (long)atomic_fetch_sub_explicit(p, (T)1, o);\\\n"
+   "  r += (long)atomic_fetch_or_explicit(p, (T)1, o, s) + (long)atomic_fetch_xor(p, (T)1);\\\n"
+   "  r += (long)atomic_fetch_and(p, (T)1) + (long)atomic_fetch_min_explicit(p, (T)1, o, s);\\\n"
+   "  r += (long)atomic_fetch_max(p, (T)1);\n"
+   "kernel void c11(global atomic_int *gi, global atomic_uint *gu, global atomic_long *gl,\n"
+   "                global atomic_ulong *gul, global atomic_float *gf, global atomic_double *gd,\n"
+   "                global atomic_flag *gfl, global long *out, int oi, int fi, int si)\n"
+   "{\n"
+   "  local atomic_int li; local atomic_long ll; local atomic_float lf; local atomic_flag lfl;\n"
+   "  memory_order o = (memory_order)oi, f = (memory_order)fi;\n"
+   "  memory_scope s = (memory_scope)si;\n"
+   "  long r = 0;\n"
+   "  INT_OPS(global, atomic_int, int, gi) INT_OPS(global, atomic_uint, uint, gu)\n"
+   "  INT_OPS(global, atomic_long, long, gl) INT_OPS(global, atomic_ulong, ulong, gul)\n"
+   "  OPS(global, atomic_float, float, gf) OPS(global, atomic_double, double, gd)\n"
+   "  INT_OPS(local, atomic_int, int, &li) INT_OPS(local, atomic_long, long, &ll)\n"
+   "  OPS(local, atomic_float, float, &lf)\n"
+   "  r += atomic_flag_test_and_set(gfl) + atomic_flag_test_and_set_explicit(&lfl, o, s);\n"
+   "  atomic_flag_clear_explicit(gfl, o); atomic_flag_clear(&lfl);\n"
+   "  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, o, s);\n"
+   "  work_group_barrier(CLK_LOCAL_MEM_FENCE, s); work_group_barrier(CLK_GLOBAL_MEM_FENCE);\n"
+   "  out[get_global_linear_id()] = r + ctz(r) + (long)get_local_linear_id() +\n"
+   "                                (long)get_enqueued_local_size(0);\n"
+   "}\n"
+   /* Fixed orders: fences exactly where the order needs them. */
+   "kernel void fixed(global atomic_int *g, global int *out)\n"
+   "{\n"
+   "  out[0] = atomic_fetch_add_explicit(g, 1, memory_order_relaxed, memory_scope_device);\n"
+   "  out[1] = atomic_fetch_add_explicit(g, 2, memory_order_seq_cst, memory_scope_work_group);\n"
+   "}\n";
+
+static void test_cl30_atomics(void **state)
+{
+   (void)state;
+   struct kiln_build_output out;
+   assert_int_equal(kiln_llvm_build(cl30_atomics_src, strlen(cl30_atomics_src), "-cl-std=CL3.0",
+                                    &cl30, &out),
+                    KILN_BUILD_OK);
+   const char *ptx = out.object;
+   if (getenv("KILN_TEST_DUMP"))
+      fprintf(stderr, "PTX:\n%s\n", ptx);
+   /* No call left: every function is defined (the check for undefined
+    * ones would have failed the build) and inlined. */
+   char *c11 = function_text(ptx, "c11");
+   assert_null(strstr(c11, "call.uni"));
+   static const char *const want[] = {
+      "atom.global.add.u32", "atom.global.add.u64", "atom.global.cas.b32", "atom.global.cas.b64",
+      "atom.global.exch.b32", "atom.global.exch.b64", "atom.global.min.s32",
+      "atom.global.min.u32", "atom.global.max.s64", "atom.global.max.u64",
+      "atom.global.or.b32", "atom.global.xor.b64", "atom.global.and.b32", "atom.shared.add.u32",
+      "atom.shared.add.u64", "atom.shared.cas.b32", "atom.shared.exch.b32",
+      "ld.volatile.global.u32", "ld.volatile.global.u64", "ld.volatile.shared.u32",
+      "st.volatile.global.u32", "st.volatile.shared.u64",
+      "membar.cta", "membar.gl", "membar.sys", "bar.sync",
+   };
+   for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+      if (!strstr(c11, want[i]))
+         fail_msg("no %s in c11's PTX", want[i]);
+   free(c11);
+   /* relaxed: no fence; seq_cst at work-group scope: membar.cta on both
+    * sides of its atom, nothing at device scope. */
+   char *fixed = function_text(ptx, "fixed");
+   const char *first = strstr(fixed, "atom.global.add.u32");
+   assert_non_null(first);
+   const char *second = strstr(first + 1, "atom.global.add.u32");
+   assert_non_null(second);
+   const char *cta = strstr(fixed, "membar.cta");
+   assert_true(cta && cta > first && cta < second);
+   assert_non_null(strstr(second, "membar.cta"));
+   assert_null(strstr(fixed, "membar.gl"));
+   free(fixed);
+   check_ptxas(&out, "sm_90");
+   kiln_build_output_fini(&out);
+}
+
 /* libclc's wrong special values, fixed at the call (nvptx_math.c): ldexp
  * on float in double (no flush below FLT_MIN), fract's result signed from
  * its argument's sign bit for ±0 and ±inf, sinpi of an integer too. */
@@ -1406,6 +1506,7 @@ int main(void)
       cmocka_unit_test(test_compile_link),
       cmocka_unit_test(test_target_ids),
       cmocka_unit_test(test_dump),
+      cmocka_unit_test(test_cl30_atomics),
    };
    return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -685,7 +685,7 @@ int main(void)
       env.platform, "clGetKernelSubGroupInfoKHR");
    CHECK(!khr || khr_fn, "cl_khr_subgroups without clGetKernelSubGroupInfoKHR");
 
-   /* A 1.2 device (the AMD and CUDA ones) refuses -cl-std=CL3.0 and
+   /* A 1.2 device (the AMD one) refuses -cl-std=CL3.0 and
     * has neither feature; its kernels still answer the query. */
    char version[64] = "";
    REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_VERSION, sizeof(version), version, NULL));

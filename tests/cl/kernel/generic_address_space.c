@@ -275,7 +275,8 @@ int main(void)
                                  sizeof(supported), &supported, NULL));
    cl_device_type type = 0;
    REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
-   /* Kiln's CPU device has it; the GPU devices (OpenCL 1.2) do not. */
+   /* Kiln's CPU device has it; the GPU devices (AMD: OpenCL 1.2; CUDA: 3.0
+    * without it, docs/cuda.md) do not. */
    if (type & CL_DEVICE_TYPE_CPU)
       CHECK(supported == CL_TRUE, " the CPU device lacks the generic address space");
    if (major >= 3)

@@ -168,13 +168,19 @@ static void ctz(const struct kt_env *env)
 /* C11 atomics from every work-item of several work-groups at once: the
  * totals only come out right if each operation is atomic. */
 static const char *atomics_src =
+   /* The widest scope the device reports (the CUDA device: device). */
+   "#ifdef __opencl_c_atomic_scope_all_devices\n"
+   "#define WIDEST_SCOPE memory_scope_all_devices\n"
+   "#else\n"
+   "#define WIDEST_SCOPE memory_scope_device\n"
+   "#endif\n"
    "__kernel void g(__global atomic_int *c, __global atomic_uint *u, __global int *old,\n"
    "                __global atomic_flag *flag, __global int *winners, __global atomic_float *f)\n"
    "{ int i = (int)get_global_id(0);\n"
    "  atomic_fetch_add(&c[0], 1);\n"
    "  atomic_fetch_sub_explicit(&c[1], 2, memory_order_relaxed);\n"
    "  atomic_fetch_max_explicit(&c[2], i, memory_order_acq_rel, memory_scope_device);\n"
-   "  atomic_fetch_min_explicit(&c[3], -i, memory_order_seq_cst, memory_scope_all_devices);\n"
+   "  atomic_fetch_min_explicit(&c[3], -i, memory_order_seq_cst, WIDEST_SCOPE);\n"
    "  atomic_fetch_or(&u[0], 1u << (i & 31));\n"
    "  atomic_fetch_xor_explicit(&u[1], 1u << (i & 31), memory_order_release);\n"
    "  atomic_fetch_and_explicit(&u[2], ~(1u << (i & 31)), memory_order_acquire, memory_scope_work_group);\n"
