@@ -301,8 +301,11 @@ static void check_device(cl_platform_id p, cl_device_id d)
    s = QUERY_STRING(device_info, d, CL_DEVICE_VERSION);
    if (cpu)
       CHECK(!strncmp(s, KILN_PLATFORM_VERSION_PREFIX, strlen(KILN_PLATFORM_VERSION_PREFIX)));
-   else
-      CHECK(!strncmp(s, "OpenCL ", 7) && strcmp(s + 7, KILN_CL_VERSION_STRING) <= 0);
+   else {
+      int major = 0, minor = 0;
+      CHECK(sscanf(s, "OpenCL %d.%d ", &major, &minor) == 2 &&
+            major * 10 + minor <= KILN_CL_VERSION_MAJOR * 10 + KILN_CL_VERSION_MINOR);
+   }
    free(s);
    s = QUERY_STRING(device_info, d, CL_DEVICE_OPENCL_C_VERSION);
    CHECK(!strncmp(s, KILN_C_VERSION_PREFIX, strlen(KILN_C_VERSION_PREFIX)));

@@ -376,6 +376,11 @@ static void test_absent_entry_points(void **state)
    assert_int_equal(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ, host, 8, 0, NULL, NULL),
                     CL_INVALID_OPERATION);
    assert_int_equal(clEnqueueSVMUnmap(q, host, 0, NULL, NULL), CL_INVALID_OPERATION);
+   /* Whatever the pointers: none can be in an SVM allocation (the CTS's
+    * consistency_svm; it was CL_INVALID_VALUE). */
+   const void *migrate[1] = {host};
+   assert_int_equal(clEnqueueSVMMigrateMem(q, 1, migrate, NULL, 0, 0, NULL, NULL),
+                    CL_INVALID_OPERATION);
    static const char *src = "__kernel void k12(__global int *p) { p[0] = 1; }\n";
    cl_program p = build(src, "", &err);
    assert_int_equal(err, CL_SUCCESS);
