@@ -62,7 +62,7 @@ static cl_int enqueue_rw_image(cl_command_queue command_queue, cl_mem image, cl_
    cl_event ev;
    err = kiln_enqueue_rw_rect(q, write ? CL_COMMAND_WRITE_IMAGE : CL_COMMAND_READ_IMAGE, m,
                               write, &img, &host, bytes, ptr,
-                              (struct kiln_wait_list){num_events, wait_list}, &ev);
+                              (struct kiln_wait_list){num_events, wait_list, blocking}, &ev);
    if (err)
       return kiln_api_fail(func, err, "cannot enqueue");
    return kiln_api_finish_enqueue(ev, blocking, event);
@@ -244,7 +244,8 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
    cl_event ev;
    void *ptr = NULL;
    err = kiln_enqueue_map(q, CL_COMMAND_MAP_IMAGE, m, map_flags, offset, size,
-                          (struct kiln_wait_list){num_events_in_wait_list, event_wait_list},
+                          (struct kiln_wait_list){num_events_in_wait_list, event_wait_list,
+                                                  blocking_map},
                           &ev, &ptr);
    if (err)
       API_FAIL_RET(errcode_ret, err, "cannot enqueue");

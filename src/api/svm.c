@@ -176,7 +176,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queu
    cl_event ev;
    err = kiln_enqueue_svm_memcpy(q, dst_ptr, src_ptr, size,
                                  (struct kiln_wait_list){num_events_in_wait_list,
-                                                         event_wait_list},
+                                                         event_wait_list, blocking_copy},
                                  &ev);
    return svm_finish(err, ev, blocking_copy, event, __func__);
 }
@@ -215,7 +215,7 @@ static cl_int enqueue_in_place(cl_command_queue q, cl_command_type type, bool bl
    cl_event ev;
    cl_int err = kiln_enqueue_sync(q, type, KILN_ORDER_COMMAND,
                                   (struct kiln_wait_list){num_events_in_wait_list,
-                                                          event_wait_list},
+                                                          event_wait_list, blocking},
                                   &ev);
    return svm_finish(err, ev, blocking, event, func);
 }

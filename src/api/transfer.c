@@ -67,7 +67,7 @@ static cl_int enqueue_rw(cl_command_queue command_queue, cl_mem buffer, cl_bool 
       return err;
    cl_event ev;
    err = kiln_enqueue_rw_buffer(q, m, write, offset, size, ptr,
-                                (struct kiln_wait_list){num_events, wait_list}, &ev);
+                                (struct kiln_wait_list){num_events, wait_list, blocking}, &ev);
    if (err)
       return kiln_api_fail(func, err, "cannot enqueue");
    return kiln_api_finish_enqueue(ev, blocking, event);
@@ -193,7 +193,8 @@ static cl_int enqueue_rw_rect(cl_command_queue command_queue, cl_mem buffer, cl_
       return err;
    cl_event ev;
    err = kiln_enqueue_rw_buffer_rect(q, m, write, &b, &h, region, ptr,
-                                     (struct kiln_wait_list){num_events, wait_list}, &ev);
+                                     (struct kiln_wait_list){num_events, wait_list, blocking},
+                                     &ev);
    if (err)
       return kiln_api_fail(func, err, "cannot enqueue");
    return kiln_api_finish_enqueue(ev, blocking, event);
@@ -353,7 +354,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue
    void *ptr = NULL;
    err = kiln_enqueue_map_buffer(q, m, map_flags, offset, size,
                                  (struct kiln_wait_list){num_events_in_wait_list,
-                                                         event_wait_list},
+                                                         event_wait_list, blocking_map},
                                  &ev, &ptr);
    if (err)
       API_FAIL_RET(errcode_ret, err, "cannot enqueue");

@@ -105,6 +105,11 @@ struct _cl_event {
     * wait for it, so a later fence of its queue may cover its work
     * (core/executor.c) instead of one of its own. */
    bool unobserved;
+   /* A blocking command's enqueuing thread, which waits for it next
+    * (kiln_wait_list.blocking): if it is ready while that thread enqueues
+    * it, it runs there (kiln_executor_push). */
+   bool enqueuer_waits;
+   pthread_t enqueuer;
 };
 
 static inline cl_event kiln_event_from(cl_event e)

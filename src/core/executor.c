@@ -221,7 +221,8 @@ static bool start_executor(struct kiln_executor *ex)
    return true;
 }
 
-/* Runs ev, which may only record (kiln_command_ops::records_only), on the
+/* Runs ev, which only records (kiln_command_ops::records_only) or which
+ * the calling thread waits for next (a blocking transfer or map), on the
  * calling thread, which took the queue (ex->running) with nothing queued
  * ahead of ev; then hands the queue back, with what was pushed meanwhile
  * going to the executor thread. */
@@ -264,20 +265,45 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
     * polling would cost more than the launch (docs/design.md, "Executor:
     * the launch path").  Commands that may wait (maps, host copies) and
     * devices that run work as they record it (the CPU) keep going through
-    * the executor, so that an enqueue never runs the work itself. */
+    * the executor, so that an enqueue never runs the work of a command
+    * that does not block it. */
    bool here = ev->ops && ev->ops->records_only && ex->device->caps->launch_records_async &&
                direct_launches();
+   /* A blocking read, write or map that is ready while its enqueue runs:
+    * the enqueuing thread would only wait for the executor thread to run
+    * it (a hand-over each way), so it runs it, and on an in-order queue
+    * completes what went to the device before it too, as clFinish does
+    * (kiln_executor_help), counted as a finisher throughout so that the
+    * completer does not take those flights in between. */
+   bool waits = ev->enqueuer_waits && !on_executor_thread &&
+                pthread_equal(ev->enqueuer, pthread_self());
+   here |= waits;
    /* A fence for shared flights takes the context for a moment
     * (add_fence): wait for it rather than handing over (a while: the
     * thread making it may have lost its processor). */
    if (here && atomic_load_explicit(&ex->fencing, memory_order_acquire))
       kiln_spin_until(not_fencing, ex);
    pthread_mutex_lock(&ex->lock);
+   /* A fence begun since: once more (its thread holds the lock only to
+    * begin and to end it). */
+   if (here && ex->running && atomic_load_explicit(&ex->fencing, memory_order_acquire)) {
+      pthread_mutex_unlock(&ex->lock);
+      kiln_spin_until(not_fencing, ex);
+      pthread_mutex_lock(&ex->lock);
+   }
    if (here && !ex->head && !ex->running && !ex->quit) {
       ex->running = true;
       ex->refs++; /* dropped by run_here */
+      bool settle = waits && kiln_queue_in_order(ev->queue);
+      if (settle)
+         atomic_fetch_add_explicit(&ex->finishers, 1, memory_order_relaxed);
       pthread_mutex_unlock(&ex->lock);
       run_here(ex, ev);
+      if (settle) {
+         /* ex lives on: the caller holds ev, which holds its queue. */
+         kiln_executor_help(ex, ev);
+         atomic_fetch_sub_explicit(&ex->finishers, 1, memory_order_relaxed);
+      }
       return;
    }
    if (!start_executor(ex)) {

@@ -109,6 +109,9 @@ static void throttle(cl_command_queue q)
 cl_int kiln_queue_add_command(cl_command_queue q, cl_event ev, enum kiln_queue_order order,
                               struct kiln_wait_list wait)
 {
+   ev->enqueuer_waits = wait.blocking;
+   if (wait.blocking)
+      ev->enqueuer = pthread_self();
    pthread_mutex_lock(&q->lock);
    throttle(q);
    bool in_order = kiln_queue_in_order(q);

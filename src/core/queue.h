@@ -54,10 +54,14 @@ struct _cl_command_queue {
  * waiting for it. */
 #define KILN_QUEUE_MAX_PENDING 4096
 
-/* The events a command waits for (the application's wait list). */
+/* The events a command waits for (the application's wait list), and
+ * whether the enqueuing thread waits for the command right after (a
+ * blocking transfer or map): then it may run it itself
+ * (kiln_executor_push). */
 struct kiln_wait_list {
    cl_uint num;
    const cl_event *events;
+   bool blocking;
 };
 
 /* How a new command orders itself against the queue's earlier ones. */

@@ -679,6 +679,7 @@ static CUresult f_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes, CU
 {
    NEED_CTX("cuMemcpyDtoHAsync");
    NEED_STREAM(s);
+   fake_cuda.dtoh_thread = pthread_self();
    if (!device_range(src, bytes) || !dst)
       RETURN(CUDA_ERROR_INVALID_VALUE);
    if (pinned(dst, bytes)) {

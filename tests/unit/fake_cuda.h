@@ -110,6 +110,7 @@ struct fake_cuda_state {
    unsigned use_after_free; /* queued work touched freed pinned memory */
    unsigned elapsed_calls;
    unsigned event_records; /* cuEventRecord calls */
+   pthread_t dtoh_thread;  /* that called cuMemcpyDtoHAsync last */
    unsigned untimed_records; /* of those, of CU_EVENT_DISABLE_TIMING events */
 };
 

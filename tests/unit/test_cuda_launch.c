@@ -10,6 +10,7 @@
  * fault failing its own event.
  * Counted from the fake's calls, never timed.  KILN_DEVICES=cuda. */
 #include <pthread.h>
+#include <time.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,6 +121,50 @@ static void test_launches_on_enqueuing_thread(void **state)
    assert_int_equal(read_first(io), N + 4);
    clReleaseCommandQueue(q);
    clReleaseCommandQueue(io);
+}
+
+/* A blocking read behind a launch runs on the thread that enqueues it,
+ * which waits for it anyway: not on the queue's executor thread, which
+ * polls for work after the write before (and took such reads first, a
+ * hand-over there and back). */
+static void test_blocking_read_on_enqueuing_thread(void **state)
+{
+   (void)state;
+   cl_int err;
+   cl_command_queue q = clCreateCommandQueue(ctx, device, 0, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   size_t global = 64, local = 32;
+   int zeros[64] = {0}, got[64];
+   unsigned checked = 0;
+   for (int i = 0; i < 200 && checked < 10; i++) {
+      /* The executor thread writes, then polls (10 ms: KILN_SPIN_US in
+       * main); a wait here would run the write on this thread instead. */
+      cl_event w;
+      assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof(zeros), zeros, 0, NULL,
+                                            &w),
+                       CL_SUCCESS);
+      cl_int st = CL_QUEUED;
+      while (st != CL_COMPLETE)
+         assert_int_equal(clGetEventInfo(w, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st,
+                                         NULL),
+                          CL_SUCCESS);
+      clReleaseEvent(w);
+      unsigned first = fake_cuda.num_launches;
+      assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, NULL),
+                       CL_SUCCESS);
+      assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(got), got, 0, NULL, NULL),
+                       CL_SUCCESS);
+      assert_int_equal(got[0], 1);
+      /* Only where the launch went to the device from here was the read
+       * ready during its enqueue (the executor thread may still have held
+       * the queue after the write, on a loaded machine). */
+      if (fake_cuda.num_launches == first + 1 && pthread_equal(launch(first)->thread, pthread_self())) {
+         assert_true(pthread_equal(fake_cuda.dtoh_thread, pthread_self()));
+         checked++;
+      }
+   }
+   assert_int_equal(checked, 10);
+   clReleaseCommandQueue(q);
 }
 
 /* Launches whose events nobody holds share the fence of a later one: held
@@ -341,6 +386,9 @@ int main(void)
    /* The paths this tests are the default. */
    unsetenv("KILN_DIRECT_LAUNCH");
    unsetenv("KILN_SHARED_FENCES");
+   /* Idle executors poll long enough for test_blocking_read_on_enqueuing_thread
+    * to find one polling. */
+   setenv("KILN_SPIN_US", "10000", 1);
    if (fake_cuda_cl_open(1, NULL, &device, 1)) /* one H100: sm_90 */
       return 1;
    static const unsigned sizes[] = {8, 8, 8, 8, 4};
@@ -363,6 +411,7 @@ int main(void)
    }
    const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_launches_on_enqueuing_thread),
+      cmocka_unit_test(test_blocking_read_on_enqueuing_thread),
       cmocka_unit_test(test_shared_fences),
       cmocka_unit_test(test_profiling_and_callbacks),
       cmocka_unit_test(test_wait_lists),
