@@ -284,13 +284,6 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
    if (here && atomic_load_explicit(&ex->fencing, memory_order_acquire))
       kiln_spin_until(not_fencing, ex);
    pthread_mutex_lock(&ex->lock);
-   /* A fence begun since: once more (its thread holds the lock only to
-    * begin and to end it). */
-   if (here && ex->running && atomic_load_explicit(&ex->fencing, memory_order_acquire)) {
-      pthread_mutex_unlock(&ex->lock);
-      kiln_spin_until(not_fencing, ex);
-      pthread_mutex_lock(&ex->lock);
-   }
    if (here && !ex->head && !ex->running && !ex->quit) {
       ex->running = true;
       ex->refs++; /* dropped by run_here */
