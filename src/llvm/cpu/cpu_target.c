@@ -21,6 +21,7 @@
 #include "llvm/cpu/cpu_code.h"
 #include "llvm/cpu/safe_div.h"
 #include "llvm/cpu/vector_width.h"
+#include "llvm/cpu/wg_denormals.h"
 #include "llvm/cpu/wg_interchange.h"
 #include "llvm/cpu/workgroup.h"
 #include "llvm/metadata.h"
@@ -144,6 +145,10 @@ static enum kiln_build_status build_workgroups(struct kiln_llvm_job *job)
          st = KILN_BUILD_FAILED;
       }
    }
+   /* -cl-denorms-are-zero: x86 code ignores the kernel's attribute. */
+   for (i = 0; !st && i < n; i++)
+      if (kiln_wg_flushes_denormals(kfn[i]))
+         kiln_wg_flush_denormals(m, wg[i]);
    for (i = 0; !st && i < n; i++)
       LLVMSetLinkage(kfn[i], LLVMInternalLinkage);
    kiln_free(kfn);

@@ -279,6 +279,48 @@ static void invalid_options(const struct kt_env *env)
    CHECK_OK(clReleaseProgram(p));
 }
 
+/* -cl-denorms-are-zero: Kiln's devices flush single-precision denormals
+ * (on the CPU device through MXCSR's FTZ and DAZ bits for the kernel's
+ * run); without the option a device reporting CL_FP_DENORM keeps them,
+ * also right after a flushing kernel ran (the bits are restored). */
+static void denormals(const struct kt_env *env)
+{
+   static const char *src = "__kernel void k(__global uint *o, __global const float *in)\n"
+                            "{\n"
+                            "  int i = get_global_id(0);\n"
+                            "  o[i] = as_uint(in[i] + as_float(64));\n"
+                            "}\n";
+   cl_device_fp_config fp = 0;
+   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof(fp), &fp, NULL));
+   /* 0, a denormal, 1 */
+   static const cl_uint in_bits[3] = {0, 32, 0x3f800000};
+   cl_mem in = kk_buffer_in(env, sizeof(in_bits), in_bits);
+   for (int round = 0; round < 4; round++) {
+      bool flush = !(round & 1);
+      cl_program p = kk_build(env, src, flush ? "-cl-denorms-are-zero" : NULL);
+      cl_kernel k = kk_kernel(p, "k");
+      cl_mem out = kk_buffer_in(env, sizeof(in_bits), NULL);
+      KK_ARG(k, 0, out);
+      KK_ARG(k, 1, in);
+      size_t n = 3;
+      KK_RUN(env, k, 1, NULL, &n, NULL);
+      cl_uint got[3];
+      kk_read(env, out, sizeof(got), got);
+      if (flush) {
+         CHECK(got[0] == 0 && got[1] == 0, "-cl-denorms-are-zero: 0 + 64 = 0x%x, 32 + 64 = 0x%x, "
+                                           "expected 0 and 0", got[0], got[1]);
+      } else if (fp & CL_FP_DENORM) {
+         CHECK(got[0] == 64 && got[1] == 96, "without the option: 0 + 64 = 0x%x, 32 + 64 = 0x%x, "
+                                             "expected 0x40 and 0x60", got[0], got[1]);
+      }
+      CHECK(got[2] == 0x3f800000, "1 + a denormal = 0x%x", got[2]);
+      CHECK_OK(clReleaseMemObject(out));
+      CHECK_OK(clReleaseKernel(k));
+      CHECK_OK(clReleaseProgram(p));
+   }
+   CHECK_OK(clReleaseMemObject(in));
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -288,6 +330,7 @@ int main(void)
    optimisation(&env);
    warnings(&env);
    invalid_options(&env);
+   denormals(&env);
    kt_teardown(&env);
    return kt_result();
 }
