@@ -282,13 +282,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_
    if (!num_svm_pointers || !svm_pointers)
       return API_FAIL(CL_INVALID_VALUE, "num_svm_pointers %u, svm_pointers %p",
                       num_svm_pointers, (void *)svm_pointers);
-   if (flags & ~(cl_mem_migration_flags)(CL_MIGRATE_MEM_OBJECT_HOST |
-                                         CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
-      return API_FAIL(CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
    /* A device without SVM is CL_INVALID_OPERATION whatever the pointers
     * (no allocation could hold them; the CTS's consistency_svm). */
-   if ((err = svm_check_tail(q, num_events_in_wait_list, event_wait_list, __func__)))
-      return err;
+   if (!q->device->caps->svm_capabilities)
+      return API_FAIL(CL_INVALID_OPERATION, "%s has no SVM", q->device->caps->name);
    for (cl_uint i = 0; i < num_svm_pointers; i++) {
       size_t size = sizes ? sizes[i] : 0;
       /* Size 0: the whole allocation holding the pointer. */
@@ -297,6 +294,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_
                          "svm_pointers[%u] = %p (%zu bytes) is not in an SVM allocation", i,
                          svm_pointers[i], size);
    }
+   if (flags & ~(cl_mem_migration_flags)(CL_MIGRATE_MEM_OBJECT_HOST |
+                                         CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+      return API_FAIL(CL_INVALID_VALUE, "flags 0x%llx", (unsigned long long)flags);
+   if ((err = svm_check_tail(q, num_events_in_wait_list, event_wait_list, __func__)))
+      return err;
    return enqueue_in_place(q, CL_COMMAND_SVM_MIGRATE_MEM, false, num_events_in_wait_list,
                            event_wait_list, event, __func__);
 }

@@ -317,6 +317,9 @@ static void copy_fill(struct kt_env *e)
    const void *not_svm[] = {host};
    CHECK_ERR(clEnqueueSVMMigrateMem(e->queue, 1, not_svm, NULL, 0, 0, NULL, NULL),
              CL_INVALID_VALUE);
+   /* The pointers come before the wait list in the spec's list. */
+   CHECK_ERR(clEnqueueSVMMigrateMem(e->queue, 1, not_svm, NULL, 0, 1, NULL, NULL),
+             CL_INVALID_VALUE);
    size_t too_big[] = {SIZE};
    const void *tail[] = {b + 1};
    CHECK_ERR(clEnqueueSVMMigrateMem(e->queue, 1, tail, too_big, 0, 0, NULL, NULL),
