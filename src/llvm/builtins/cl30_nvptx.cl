@@ -157,25 +157,6 @@ OVL size_t get_enqueued_local_size(uint d)
    return get_local_size(d);
 }
 
-/* §6.15.1: unused dimensions have id 0, offset 0 and size 1. */
-OVL size_t get_global_linear_id(void)
-{
-   return ((get_global_id(2) - get_global_offset(2)) * get_global_size(1) +
-           (get_global_id(1) - get_global_offset(1))) * get_global_size(0) +
-          (get_global_id(0) - get_global_offset(0));
-}
+#include "linear_ids.h"
 
-OVL size_t get_local_linear_id(void)
-{
-   return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
-}
-
-/* ctz (OpenCL C 2.0 and 3.0): llvm.cttz, the bit width for 0. */
-#define CTZ(T, U, B) \
-  OVL T ctz(T x) { return (T)__builtin_ctzg(as_##U(x), B); } \
-  OVL U ctz(U x) { return (U)__builtin_ctzg(x, B); } \
-  SPLIT1(T, T, ctz) SPLIT1(U, U, ctz)
-CTZ(char, uchar, 8)
-CTZ(short, ushort, 16)
-CTZ(int, uint, 32)
-CTZ(long, ulong, 64)
+#include "ctz.h"

@@ -21,15 +21,4 @@ OVL void work_group_barrier(cl_mem_fence_flags flags)
 /* get_enqueued_local_size is a work-item function of the work-group
  * pass (wg_work_item.c), like get_local_size: not defined here. */
 
-/* §6.15.1: unused dimensions have id 0, offset 0 and size 1. */
-OVL size_t get_global_linear_id(void)
-{
-   return ((get_global_id(2) - get_global_offset(2)) * get_global_size(1) +
-           (get_global_id(1) - get_global_offset(1))) * get_global_size(0) +
-          (get_global_id(0) - get_global_offset(0));
-}
-
-OVL size_t get_local_linear_id(void)
-{
-   return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
-}
+#include "linear_ids.h"
