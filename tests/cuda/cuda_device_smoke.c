@@ -123,6 +123,11 @@ static const char ptx[] =
    "   ret;\n"
    "}\n"
    "\n"
+   ".visible .entry empty0()\n"
+   "{\n"
+   "   ret;\n"
+   "}\n"
+   "\n"
    ".visible .entry fault(.param .u64 ox, .param .u64 oy, .param .u64 oz, .param .u32 dim)\n"
    "{\n"
    "   .reg .b32 %r1;\n"
@@ -494,6 +499,61 @@ out:
    free(pageable);
 }
 
+/* What makes a cuLaunchKernel back to back cheaper or dearer: its
+ * parameters (none, four through kernelParams, the same four packed
+ * through `extra`), a context push and pop around each, a cuEventRecord
+ * every 16 launches (a shared fence). */
+static void bench_raw_variants(struct cuda_api *api, CUcontext c, CUmodule mod, CUfunction f,
+                               CUstream st, void **params)
+{
+   enum { LAUNCHES = 20000 };
+   CUfunction f0 = NULL;
+   CUevent ev = NULL;
+   if (api->cuModuleGetFunction(&f0, mod, "empty0") ||
+       api->cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING)) {
+      printf("raw CUDA variants: set-up failed\n");
+      failures++;
+      return;
+   }
+   struct {
+      uint64_t o[3];
+      uint32_t dim;
+   } packed = {{0, 0, 0}, 1};
+   size_t packed_size = sizeof(packed);
+   void *extra[] = {(void *)1 /* CU_LAUNCH_PARAM_BUFFER_POINTER */, &packed,
+                    (void *)2 /* CU_LAUNCH_PARAM_BUFFER_SIZE */, &packed_size,
+                    (void *)0 /* CU_LAUNCH_PARAM_END */};
+   static const char *const names[] = {
+      "no parameters", "4 parameters through kernelParams", "4 parameters through extra",
+      "context push + pop around each", "cuEventRecord every 16 launches",
+   };
+   for (int v = 0; v < 5; v++) {
+      uint64_t t0 = 0;
+      for (int i = -200; i < LAUNCHES; i++) {
+         if (!i)
+            t0 = now_ns();
+         if (v == 3) {
+            CUcontext old;
+            api->cuCtxPushCurrent(c);
+            api->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, st, params, NULL);
+            api->cuCtxPopCurrent(&old);
+         } else if (v == 0) {
+            api->cuLaunchKernel(f0, 1, 1, 1, 32, 1, 1, 0, st, NULL, NULL);
+         } else {
+            api->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, st, v == 2 ? NULL : params,
+                                v == 2 ? extra : NULL);
+         }
+         if (v == 4 && i % 16 == 15)
+            api->cuEventRecord(ev, st);
+      }
+      uint64_t t1 = now_ns();
+      CHECK(api->cuStreamSynchronize(st) == CUDA_SUCCESS, "raw launches (%s)", names[v]);
+      printf("raw cuLaunchKernel back to back, %s: %.2f us\n", names[v],
+             (t1 - t0) / 1e3 / LAUNCHES);
+   }
+   api->cuEventDestroy(ev);
+}
+
 /* The floor under any driver's launch path: the same empty kernel
  * launched through the CUDA driver API alone (one stream, no events, no
  * context switch per launch), back to back and launch +
@@ -537,6 +597,7 @@ static void bench_raw(void)
    printf("raw CUDA driver API, same kernel: %.2f us per cuLaunchKernel back to back (%.2f us "
           "to drain), %.2f us launch+cuStreamSynchronize round trip\n",
           (t1 - t0) / 1e3 / LAUNCHES, (t2 - t0) / 1e3 / LAUNCHES, (t3 - t2) / 1e3 / TRIPS);
+   bench_raw_variants(api, c, mod, f, st, params);
    bench_raw_read(api, f, st, params);
 out:
    if (st)
