@@ -65,32 +65,8 @@ void kiln_flight_finish(struct kiln_executor *ex, struct in_flight *f)
  * launch latency is several microseconds). */
 #define COMPLETER_GRACE_NS 2000u
 
-/* How long the recording thread must have flown nothing before the
- * completer makes a fence for launches that share one.  While launches
- * come back to back (one per few microseconds on a GPU) the recording
- * thread fences every kiln_flights_shared()-th itself; a fence made by
- * the completer meanwhile would take the pipe context from under the next
- * launch, which then waits for the completer's cuEventRecord. */
-static uint64_t fence_idle_ns(void)
-{
-   static _Atomic uint64_t ns;
-   uint64_t v = atomic_load_explicit(&ns, memory_order_relaxed);
-   if (!v) {
-      const char *e = getenv("KILN_FENCE_IDLE_US");
-      v = e ? strtoull(e, NULL, 10) * 1000u + 1 : 20001u;
-      atomic_store_explicit(&ns, v, memory_order_relaxed);
-   }
-   return v;
-}
-
-void kiln_flight_set_first_fenced(struct kiln_executor *ex, struct in_flight *g)
-{
-   ex->first_fenced = g;
-   atomic_store_explicit(&ex->have_fence, g != NULL, memory_order_relaxed);
-}
-
 /* Whether the completer's condition holds (ex->lock held or not: a hint
- * when not).  *wait_ns: how long until it may (0: until woken). */
+ * when not).  *wait_ns: how long the grace period still runs. */
 static bool completer_may_take(struct kiln_executor *ex, uint64_t *wait_ns)
 {
    *wait_ns = 0;
@@ -100,20 +76,11 @@ static bool completer_may_take(struct kiln_executor *ex, uint64_t *wait_ns)
       return false;
    if (!kiln_spin_ns())
       return true; /* no polling: no grace either */
+   uint64_t at = atomic_load_explicit(&ex->oldest_flown_ns, memory_order_relaxed);
    uint64_t now = kiln_monotonic_ns();
-   uint64_t at, grace;
-   if (atomic_load_explicit(&ex->have_fence, memory_order_relaxed)) {
-      at = atomic_load_explicit(&ex->oldest_flown_ns, memory_order_relaxed);
-      grace = COMPLETER_GRACE_NS;
-   } else {
-      /* The oldest would need a fence of the completer's own. */
-      at = atomic_load_explicit(&ex->newest_flown_ns, memory_order_relaxed);
-      grace = fence_idle_ns();
-   }
-   uint64_t waited = now > at ? now - at : 0;
-   if (waited >= grace)
+   if (now - at >= COMPLETER_GRACE_NS)
       return true;
-   *wait_ns = grace - waited;
+   *wait_ns = COMPLETER_GRACE_NS - (now - at);
    return false;
 }
 
@@ -139,7 +106,6 @@ static void fence_flights(struct kiln_executor *ex, struct pipe_context *p)
 {
    struct pipe_fence *fence = NULL;
    p->flush(p, &fence);
-   ex->unfenced = 0;
    /* The newest flight takes the fence when it is a launch that needs one
     * (the usual case: no allocation), else a flight of the fence's own. */
    struct in_flight *tail = ex->flying_tail;
@@ -162,7 +128,7 @@ static void fence_flights(struct kiln_executor *ex, struct pipe_context *p)
          atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
       }
       if (!ex->first_fenced)
-         kiln_flight_set_first_fenced(ex, g);
+         ex->first_fenced = g;
    } else {
       /* No fence (the context's work is all complete) or waited for
        * above: what needed one is done. */
@@ -249,7 +215,7 @@ bool kiln_flight_complete_oldest(struct kiln_executor *ex)
       struct in_flight *g = f->next;
       while (g && !g->fence)
          g = g->next;
-      kiln_flight_set_first_fenced(ex, g);
+      ex->first_fenced = g;
    }
    /* After its event completed (release: a command that sees 0 next
     * sees that completion too). */
@@ -283,7 +249,6 @@ static void *completer_main(void *arg)
       }
       while (!completer_may_take(ex, &wait_ns) && !completer_done(ex)) {
          ex->completer_asleep = true;
-         ex->completer_timed = wait_ns != 0;
          if (wait_ns) {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
@@ -297,7 +262,6 @@ static void *completer_main(void *arg)
             pthread_cond_wait(&ex->wake_completer, &ex->lock);
          }
          ex->completer_asleep = false;
-         ex->completer_timed = false;
       }
       if (!completer_may_take(ex, &wait_ns))
          break; /* done */
@@ -318,9 +282,9 @@ static void *completer_main(void *arg)
                ts.tv_sec++;
                ts.tv_nsec -= 1000000000l;
             }
-            ex->completer_asleep = ex->completer_timed = true;
+            ex->completer_asleep = true;
             pthread_cond_timedwait(&ex->wake_completer, &ex->lock, &ts);
-            ex->completer_asleep = ex->completer_timed = false;
+            ex->completer_asleep = false;
          }
       }
    }
@@ -380,13 +344,10 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
          atomic_store_explicit(&ex->oldest_flown_ns, f->flown_ns, memory_order_relaxed);
       }
       ex->flying_tail = f;
-      atomic_store_explicit(&ex->newest_flown_ns, f->flown_ns, memory_order_relaxed);
       if (fence && !ex->first_fenced)
-         kiln_flight_set_first_fenced(ex, f);
+         ex->first_fenced = f;
       atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
-      /* A completer napping until a grace ends wakes by itself, in time
-       * for a flight without a fence; one with a fence it may take now. */
-      if (ex->completer_asleep && (!ex->completer_timed || fence))
+      if (ex->completer_asleep)
          pthread_cond_signal(&ex->wake_completer);
    }
    pthread_mutex_unlock(&ex->lock);
@@ -402,24 +363,19 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
 }
 
 static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
-static unsigned shared_limit = KILN_SHARED_FENCES_DEFAULT;
+static bool shared_on = true;
 
 static void shared_init(void)
 {
    const char *env = getenv("KILN_SHARED_FENCES");
-   char *end;
-   unsigned long n = env ? strtoul(env, &end, 10) : 0;
-   if (kiln_env_off(env))
-      shared_limit = 0;
-   else if (env && *env && !*end && n)
-      shared_limit = n > 65536 ? 65536 : (unsigned)n;
+   shared_on = !kiln_env_off(env);
 }
 
-/* KILN_SHARED_FENCES (docs/env.md): how many launches nobody waits for
- * by themselves share one fence (0, off: every command gets one of its
- * own, to compare the two on a GPU). */
-unsigned kiln_flights_shared(void)
+/* KILN_SHARED_FENCES (docs/env.md): launches nobody waits for by
+ * themselves may share a later fence (on by default; off, every command
+ * gets one of its own, to compare the two on a GPU). */
+bool kiln_flights_shared(void)
 {
    pthread_once(&shared_once, shared_init);
-   return shared_limit;
+   return shared_on;
 }

@@ -75,15 +75,13 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
     * queue work, needs no fence (a CUDA event) of its own: the context's
     * next fence covers it, whoever makes it (complete_oldest). */
    if (ex && !err && !settle && ev->unobserved && ev->ops->records_only &&
-       ex->device->caps->launch_records_async && ++ex->unfenced < kiln_flights_shared()) {
+       ex->device->caps->launch_records_async && kiln_flights_shared()) {
       p->flush(p, NULL);
       kiln_flight_fly(ex, ev, NULL, CL_SUCCESS, true);
       return;
    }
-   /* (Every kiln_flights_shared()-th shared launch fences them all.) */
    struct pipe_fence *fence = NULL;
    p->flush(p, &fence);
-   ex->unfenced = 0;
    /* Events complete in the order their commands ran: the completer's,
     * once anything is on it (ex->flying keeps a command until its event
     * has completed). */

@@ -58,24 +58,13 @@ struct kiln_executor {
    atomic_bool fencing; /* running, taken by complete_oldest for a fence */
    bool asleep;         /* the executor thread waits on wake */
    bool completer_asleep; /* the completer waits on wake_completer */
-   /* ... with a timeout: it wakes by itself, a new flight needs no signal */
-   bool completer_timed;
    struct in_flight *flying, *flying_tail;
    /* The oldest flight with a fence (NULL: none), which covers the
     * needs_fence flights before it. */
    struct in_flight *first_fenced;
-   /* first_fenced != NULL, for the completer's polling without the lock. */
-   atomic_bool have_fence;
-   /* Launches flown since the last fence that share the next one (the
-    * recording thread's: ex->running): at kiln_flights_shared()'s limit
-    * the next launch makes one. */
-   unsigned unfenced;
    atomic_uint num_flying; /* on flying, for run_command without the lock */
    /* flying->flown_ns, for the completer's polling without the lock. */
    atomic_uint_fast64_t oldest_flown_ns;
-   /* The newest flight's flown_ns: the completer makes a fence for shared
-    * launches only once the recording thread has been idle a while. */
-   atomic_uint_fast64_t newest_flown_ns;
    /* A thread completes the oldest flight (the completer, or a clFinish
     * in kiln_executor_help): nobody else may. */
    atomic_bool completing;
@@ -108,13 +97,9 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
  * false when it needs a fence that only the thread recording can make
  * now. */
 bool kiln_flight_complete_oldest(struct kiln_executor *ex);
-/* Sets ex->first_fenced and its mirror for polling (ex->lock held). */
-void kiln_flight_set_first_fenced(struct kiln_executor *ex, struct in_flight *g);
-/* Launches that share one fence unless KILN_SHARED_FENCES says otherwise. */
-#define KILN_SHARED_FENCES_DEFAULT 16u
-/* KILN_SHARED_FENCES: how many launches nobody waits for by themselves
- * may share a later fence (0: none, each has its own). */
-unsigned kiln_flights_shared(void);
+/* KILN_SHARED_FENCES: launches nobody waits for by themselves may share
+ * a later fence. */
+bool kiln_flights_shared(void);
 /* Called by the thread that records (ex->running is its), before a
  * command that may wait for the device or take long: a fence now for the
  * launches in flight that share one, so that their completion does not
