@@ -1,0 +1,40 @@
+/* Single-precision exp, exp2, exp10, log, log2, log10, sin, cos and rsqrt
+ * for NVIDIA GPUs, in place of libclc-19's (linked before libclc, so a
+ * kernel's calls bind here): libclc's run at 0.3-0.5x NVIDIA's own
+ * OpenCL on an H200 (bench/math_bench).  The algorithms are
+ * math_fast_f32.h's, whose errors tests/unit/test_math_fast_f32.c
+ * measures on the host (1-1.5 ulp).  Arguments sin and cos cannot reduce
+ * in double go to libclc's double functions; rsqrt refines PTX's
+ * rsqrt.approx by one Newton step. */
+#include "kiln_cl.h"
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+#define KM_FN static inline
+#define KM_AS_INT as_int
+#define KM_AS_FLOAT as_float
+#define KM_FMAF fma
+#define KM_FMA fma
+#define KM_RINTF rint
+#define KM_RINT rint
+#define KM_SIN_WIDE(x) ((float)sin((double)(x)))
+#define KM_COS_WIDE(x) ((float)cos((double)(x)))
+#define KM_RSQRT_APPROX(x) __nvvm_rsqrt_approx_f(x)
+#include "math_fast_f32.h"
+
+#define FAST1(NAME)                                                                           \
+   OVL float NAME(float x)                                                                    \
+   {                                                                                          \
+      return km_##NAME##f(x);                                                                 \
+   }                                                                                          \
+   SPLIT1(float, float, NAME)
+
+FAST1(exp)
+FAST1(exp2)
+FAST1(exp10)
+FAST1(log)
+FAST1(log2)
+FAST1(log10)
+FAST1(sin)
+FAST1(cos)
+FAST1(rsqrt)
