@@ -13,6 +13,7 @@
  *   KM_SIN_WIDE, KM_COS_WIDE  float sin/cos of any argument (the slow,
  *                         exact path: the double function, rounded)
  *   KM_RSQRT_APPROX       a reciprocal square root good to about 2^-22
+ *   KM_EX2_APPROX         (optional) 2^x good to 2 ulp, for exp2
  *
  * Accuracy (OpenCL C §7.4 allows 3 ulp for exp/log families, 4 for sin
  * and cos, 2 for rsqrt): each function reduces its argument exactly or
@@ -55,13 +56,19 @@ KM_FN float km_clampf(float x, float lo, float hi)
    return x < lo ? lo : x > hi ? hi : x;
 }
 
+/* exp2 is PTX's ex2.approx where the includer has it (2 ulp, what CUDA's
+ * own exp2f is), else the polynomial. */
 KM_FN float km_exp2f(float x)
 {
+#ifdef KM_EX2_APPROX
+   return KM_EX2_APPROX(x);
+#else
    if (x != x)
       return x;
    x = km_clampf(x, -152.0f, 129.0f);
    float n = KM_RINTF(x);
    return km_scale2(km_exp_poly(x - n, 2), (int)n); /* x - n is exact */
+#endif
 }
 
 KM_FN float km_expf(float x)

@@ -5,7 +5,7 @@
  * math_fast_f32.h's, whose errors tests/unit/test_math_fast_f32.c
  * measures on the host (1-1.5 ulp).  Arguments sin and cos cannot reduce
  * in double go to libclc's double functions; rsqrt refines PTX's
- * rsqrt.approx by one Newton step. */
+ * rsqrt.approx by one Newton step; exp2 is PTX's ex2.approx (2 ulp). */
 #include "kiln_cl.h"
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -19,7 +19,9 @@
 #define KM_RINT rint
 #define KM_SIN_WIDE(x) ((float)sin((double)(x)))
 #define KM_COS_WIDE(x) ((float)cos((double)(x)))
-#define KM_RSQRT_APPROX(x) __nvvm_rsqrt_approx_f(x)
+/* The flushing forms: the CUDA device reports no float denormals. */
+#define KM_RSQRT_APPROX(x) __nvvm_rsqrt_approx_ftz_f(x)
+#define KM_EX2_APPROX(x) __nvvm_ex2_approx_ftz_f(x)
 #include "math_fast_f32.h"
 
 #define FAST1(NAME)                                                                           \
