@@ -103,7 +103,17 @@ char *kiln_program_spec_arg(cl_program prog, bool *oom)
          continue;
       unsigned bits = s->sizes[i] * 8;
       uint64_t v = bits < 64 ? s->values[i] & ((UINT64_C(1) << bits) - 1) : s->values[i];
-      len += (size_t)snprintf(arg + len, cap - len, "%s%u:i%u:%" PRIu64, sep, s->ids[i], bits, v);
+      if (v < UINT64_C(10000000000000000)) {
+         len += (size_t)snprintf(arg + len, cap - len, "%s%u:i%u:%" PRIu64, sep, s->ids[i],
+                                 bits, v);
+      } else {
+         /* llvm-spirv-15 takes no integer of more than 16 digits, but
+          * a double's bits for any 8-byte constant: exact as a hex
+          * float.  (A NaN's payload is lost: it reads "nan".) */
+         double d;
+         memcpy(&d, &v, sizeof(d));
+         len += (size_t)snprintf(arg + len, cap - len, "%s%u:f64:%a", sep, s->ids[i], d);
+      }
       sep = " ";
    }
    return arg;

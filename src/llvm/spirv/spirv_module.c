@@ -41,6 +41,30 @@ static void plain_calls(LLVMModuleRef m)
    }
 }
 
+/* What LLVM 19 makes of LLVM 15's typed pointers, in the shape clang's
+ * modules have: a bitcast from a pointer to the same pointer type (one
+ * per pointer cast of the translator) is its operand, and a variable of
+ * the constant address space is constant (printf's format must be a
+ * constant string, printf_lower.c).  Instructions, not constant
+ * expressions: the translator writes casts as instructions. */
+static void tidy(LLVMModuleRef m)
+{
+   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+      if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 2 && LLVMGetInitializer(g))
+         LLVMSetGlobalConstant(g, 1);
+   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
+            LLVMValueRef next = LLVMGetNextInstruction(i);
+            if (LLVMGetInstructionOpcode(i) == LLVMBitCast &&
+                LLVMTypeOf(i) == LLVMTypeOf(LLVMGetOperand(i, 0))) {
+               LLVMReplaceAllUsesWith(i, LLVMGetOperand(i, 0));
+               LLVMInstructionEraseFromParent(i);
+            }
+            i = next;
+         }
+}
+
 static unsigned attr_kind(const char *name)
 {
    return LLVMGetEnumAttributeKindForName(name, strlen(name));
@@ -192,6 +216,7 @@ enum kiln_build_status kiln_spirv_module_fix(LLVMModuleRef m, LLVMModuleRef libr
    LLVMSetTarget(m, LLVMGetTarget(library));
    LLVMSetDataLayout(m, LLVMGetDataLayoutStr(library));
    plain_calls(m);
+   tidy(m);
 
    /* The declarations first: resolving adds functions to m. */
    unsigned n = 0;

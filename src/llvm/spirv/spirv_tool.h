@@ -18,7 +18,8 @@ struct kiln_build_log;
 struct kiln_spirv_tool {
    char path[4096];
    /* The SPIR-V versions it reads, as minor numbers of 1.x, ascending
-    * (from its --help: the values --spirv-max-version takes). */
+    * (from its --help: the values --spirv-max-version takes, up to 1.3:
+    * spirv_tool.c says why). */
    unsigned minor[KILN_SPIRV_MAX_VERSIONS];
    unsigned num_versions;
    char versions[128]; /* CL_DEVICE_IL_VERSION: "SPIR-V_1.0 SPIR-V_1.1 ..." */
