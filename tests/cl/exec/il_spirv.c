@@ -156,18 +156,22 @@ static void run_vec(struct kt_env *e, cl_program p)
    clReleaseKernel(w);
 }
 
-static cl_uint run_spec(struct kt_env *e, cl_program p)
+static cl_uint run_spec(struct kt_env *e, cl_program p, cl_ulong *wide)
 {
    cl_int err;
    cl_kernel k = clCreateKernel(p, "spec", &err);
    REQUIRE(k && !err, "clCreateKernel: %s", kt_err_name(err));
    cl_uint v = 0;
    cl_mem b = kt_buffer(e->context, CL_MEM_WRITE_ONLY, sizeof(v), NULL);
+   cl_mem bw = kt_buffer(e->context, CL_MEM_WRITE_ONLY, sizeof(*wide), NULL);
    CHECK_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &b));
+   CHECK_OK(clSetKernelArg(k, 1, sizeof(cl_mem), &bw));
    size_t one = 1;
    CHECK_OK(clEnqueueNDRangeKernel(e->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
    CHECK_OK(clEnqueueReadBuffer(e->queue, b, CL_TRUE, 0, sizeof(v), &v, 0, NULL, NULL));
+   CHECK_OK(clEnqueueReadBuffer(e->queue, bw, CL_TRUE, 0, sizeof(*wide), wide, 0, NULL, NULL));
    clReleaseMemObject(b);
+   clReleaseMemObject(bw);
    clReleaseKernel(k);
    return v;
 }
@@ -277,10 +281,15 @@ static void present(struct kt_env *e, bool expect, const char *kernels_path,
    CHECK_ERR(clSetProgramSpecializationConstant(p, 7, 8, &v), CL_INVALID_VALUE);
    CHECK_ERR(clSetProgramSpecializationConstant(p, 7, sizeof(v), NULL), CL_INVALID_VALUE);
    REQUIRE_OK(clBuildProgram(p, 1, &e->device, NULL, NULL, NULL));
-   CHECK(run_spec(e, p) == 5);
+   cl_ulong wide = 0;
+   CHECK(run_spec(e, p, &wide) == 5);
+   CHECK(wide == 1, "%llu", (unsigned long long)wide);
    CHECK_OK(clSetProgramSpecializationConstant(p, 7, sizeof(v), &v));
+   cl_ulong big = 0xfedcba9876543210u;
+   CHECK_OK(clSetProgramSpecializationConstant(p, 8, sizeof(big), &big));
    REQUIRE_OK(clBuildProgram(p, 1, &e->device, NULL, NULL, NULL));
-   CHECK(run_spec(e, p) == 42);
+   CHECK(run_spec(e, p, &wide) == 42);
+   CHECK(wide == big, "0x%llx", (unsigned long long)wide);
    clReleaseProgram(p);
    /* A program from source has none to set. */
    const char *text = "kernel void k(void) {}";
