@@ -9,8 +9,7 @@
 #include "core/program.h"
 #include "llvm/compiler.h"
 
-/* The first of devices[0..n) that takes IL il[0..size) (size 0: any IL),
- * or NULL. */
+/* The first of devices[0..n) that takes IL, or NULL. */
 static cl_device_id il_device(cl_uint n, const cl_device_id *devices)
 {
    for (cl_uint i = 0; i < n; i++)
