@@ -16,6 +16,7 @@ kiln_packages=(
    opencl-headers ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo
    llvm-19-dev libclang-19-dev clang-19 libclc-19
    libdrm-dev libcmocka-dev libclang-rt-19-dev
+   llvm-spirv-15 spirv-tools
    "$@"
 )
 

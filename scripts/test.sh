@@ -76,8 +76,10 @@ TSAN_OPTIONS=halt_on_error=1 sanitized "$KILN_ROOT/build-tsan" thread \
 # sees what ASan cannot: LLVM is not instrumented.  Valgrind is slow
 # (a kernel build takes ~30 s under it), hence a subset: the foundation
 # (platform, device, context, queue), buffer transfers and mapping,
-# events and callbacks, memory destructors, SVM, and the two examples (kernel
-# builds with and without barriers, launches, reads back).
+# events and callbacks, memory destructors, SVM, the two examples (kernel
+# builds with and without barriers, launches, reads back), and SPIR-V
+# programs (the translator's child process, its temporary files, the
+# refused and failing modules; 30 s on the 2-core VM).
 echo "== valgrind memcheck"
 t0=$SECONDS
 meson test -C "$KILN_BUILD" --no-rebuild --print-errorlogs --num-processes 2 \
@@ -86,7 +88,7 @@ meson test -C "$KILN_BUILD" --no-rebuild --print-errorlogs --num-processes 2 \
 --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --num-callers=30 \
 --suppressions=$KILN_ROOT/scripts/valgrind.supp" \
    foundation exec_rw_buffer exec_map_unmap exec_event_callbacks exec_mem_destructor exec_svm \
-   example_saxpy example_reduce
+   exec_il_spirv example_saxpy example_reduce
 echo "== valgrind memcheck: $((SECONDS - t0)) s"
 
 # The libFuzzer targets (tests/fuzz), a minute each, two at a time: what

@@ -1,12 +1,11 @@
 /* Entry points of OpenCL 3.0's optional features that no Kiln device
- * has: pipes, on-device queues, intermediate language programs (and their
- * specialization constants), program-scope global constructors and
+ * has: pipes, on-device queues, program-scope global constructors and
  * destructors.  3.0 keeps these in every implementation and
  * says exactly what each returns when the feature is missing (mostly
  * CL_INVALID_OPERATION, after the handle checks); the matching device
  * queries say the feature is absent (api/device.c: CL_DEVICE_PIPE_SUPPORT
- * false, CL_DEVICE_IL_VERSION "", ...).  docs/conformance.md lists them.
- * SVM is in api/svm.c, sub-groups in api/subgroup.c. */
+ * false, ...).  docs/conformance.md lists them.  SVM is in api/svm.c,
+ * sub-groups in api/subgroup.c, IL programs in api/program_il.c. */
 #include "api/api.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -53,31 +52,6 @@ CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context contex
    if (!dev || !kiln_context_has_device(ctx, dev))
       return API_FAIL(CL_INVALID_DEVICE, "%p is not a device of the context", (void *)device);
    return API_FAIL(CL_INVALID_OPERATION, "%s has no on-device queues", dev->caps->name);
-}
-
-/* ---- Intermediate language programs (CL_DEVICE_IL_VERSION is "") ---- */
-
-CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
-                                                          size_t length, cl_int *errcode_ret)
-{
-   if (!kiln_context_from(context))
-      API_FAIL_RET(errcode_ret, CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
-   if (!il || !length)
-      API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "il %p, length %zu", il, length);
-   /* docs/conformance.md: Debian's LLVM 19 has no SPIR-V reader Kiln can
-    * use, so no device takes IL. */
-   API_FAIL_RET(errcode_ret, CL_INVALID_OPERATION, "no device of the context takes IL programs");
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
-                                                                   cl_uint spec_id,
-                                                                   size_t spec_size,
-                                                                   const void *spec_value)
-{
-   (void)spec_id, (void)spec_size, (void)spec_value;
-   if (!kiln_program_from(program))
-      return API_FAIL(CL_INVALID_PROGRAM, "%p is not a program", (void *)program);
-   return API_FAIL(CL_INVALID_OPERATION, "no device of the program takes IL programs");
 }
 
 /* ---- Program-scope global constructors and destructors ---- */

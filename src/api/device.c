@@ -9,6 +9,7 @@
 #include "core/device_partition.h"
 #include "core/device_version.h"
 #include "core/platform.h"
+#include "llvm/compiler.h"
 #include "util/printf_format.h"
 
 /* CL_DEVICE_TYPE_CUSTOM is a type from OpenCL 1.2 on (one no Kiln device
@@ -58,12 +59,31 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
  * cl_khr_command_buffer, which core implements on top of any pipe driver
  * (core/cmdbuf.h). */
 #define CORE_EXTENSIONS "cl_khr_command_buffer"
+/* Where the compiler takes SPIR-V (the CPU device with the translator
+ * installed, api/program_il.c). */
+#define IL_EXTENSION " cl_khr_il_program"
+#define EXTENSIONS_SIZE (sizeof(((struct pipe_caps *)0)->extensions) + \
+                         sizeof(CORE_EXTENSIONS) + sizeof(IL_EXTENSION) + 1)
 
 static const char *device_extensions(cl_device_id dev, char *buf, size_t size)
 {
    const char *drv = dev->caps->extensions;
-   snprintf(buf, size, "%s%s%s", drv, *drv ? " " : "", CORE_EXTENSIONS);
+   snprintf(buf, size, "%s%s%s%s", drv, *drv ? " " : "", CORE_EXTENSIONS,
+            kiln_llvm_il_versions(dev->caps->ir) ? IL_EXTENSION : "");
    return buf;
+}
+
+/* CL_DEVICE_ILS_WITH_VERSION: one entry per SPIR-V version. */
+static size_t device_ils(cl_device_id dev, cl_name_version *out, size_t max)
+{
+   unsigned minor[8];
+   size_t n = kiln_llvm_il_minors(dev->caps->ir, minor, 8);
+   for (size_t i = 0; i < n && i < max; i++) {
+      memset(&out[i], 0, sizeof(out[i]));
+      out[i].version = CL_MAKE_VERSION(1, minor[i], 0);
+      snprintf(out[i].name, sizeof(out[i].name), "SPIR-V");
+   }
+   return n < max ? n : max;
 }
 
 /* The queries OpenCL 2.x and 3.0 added.  Kiln answers them for every
@@ -81,7 +101,7 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
       INFO_VALUE(cl_version, CL_MAKE_VERSION(n / 100, n / 10 % 10, 0));
    }
    case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
-      char buf[sizeof(c->extensions) + sizeof(CORE_EXTENSIONS) + 1];
+      char buf[EXTENSIONS_SIZE];
       const char *list = device_extensions(dev, buf, sizeof(buf));
       cl_name_version v[64];
       size_t n = kiln_extensions_with_version(list, v, 64);
@@ -95,9 +115,15 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
       cl_name_version v[KILN_MAX_C_FEATURES];
       INFO_ARRAY(v, kiln_device_c_features(dev, v));
    }
-   case CL_DEVICE_IL_VERSION:
-      INFO_STRING(""); /* no IL programs (api/absent.c) */
-   case CL_DEVICE_ILS_WITH_VERSION:
+   case CL_DEVICE_IL_VERSION: {
+      /* "" where the device takes no IL (api/program_il.c). */
+      const char *il = kiln_llvm_il_versions(c->ir);
+      INFO_STRING(il ? il : "");
+   }
+   case CL_DEVICE_ILS_WITH_VERSION: {
+      cl_name_version v[8];
+      INFO_ARRAY(v, device_ils(dev, v, 8));
+   }
    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
       INFO_ARRAY((const cl_name_version *)NULL, 0);
    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
@@ -290,7 +316,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
    case CL_DEVICE_OPENCL_C_VERSION:
       INFO_STRING(KILN_OPENCL_C_VERSION);
    case CL_DEVICE_EXTENSIONS: {
-      char buf[sizeof(c->extensions) + sizeof(CORE_EXTENSIONS) + 1];
+      char buf[EXTENSIONS_SIZE];
       INFO_STRING(device_extensions(dev, buf, sizeof(buf)));
    }
    /* cl_khr_command_buffer.  Every recorded command runs in record order

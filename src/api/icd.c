@@ -160,6 +160,9 @@ static const struct {
    /* ocl-icd looks clGetPlatformInfo up here (no symbol is exported) to
     * read CL_PLATFORM_ICD_SUFFIX_KHR before it trusts a platform. */
    {"clGetPlatformInfo", (void *)clGetPlatformInfo},
+   /* cl_khr_il_program (the CPU device with the SPIR-V translator): the
+    * core entry point, which has the same signature. */
+   {"clCreateProgramWithILKHR", (void *)clCreateProgramWithIL},
    /* cl_khr_subgroups (the CPU device): the core entry point. */
    {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfo},
    /* cl_khr_command_buffer, with the registry's signatures

@@ -195,8 +195,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
       return API_FAIL(CL_OUT_OF_HOST_MEMORY, "no memory to parse the options");
    if (checked != KILN_BUILD_OK)
       return API_FAIL(CL_INVALID_COMPILER_OPTIONS, "options \"%s\"", options);
-   if (!p->source)
-      return API_FAIL(CL_INVALID_OPERATION, "the program was not created from source");
+   if (!p->source && !p->il)
+      return API_FAIL(CL_INVALID_OPERATION, "the program was not created from source or IL");
    cl_int err = kiln_program_compile(p, num_devices, device_list, options, num_input_headers,
                                      input_headers, header_include_names);
    /* Synchronous: the callback runs before we return. */
@@ -371,10 +371,11 @@ static cl_int program_info(cl_program p, cl_program_info param_name, size_t para
          *param_value_size_ret = need;
       return CL_SUCCESS;
    }
-   /* OpenCL 2.1 and 3.0: no device takes IL or has program-scope global
-    * constructors (api/absent.c), so no program has either. */
+   /* OpenCL 2.1 and 3.0: the IL it was created from (none for the
+    * others: size 0).  No device has program-scope global constructors
+    * (api/absent.c). */
    case CL_PROGRAM_IL:
-      INFO_ARRAY((const char *)NULL, 0);
+      INFO_ARRAY((const unsigned char *)p->il, p->il ? p->il_size : 0);
    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
       INFO_VALUE(cl_bool, CL_FALSE);

@@ -70,6 +70,8 @@ static void program_destroy(struct kiln_object *obj)
    kiln_free(prog->builds);
    kiln_free(prog->devices);
    kiln_free(prog->source);
+   kiln_free(prog->il);
+   kiln_free(prog->spec);
    pthread_mutex_destroy(&prog->lock);
    kiln_object_unref(&prog->context->obj);
    kiln_object_free(prog);
@@ -369,11 +371,12 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
 {
    cl_device_id dev = prog->devices[i];
    struct kiln_program_build *b = &prog->builds[i];
-   if (!prog->source && b->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+   bool from_binary = !prog->source && !prog->il;
+   if (from_binary && b->binary_type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
       /* A compiled object or library from a binary: 1.2 lets it be built,
        * which is linking it alone. */
       return kiln_program_link_one(prog, i);
-   if (!prog->source) {
+   if (from_binary) {
       /* From a binary: (re)load the code we were given. */
       if (b->loaded) {
          dev->screen->program_destroy(dev->screen, b->loaded);
@@ -407,7 +410,22 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
     * failure.  KILN_DUMP skips the lookup (and still stores). */
    struct kiln_fcache *cache = kiln_program_cache();
    unsigned char key[KILN_FCACHE_KEY_SIZE];
-   if (cache && !kiln_program_cache_key(prog->source, prog->source_size, options, &target, key))
+   /* IL: the specialization constants set now are part of what is built. */
+   bool oom = false;
+   char *spec = NULL;
+   if (prog->il) {
+      pthread_mutex_lock(&prog->lock);
+      spec = kiln_program_spec_arg(prog, &oom);
+      pthread_mutex_unlock(&prog->lock);
+      if (oom) {
+         kiln_free(fresh.options);
+         return CL_OUT_OF_HOST_MEMORY;
+      }
+   }
+   if (cache && !(prog->il ? kiln_program_cache_il_key(prog->il, prog->il_size, spec, options,
+                                                        false, &target, key)
+                           : kiln_program_cache_key(prog->source, prog->source_size, options,
+                                                    &target, key)))
       cache = NULL;
    if (cache && kiln_program_cache_fetch(dev, cache, key, &target, &fresh)) {
       fresh.status = CL_BUILD_SUCCESS;
@@ -418,11 +436,14 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
       *b = fresh;
       pthread_mutex_unlock(&prog->lock);
       kiln_program_build_clear(dev, &old);
+      kiln_free(spec);
       return CL_SUCCESS;
    }
    struct kiln_build_output out;
    enum kiln_build_status st =
-      kiln_llvm_build(prog->source, prog->source_size, options, &target, &out);
+      prog->il ? kiln_llvm_build_il(prog->il, prog->il_size, spec, options, &target, &out)
+               : kiln_llvm_build(prog->source, prog->source_size, options, &target, &out);
+   kiln_free(spec);
    fresh.log = out.log;
    out.log = NULL;
    cl_int err = CL_SUCCESS;

@@ -38,8 +38,13 @@ struct kiln_program_build {
 struct _cl_program {
    struct kiln_object obj;
    cl_context context;
-   char *source; /* NULL for programs from binaries */
+   char *source; /* NULL for programs from binaries and IL */
    size_t source_size;
+   void *il;     /* clCreateProgramWithIL's SPIR-V; NULL for the others */
+   size_t il_size;
+   /* clSetProgramSpecializationConstant's values (program_il.c); NULL
+    * until the first.  Under lock. */
+   struct kiln_spec_constants *spec;
    cl_uint num_devices;
    cl_device_id *devices;
    struct kiln_program_build *builds; /* one per device, same order */
@@ -59,6 +64,22 @@ cl_int kiln_program_create_source(cl_context ctx, char *source, size_t size, cl_
 cl_int kiln_program_create_binary(cl_context ctx, cl_uint n, const cl_device_id *devices,
                                   const unsigned char **binaries, const size_t *lengths,
                                   cl_int *status, cl_program *out);
+
+/* clCreateProgramWithIL after the API checks (the context has a device
+ * that takes IL and il's header is one it reads): a program of every
+ * device of ctx holding a copy of il. */
+cl_int kiln_program_create_il(cl_context ctx, const void *il, size_t size, cl_program *out);
+
+/* clSetProgramSpecializationConstant for an IL program: CL_SUCCESS,
+ * CL_INVALID_SPEC_ID (no such constant in the module), CL_INVALID_VALUE
+ * (spec_size is not its size), CL_OUT_OF_HOST_MEMORY. */
+cl_int kiln_program_set_spec_constant(cl_program prog, cl_uint spec_id, size_t spec_size,
+                                      const void *spec_value);
+
+/* The translator's argument for the constants set so far ("--spec-const=
+ * 3:i32:42 ..."), kiln_malloc'd; NULL when none is set or out of memory
+ * (*oom says which). */
+char *kiln_program_spec_arg(cl_program prog, bool *oom);
 
 /* Builds for the given devices (all of the program's when n is 0).
  * Returns CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS,

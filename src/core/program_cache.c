@@ -208,6 +208,25 @@ bool kiln_program_cache_key(const char *source, size_t size, const char *options
    return true;
 }
 
+bool kiln_program_cache_il_key(const void *il, size_t size, const char *spec,
+                               const char *options, bool compile,
+                               const struct kiln_compile_target *target,
+                               unsigned char key[KILN_FCACHE_KEY_SIZE])
+{
+   struct kiln_sha256 s;
+   if (!key_begin(&s, compile ? "kiln compile cache key 1: IL compile"
+                              : "kiln compile cache key 1: IL build", target))
+      return false;
+   /* The translator's output is the front end's: which one ran counts. */
+   const char *tool = kiln_llvm_il_translator();
+   field_str(&s, tool ? tool : "");
+   field_str(&s, options);
+   field_str(&s, spec ? spec : "");
+   field(&s, il, size);
+   kiln_sha256_final(&s, key);
+   return true;
+}
+
 bool kiln_program_cache_compile_key(const char *source, size_t size, const char *options,
                                     const struct kiln_header *headers, unsigned num_headers,
                                     const struct kiln_compile_target *target,

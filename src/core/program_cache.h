@@ -32,6 +32,12 @@ void kiln_program_cache_use(const char *dir, uint64_t max_bytes);
 bool kiln_program_cache_key(const char *source, size_t size, const char *options,
                             const struct kiln_compile_target *target,
                             unsigned char key[KILN_FCACHE_KEY_SIZE]);
+/* The same for an IL program's build or compile: its SPIR-V, the
+ * specialization constants' argument (NULL: none) and the translator. */
+bool kiln_program_cache_il_key(const void *il, size_t size, const char *spec,
+                               const char *options, bool compile,
+                               const struct kiln_compile_target *target,
+                               unsigned char key[KILN_FCACHE_KEY_SIZE]);
 
 /* The key of a clCompileProgram: as a build's, under another name (a
  * compiled object is not an executable), with each header given to it,

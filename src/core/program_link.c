@@ -61,15 +61,35 @@ static cl_int compile_one(cl_program prog, unsigned i, const char *options,
    kiln_program_compile_target(dev, &target);
    struct kiln_fcache *cache = kiln_program_cache();
    unsigned char key[KILN_FCACHE_KEY_SIZE];
-   if (cache && !kiln_program_cache_compile_key(prog->source, prog->source_size, options,
-                                                headers, num_headers, &target, key))
+   /* IL: headers do not apply (3.0, 5.8.5); specialization constants do. */
+   bool oom = false;
+   char *spec = NULL;
+   if (prog->il) {
+      pthread_mutex_lock(&prog->lock);
+      spec = kiln_program_spec_arg(prog, &oom);
+      pthread_mutex_unlock(&prog->lock);
+      if (oom) {
+         kiln_free(fresh.options);
+         return CL_OUT_OF_HOST_MEMORY;
+      }
+   }
+   if (cache && !(prog->il ? kiln_program_cache_il_key(prog->il, prog->il_size, spec, options,
+                                                        true, &target, key)
+                           : kiln_program_cache_compile_key(prog->source, prog->source_size,
+                                                            options, headers, num_headers,
+                                                            &target, key)))
       cache = NULL;
    fresh.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-   if (cache && kiln_program_cache_fetch(dev, cache, key, &target, &fresh))
+   if (cache && kiln_program_cache_fetch(dev, cache, key, &target, &fresh)) {
+      kiln_free(spec);
       return fresh_finish(prog, i, &fresh, CL_SUCCESS, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+   }
    struct kiln_build_output out;
-   enum kiln_build_status st = kiln_llvm_compile(prog->source, prog->source_size, options,
-                                                 headers, num_headers, &target, &out);
+   enum kiln_build_status st =
+      prog->il ? kiln_llvm_compile_il(prog->il, prog->il_size, spec, options, &target, &out)
+               : kiln_llvm_compile(prog->source, prog->source_size, options, headers,
+                                   num_headers, &target, &out);
+   kiln_free(spec);
    fresh.log = out.log;
    out.log = NULL;
    cl_int err = st == KILN_BUILD_OK                 ? CL_SUCCESS

@@ -65,6 +65,11 @@ typedef bool (*kiln_llvm_provided_fn)(const char *name);
 bool kiln_llvm_check_undefined(const struct kiln_llvm_job *job, kiln_llvm_provided_fn provided,
                                const char *undefined_why, const char *unresolved_why);
 
+/* -cl-fast-relaxed-math and the other math options (flags of
+ * build_options.h) as function attributes on every definition of m
+ * (link.c; clLinkProgram's options and IL programs' build options). */
+void kiln_llvm_apply_math_options(LLVMModuleRef m, unsigned flags);
+
 /* A copy of an LLVM memory buffer, which is disposed of (false, and
  * *data NULL, when out of memory). */
 bool kiln_llvm_take_buffer(LLVMMemoryBufferRef buf, void **data, size_t *size);

@@ -22,6 +22,7 @@
 #include "llvm/dump.h"
 #include "llvm/guard.h"
 #include "llvm/metadata.h"
+#include "llvm/spirv/spirv_frontend.h"
 #include "llvm/target.h"
 #include "llvm/target_table.h"
 #include "util/alloc.h"
@@ -189,6 +190,28 @@ static enum kiln_build_status frontend(struct job *j, const char *source, size_t
    return KILN_BUILD_OK;
 }
 
+/* The front end of IL programs: the same module, from SPIR-V. */
+static enum kiln_build_status il_frontend(struct job *j, const void *il, size_t size,
+                                          const char *spec_consts)
+{
+   kiln_llvm_init_targets();
+   j->c = LLVMContextCreate();
+   enum kiln_build_status st =
+      kiln_spirv_frontend(&j->machine, il, size, spec_consts, j->c, &j->m, &j->log);
+   if (st)
+      return st;
+   kiln_llvm_dump_name(&j->dump, j->m);
+   /* 3.0 (5.9.3): argument information only for programs from source. */
+   kiln_metadata_hide_arg_info(j->m);
+   /* A 3.0 device takes partial work-groups unless the options promise
+    * none; IL has no OpenCL C version to tie that to. */
+   if (!(j->opts.flags & KILN_BUILD_UNIFORM_WORK_GROUPS))
+      kiln_metadata_allow_non_uniform(j->m);
+   /* The math options act on the code as clLinkProgram's do. */
+   kiln_llvm_apply_math_options(j->m, j->opts.flags);
+   return KILN_BUILD_OK;
+}
+
 /* Ends a job: out keeps only the log unless status is KILN_BUILD_OK. */
 static enum kiln_build_status job_close(struct job *j, enum kiln_build_status status,
                                         struct kiln_build_output *out, const char *what)
@@ -226,6 +249,8 @@ struct call {
    unsigned num_headers;
    const struct kiln_compile_target *target;
    struct kiln_build_output *out;
+   bool il;                 /* source is SPIR-V */
+   const char *spec_consts; /* IL only */
    struct job j;
    enum kiln_build_status st;
 };
@@ -235,9 +260,10 @@ static void build_body(void *p)
    struct call *c = p;
    struct job *j = &c->j;
    c->st = job_open(j, c->options, c->target, "build");
-   kiln_llvm_dump_begin(&j->dump, c->source, c->size);
+   kiln_llvm_dump_begin(&j->dump, c->il ? NULL : c->source, c->il ? 0 : c->size);
    if (!c->st)
-      c->st = frontend(j, c->source, c->size, NULL, 0, c->out);
+      c->st = c->il ? il_frontend(j, c->source, c->size, c->spec_consts)
+                    : frontend(j, c->source, c->size, NULL, 0, c->out);
    if (!c->st)
       c->st = kiln_llvm_finish(j->m, &j->machine, c->target,
                                !(j->opts.flags & KILN_BUILD_OPT_DISABLE), false, &j->dump, c->out,
@@ -249,10 +275,11 @@ static void compile_body(void *p)
    struct call *c = p;
    struct job *j = &c->j;
    c->st = job_open(j, c->options, c->target, "compile");
-   kiln_llvm_dump_begin(&j->dump, c->source, c->size);
+   kiln_llvm_dump_begin(&j->dump, c->il ? NULL : c->source, c->il ? 0 : c->size);
    /* The files it includes from disk go to out->deps, for the cache. */
    if (!c->st)
-      c->st = frontend(j, c->source, c->size, c->headers, c->num_headers, c->out);
+      c->st = c->il ? il_frontend(j, c->source, c->size, c->spec_consts)
+                    : frontend(j, c->source, c->size, c->headers, c->num_headers, c->out);
    if (!c->st) {
       c->out->target_id = kiln_llvm_machine_id(&j->machine, c->target->bounds_check);
       LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(j->m);
@@ -289,5 +316,25 @@ enum kiln_build_status kiln_llvm_compile(const char *source, size_t size, const 
 {
    struct call c = {.source = source, .size = size, .options = options, .headers = headers,
                     .num_headers = num_headers, .target = target, .out = out};
+   return run_job(&c, compile_body, "compile");
+}
+
+enum kiln_build_status kiln_llvm_build_il(const void *il, size_t size, const char *spec_consts,
+                                          const char *options,
+                                          const struct kiln_compile_target *target,
+                                          struct kiln_build_output *out)
+{
+   struct call c = {.source = il, .size = size, .options = options, .target = target,
+                    .out = out, .il = true, .spec_consts = spec_consts};
+   return run_job(&c, build_body, "build");
+}
+
+enum kiln_build_status kiln_llvm_compile_il(const void *il, size_t size,
+                                            const char *spec_consts, const char *options,
+                                            const struct kiln_compile_target *target,
+                                            struct kiln_build_output *out)
+{
+   struct call c = {.source = il, .size = size, .options = options, .target = target,
+                    .out = out, .il = true, .spec_consts = spec_consts};
    return run_job(&c, compile_body, "compile");
 }

@@ -45,6 +45,8 @@ extern "C" {
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Transforms/IPO/Internalize.h>
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/FileSystem.h>
@@ -721,6 +723,22 @@ llvm::PassPluginLibraryInfo getPollyPluginInfo();
 llvm::PassPluginLibraryInfo getPollyPluginInfo()
 {
    return {LLVM_PLUGIN_API_VERSION, "Polly (absent)", "0", [](llvm::PassBuilder &) {}};
+}
+
+// The IL front end's builtins (docs/design.md, "SPIR-V"): what clang's
+// -mlink-builtin-bitcode does for source, on a module that did not come
+// from clang.  Only what the program reaches is linked, made internal.
+extern "C" bool kiln_clc_link_builtins(LLVMModuleRef module, LLVMModuleRef library)
+{
+   llvm::Module *m = llvm::unwrap(module);
+   std::unique_ptr<llvm::Module> lib(llvm::unwrap(library));
+   return !llvm::Linker::linkModules(
+      *m, std::move(lib), llvm::Linker::Flags::LinkOnlyNeeded,
+      [](llvm::Module &linked, const llvm::StringSet<> &from_library) {
+         llvm::internalizeModule(linked, [&from_library](const llvm::GlobalValue &gv) {
+            return !gv.hasName() || !from_library.count(gv.getName());
+         });
+      });
 }
 
 extern "C" enum kiln_clc_status

@@ -108,6 +108,12 @@ kiln_clc_compile_deps(const char *source, size_t source_size,
                       LLVMContextRef context, LLVMModuleRef *module, char **log,
                       struct kiln_build_dep **deps, unsigned *num_deps);
 
+/* The IL front end's builtins link: what module uses of library (both in
+ * one context; library is consumed) is linked in and made internal, as
+ * clang's -mlink-builtin-bitcode does for source.  false when the link
+ * fails (the context's diagnostic handler hears why). */
+bool kiln_clc_link_builtins(LLVMModuleRef module, LLVMModuleRef library);
+
 #ifdef __cplusplus
 }
 #endif

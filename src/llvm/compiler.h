@@ -83,6 +83,40 @@ enum kiln_build_status kiln_llvm_build(const char *source, size_t size, const ch
                                        const struct kiln_compile_target *target,
                                        struct kiln_build_output *out);
 
+/* The same two for a program of SPIR-V (clCreateProgramWithIL): il is
+ * translated to LLVM IR (spirv/spirv_tool.h), given the builtins and
+ * handed to the same pipeline as clang's module.  spec_consts: the
+ * translator's "--spec-const=<id>:i<bits>:<value> ..." argument, or NULL.
+ * Compiler options that apply to OpenCL C alone (-D, -I, -cl-std) are
+ * accepted and have nothing to act on. */
+enum kiln_build_status kiln_llvm_build_il(const void *il, size_t size, const char *spec_consts,
+                                          const char *options,
+                                          const struct kiln_compile_target *target,
+                                          struct kiln_build_output *out);
+enum kiln_build_status kiln_llvm_compile_il(const void *il, size_t size,
+                                            const char *spec_consts, const char *options,
+                                            const struct kiln_compile_target *target,
+                                            struct kiln_build_output *out);
+
+/* The intermediate languages a device of target family ir takes, as
+ * CL_DEVICE_IL_VERSION lists them ("SPIR-V_1.0 SPIR-V_1.1 ..."); NULL
+ * for none (no translator in this process, or a target that cannot take
+ * its output).  Decided once per process. */
+const char *kiln_llvm_il_versions(const char *ir);
+/* The translator's path ("" when none): compile cache keys of IL name it. */
+const char *kiln_llvm_il_translator(void);
+/* Those versions as minor numbers of SPIR-V 1.x (n of them; 0 for none). */
+unsigned kiln_llvm_il_minors(const char *ir, unsigned *minor, unsigned max);
+
+/* Whether il[0..size) is a SPIR-V module of a version ir's devices take
+ * (its header; the translator judges the rest at the build). */
+bool kiln_llvm_il_ok(const char *ir, const void *il, size_t size);
+
+/* The ids and byte sizes of il's specialization constants, at most max of
+ * them; -1 when the translator cannot tell (a malformed module). */
+int kiln_llvm_il_spec_constants(const void *il, size_t size, unsigned *ids, unsigned *sizes,
+                                int max);
+
 /* clCompileProgram: source (and headers) to a compiled object, LLVM
  * bitcode in out->bitcode, with out->target_id naming the device it is
  * for, and out->deps the files it included from disk (as a build's, for

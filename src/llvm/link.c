@@ -67,8 +67,9 @@ static void set_attr(LLVMValueRef fn, const char *name, const char *value)
 }
 
 /* The program linking options of §5.6.5.2, as the function attributes the
- * same compile options give the code generator. */
-static void apply_link_options(LLVMModuleRef m, unsigned flags)
+ * same compile options give the code generator (and the compile options
+ * of IL programs, which no clang sees). */
+void kiln_llvm_apply_math_options(LLVMModuleRef m, unsigned flags)
 {
    bool fast = flags & KILN_BUILD_FAST_RELAXED_MATH;
    bool unsafe = fast || (flags & KILN_BUILD_UNSAFE_MATH);
@@ -168,7 +169,7 @@ static void link_body(void *p)
       l->status = copied && l->out->target_id ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
       return;
    }
-   apply_link_options(l->m, l->lo.flags);
+   kiln_llvm_apply_math_options(l->m, l->lo.flags);
    l->status = kiln_llvm_finish(l->m, &l->machine, l->target, true, true,
                                 &l->dump, l->out, &l->log);
 }

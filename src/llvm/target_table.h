@@ -63,6 +63,11 @@ struct kiln_llvm_target {
    bool frontend_cpu;
    /* KILN_CHECK=bounds can instrument this target's code. */
    bool bounds_check;
+   /* Takes SPIR-V (clCreateProgramWithIL) when the translator is there:
+    * the module it gives uses SPIR's address spaces and OpenCL C 1.2's
+    * builtin names, which only the CPU's library and lowering match
+    * (spirv/spirv_module.h). */
+   bool spirv;
    /* The target's own work between the kernel descriptions and the
     * optimiser (CPU: work-group functions; GPUs: what their ABI needs).
     * It may replace job->m with a module it made in the same context

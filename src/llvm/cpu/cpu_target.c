@@ -212,6 +212,7 @@ const struct kiln_llvm_target kiln_llvm_target_cpu = {
    .builtins = KILN_LLVM_BUILTINS_KILN,
    .frontend_cpu = false,
    .bounds_check = true,
+   .spirv = true,
    .lower = cpu_lower,
    .passes = {"default<O0>,globaldce", "default<O3>"},
    .optimized = cpu_optimized,
