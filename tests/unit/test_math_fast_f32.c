@@ -40,6 +40,7 @@ static inline float as_float(int i)
 #define KM_RINT rint
 #define KM_SIN_WIDE(x) ((float)sin((double)(x)))
 #define KM_COS_WIDE(x) ((float)cos((double)(x)))
+#define KM_POW_WIDE(x, y) ((float)pow((double)(x), (double)(y)))
 /* The GPU's rsqrt.approx is good to 2^-22.9: model it as the exact value
  * off by that much, so the Newton step is tested on a realistic input. */
 #define KM_RSQRT_APPROX(x) ((float)((1.0 / sqrt((double)(x))) * (1.0 + 0x1p-23)))
@@ -198,6 +199,57 @@ static void test_rsqrt(void **state)
    assert_true(km_rsqrtf(4.0f) == 0.5f);
 }
 
+/* pow against the double function: 16 ulp allowed (§7.4), on random
+ * bits and on bases and exponents kernels use, large exponents of bases
+ * near 1 included (where ln x must be better than float). */
+static void test_pow(void **state)
+{
+   (void)state;
+   double max = 0;
+   float wx = 0, wy = 0;
+   for (int i = 0; i < 4000000; i++) {
+      float x, y;
+      switch (i % 4) {
+      case 0:
+         x = as_float((int)next());
+         y = as_float((int)next());
+         break;
+      case 1:
+         x = 0.01f + 10.0f * (next() >> 8) * 0x1p-24f;
+         y = -20.0f + 40.0f * (next() >> 8) * 0x1p-24f;
+         break;
+      case 2:
+         x = 1.0f + ((int)(next() >> 16) - 32768) * 0x1p-24f;
+         y = -1e6f + 2e6f * (next() >> 8) * 0x1p-24f;
+         break;
+      default:
+         x = (float)(next() % 64);
+         y = (float)((int)(next() % 41) - 20);
+         break;
+      }
+      double want = pow((double)x, (double)y);
+      float got = km_powf(x, y);
+      double u;
+      if (isnan(want))
+         u = isnan(got) ? 0 : INFINITY;
+      else if (fabs(want) >= 0x1.ffffffp127)
+         u = isinf(got) && (got > 0) == (want > 0) ? 0 : INFINITY;
+      else
+         u = ulps(got, want);
+      if (u > max) {
+         max = u;
+         wx = x;
+         wy = y;
+      }
+   }
+   printf("# pow    max %.3f ulp (at %a, %a), limit 16\n", max, wx, wy);
+   if (!(max <= 16))
+      fail_msg("pow: %.3f ulp at (%a, %a): got %a, want %a", max, wx, wy, km_powf(wx, wy),
+               pow(wx, wy));
+   assert_true(km_powf(2.0f, 10.0f) == 1024.0f && km_powf(-2.0f, 3.0f) == -8.0f);
+   assert_true(km_powf(0.0f, -1.0f) == INFINITY && km_powf(1.0f, NAN) == 1.0f);
+}
+
 int main(void)
 {
    const struct CMUnitTest tests[] = {
@@ -205,6 +257,7 @@ int main(void)
       cmocka_unit_test(test_log_family),
       cmocka_unit_test(test_sin_cos),
       cmocka_unit_test(test_rsqrt),
+      cmocka_unit_test(test_pow),
    };
    return cmocka_run_group_tests(tests, NULL, NULL);
 }

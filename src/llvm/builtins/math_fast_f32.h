@@ -12,6 +12,7 @@
  *   KM_RINTF, KM_RINT      round to nearest even, float and double
  *   KM_SIN_WIDE, KM_COS_WIDE  float sin/cos of any argument (the slow,
  *                         exact path: the double function, rounded)
+ *   KM_POW_WIDE           float pow of any arguments, likewise
  *   KM_RSQRT_APPROX       a reciprocal square root good to about 2^-22
  *   KM_EX2_APPROX         (optional) 2^x good to 2 ulp, for exp2
  *
@@ -227,6 +228,48 @@ KM_FN float km_cosf(float x)
    float r = km_reduce(x, &q);
    float v = q & 1 ? km_sin_poly(r) : km_cos_poly(r);
    return (q + 1) & 2 ? -v : v;
+}
+
+/* pow(x, y) = e^(y ln x) for x > 0 and finite y, ln x in double (s =
+ * f / (2 + f) and the atanh series to s^15: 2^-44 relative), so that the
+ * product keeps its accuracy however large y is; the rest (x <= 0,
+ * infinities, NaN, y = 0, x = 1: C99 Annex F's special values) is the
+ * double function's. */
+KM_FN float km_powf(float x, float y)
+{
+   float ay = y < 0.0f ? -y : y;
+   if (!(x > 0.0f) || !(x < 1.0f / 0.0f) || !(ay < 1.0f / 0.0f) || y == 0.0f || x == 1.0f)
+      return KM_POW_WIDE(x, y);
+   int adj = 0;
+   if (x < 1.17549435e-38f) { /* subnormal: make it normal first */
+      x *= 8388608.0f;
+      adj = 23;
+   }
+   int bits = KM_AS_INT(x);
+   int ex = ((bits >> 23) & 0xff) - 127 - adj;
+   int mbits = (bits & 0x7fffff) | 0x3f800000;
+   if (mbits > 0x3fb504f3) {
+      mbits -= 0x800000;
+      ex++;
+   }
+   double f = (double)KM_AS_FLOAT(mbits) - 1.0;
+   double sd = f / (2.0 + f), s2 = sd * sd;
+   double q = KM_FMA(s2, 1.0 / 15, 1.0 / 13);
+   q = KM_FMA(q, s2, 1.0 / 11);
+   q = KM_FMA(q, s2, 1.0 / 9);
+   q = KM_FMA(q, s2, 1.0 / 7);
+   q = KM_FMA(q, s2, 1.0 / 5);
+   q = KM_FMA(q, s2, 1.0 / 3);
+   double lnx = KM_FMA((double)ex, 0.6931471805599453, 2.0 * sd * KM_FMA(q, s2, 1.0));
+   double w = (double)y * lnx;
+   if (w > 89.0)
+      return 1.0f / 0.0f;
+   if (w < -104.0)
+      return 0.0f;
+   double n = KM_RINT(w * 1.4426950408889634);
+   double r = KM_FMA(-n, 0.6931471805599453, w);
+   r = KM_FMA(-n, 2.3190468138462996e-17, r);
+   return km_scale2(km_exp_poly((float)r, 0), (int)n);
 }
 
 /* One Newton step on the approximation: y + y/2 * (1 - x y^2). */

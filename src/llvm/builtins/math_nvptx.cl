@@ -1,4 +1,4 @@
-/* Single-precision exp, exp2, exp10, log, log2, log10, sin, cos and rsqrt
+/* Single-precision exp, exp2, exp10, log, log2, log10, sin, cos, pow and rsqrt
  * for NVIDIA GPUs, in place of libclc-19's (linked before libclc, so a
  * kernel's calls bind here): libclc's run at 0.3-0.5x NVIDIA's own
  * OpenCL on an H200 (bench/math_bench).  The algorithms are
@@ -19,6 +19,7 @@
 #define KM_RINT rint
 #define KM_SIN_WIDE(x) ((float)sin((double)(x)))
 #define KM_COS_WIDE(x) ((float)cos((double)(x)))
+#define KM_POW_WIDE(x, y) ((float)pow((double)(x), (double)(y)))
 /* The flushing forms: the CUDA device reports no float denormals. */
 #define KM_RSQRT_APPROX(x) __nvvm_rsqrt_approx_ftz_f(x)
 #define KM_EX2_APPROX(x) __nvvm_ex2_approx_ftz_f(x)
@@ -40,3 +41,9 @@ FAST1(log10)
 FAST1(sin)
 FAST1(cos)
 FAST1(rsqrt)
+
+OVL float pow(float x, float y)
+{
+   return km_powf(x, y);
+}
+SPLIT2(float, float, float, pow)
