@@ -184,6 +184,45 @@ static void test_extensions_in_kernels(void **state)
    clReleaseContext(ctx);
 }
 
+/* Kiln's own float exp/log/sin/cos/pow/rsqrt (math_nvptx.cl) replace
+ * libclc's, scalar and vector; exp2 and rsqrt are PTX's approximations
+ * (refined), sin and cos reduce in double; float tgamma and erfc go
+ * through libclc's double functions, whose tgamma of tiny arguments takes
+ * Kiln's series (its constant 0.98905... is 0d3FEFA658C23B1578 in PTX). */
+static void test_math_replacements(void **state)
+{
+   (void)state;
+   const char *src =
+      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+      "__kernel void fm(__global float4 *v, __global float *f, __global double *d)\n"
+      "{ size_t i = get_global_id(0); float x = f[i]; float4 y = v[i];\n"
+      "  f[i] = sin(x) + cos(x) + exp(x) + exp2(x) + exp10(x) + log(x) + log2(x) + log10(x)\n"
+      "       + pow(x, 1.5f) + rsqrt(x) + tgamma(x) + erfc(x);\n"
+      "  v[i] = sin(y) + exp2(y) + pow(y, y) + rsqrt(y);\n"
+      "  d[i] = tgamma(d[i]); }\n";
+   cl_int err;
+   cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   static const unsigned sizes[] = {8, 8, 8, 8, 8, 8, 4};
+   fake_cuda_define_kernel("fm", 7, sizes, NULL);
+   err = clBuildProgram(p, 1, &device, "", NULL, NULL);
+   if (err) {
+      char log[8192] = "";
+      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+      fprintf(stderr, "%s\n", log);
+   }
+   assert_int_equal(err, CL_SUCCESS);
+   const char *ptx = fake_cuda.last_module;
+   assert_non_null(strstr(ptx, "ex2.approx.ftz.f32"));
+   assert_non_null(strstr(ptx, "rsqrt.approx.ftz.f32"));
+   assert_non_null(strstr(ptx, "cvt.rni.f64.f64"));
+   assert_non_null(strstr(ptx, "0d3FEFA658C23B1578"));
+   clReleaseProgram(p);
+   clReleaseContext(ctx);
+}
+
 /* Image functions become texture and surface instructions on the
  * handles of the image argument (struct kiln_image_hw), with the
  * software path beside them for images without a CUDA array. */
@@ -322,6 +361,7 @@ int main(void)
       cmocka_unit_test(test_device_compiles),
       cmocka_unit_test(test_extensions_in_kernels),
       cmocka_unit_test(test_image_instructions),
+      cmocka_unit_test(test_math_replacements),
       cmocka_unit_test(test_second_build_hits),
       cmocka_unit_test(test_binary_round_trip),
    };

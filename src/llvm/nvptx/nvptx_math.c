@@ -348,13 +348,15 @@ static LLVMValueRef fp_const(LLVMTypeRef t, double v)
    return splat_const(t, LLVMConstReal(element_type(t), v));
 }
 
-/* After call: uses of its result see select(c(x), fixed(x), call). */
-static void patch_result(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef cond,
-                         LLVMValueRef fixed)
+/* After call: uses of its result see select(c(x), fixed(x), call),
+ * which is returned. */
+static LLVMValueRef patch_result(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef cond,
+                                 LLVMValueRef fixed)
 {
    LLVMValueRef sel = LLVMBuildSelect(b, cond, fixed, call, "");
    LLVMReplaceAllUsesWith(call, sel);
    LLVMSetOperand(sel, 2, call); /* RAUW made it its own operand */
+   return sel;
 }
 
 /* fract(x, iptr) returns ±0 for x = ±0 and x = ±inf (§7.5.1); libclc
@@ -454,7 +456,22 @@ static void fix_tgamma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
    LLVMValueRef h = LLVMBuildFMul(b, LLVMBuildFNeg(b, tx, ""), fp_const(t, 0.5), "");
    LLVMValueRef th = overloaded(m, b, "llvm.trunc", &h, 1);
    LLVMValueRef even = LLVMBuildFCmp(b, LLVMRealOEQ, th, h, "");
-   patch_result(b, call, c, LLVMBuildSelect(b, even, fp_const(t, -0.0), fp_const(t, 0.0), ""));
+   LLVMValueRef sel =
+      patch_result(b, call, c, LLVMBuildSelect(b, even, fp_const(t, -0.0), fp_const(t, 0.0), ""));
+   if (!wide)
+      return;
+   /* Double tgamma of |x| < 2^-26: libclc's was 16.7-75 ulp off for
+    * negative x from -2^-31 down to -2^-87 (CTS test_bruteforce on the
+    * H200).  There Γ(x) = 1/x - γ + (γ²/2 + π²/12) x, the next term
+    * smaller by another factor x (2^-52 of the result at most). */
+   LLVMValueRef ax = overloaded(m, b, "llvm.fabs", &x, 1);
+   LLVMValueRef tiny = LLVMBuildFCmp(b, LLVMRealOLT, ax, fp_const(t, 0x1p-26), "");
+   LLVMValueRef inv = LLVMBuildFDiv(b, fp_const(t, 1.0), x, "");
+   LLVMValueRef series = fma_f(m, b, fp_const(t, 0.98905599532797255540), x,
+                               LLVMBuildFSub(b, inv, fp_const(t, 0.57721566490153286061), ""));
+   LLVMValueRef fixed = LLVMBuildSelect(b, tiny, series, sel, "");
+   LLVMReplaceAllUsesWith(sel, fixed);
+   LLVMSetOperand(fixed, 2, sel); /* RAUW made it its own operand */
 }
 
 /* frexp(NaN, e) is NaN with *e = 0, as for ±0 and ±inf (C99 leaves *e
