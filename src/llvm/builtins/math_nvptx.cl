@@ -25,6 +25,20 @@
 #define KM_EX2_APPROX(x) __nvvm_ex2_approx_ftz_f(x)
 #include "math_fast_f32.h"
 
+/* The double functions these call, named before this file declares
+ * overloads of the same names: a call inside `float tgamma(float)` would
+ * find only that overload (Clang adds the built-in declarations only to
+ * a lookup that finds nothing) and recurse. */
+KM_FN float km_tgamma_wide(float x)
+{
+   return (float)tgamma((double)x);
+}
+
+KM_FN float km_erfc_wide(float x)
+{
+   return (float)erfc((double)x);
+}
+
 #define FAST1(NAME)                                                                           \
    OVL float NAME(float x)                                                                    \
    {                                                                                          \
@@ -48,13 +62,13 @@ FAST1(rsqrt)
  * double functions are right there, and rounding their result is. */
 OVL float tgamma(float x)
 {
-   return (float)tgamma((double)x);
+   return km_tgamma_wide(x);
 }
 SPLIT1(float, float, tgamma)
 
 OVL float erfc(float x)
 {
-   return (float)erfc((double)x);
+   return km_erfc_wide(x);
 }
 SPLIT1(float, float, erfc)
 

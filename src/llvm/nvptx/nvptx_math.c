@@ -460,6 +460,15 @@ static void fix_tgamma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
       patch_result(b, call, c, LLVMBuildSelect(b, even, fp_const(t, -0.0), fp_const(t, 0.0), ""));
    if (!wide)
       return;
+   /* Γ of a negative integer or -inf is NaN (§7.5.1, C99 F.9.5.4);
+    * libclc's double tgamma(-2^127) and tgamma(-inf) were -0 (which the
+    * float tgamma, computed through it, returned: CTS test_bruteforce). */
+   LLVMValueRef negint = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOLT, x, LLVMConstNull(t), ""),
+                                      LLVMBuildFCmp(b, LLVMRealOEQ, tx, x, ""), "");
+   LLVMValueRef nan_fixed = LLVMBuildSelect(b, negint, fp_const(t, NAN), sel, "");
+   LLVMReplaceAllUsesWith(sel, nan_fixed);
+   LLVMSetOperand(nan_fixed, 2, sel);
+   sel = nan_fixed;
    /* Double tgamma of |x| < 2^-26: libclc's was 16.7-75 ulp off for
     * negative x from -2^-31 down to -2^-87 (CTS test_bruteforce on the
     * H200).  There Γ(x) = 1/x - γ + (γ²/2 + π²/12) x, the next term
@@ -472,6 +481,18 @@ static void fix_tgamma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
    LLVMValueRef fixed = LLVMBuildSelect(b, tiny, series, sel, "");
    LLVMReplaceAllUsesWith(sel, fixed);
    LLVMSetOperand(fixed, 2, sel); /* RAUW made it its own operand */
+}
+
+/* erfc(x) of x < -6 is 2 to double precision (2 - 2e-17 at -6);
+ * libclc's double erfc of large negative x (-2^113 and beyond) was NaN,
+ * and so was the float erfc computed through it (CTS test_bruteforce). */
+static void fix_erfc(LLVMBuilderRef b, LLVMValueRef call)
+{
+   LLVMValueRef x = LLVMGetOperand(call, 0);
+   LLVMTypeRef t = LLVMTypeOf(x);
+   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+   patch_result(b, call, LLVMBuildFCmp(b, LLVMRealOLT, x, fp_const(t, -6.0), ""),
+                fp_const(t, 2.0));
 }
 
 /* frexp(NaN, e) is NaN with *e = 0, as for ±0 and ±inf (C99 leaves *e
@@ -599,7 +620,8 @@ enum libclc_fix {
    FIX_TANPI,
    FIX_NAN_ARG,
    FIX_FREXP,
-   FIX_TGAMMA
+   FIX_TGAMMA,
+   FIX_ERFC
 };
 
 /* Which fix the built-in base(np parameters, the first's elements k) needs. */
@@ -624,6 +646,8 @@ static enum libclc_fix fix_for(const char *base, unsigned np, LLVMTypeKind k)
       return FIX_FREXP;
    if (!strcmp(base, "tgamma") && np == 1)
       return FIX_TGAMMA;
+   if (!strcmp(base, "erfc") && np == 1 && !f32)
+      return FIX_ERFC;
    if (!strcmp(base, "ldexp") && np == 2)
       return f32 ? FIX_LDEXP : FIX_LDEXP_DOUBLE;
    if (!strcmp(base, "native_tan") && np == 1 && f32)
@@ -689,6 +713,9 @@ void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
             break;
          case FIX_TGAMMA:
             fix_tgamma(m, b, calls[i]);
+            break;
+         case FIX_ERFC:
+            fix_erfc(b, calls[i]);
             break;
          case FIX_NONE:
             break;
