@@ -34,7 +34,8 @@ static void event_destroy(struct kiln_object *obj)
    kiln_object_free(ev);
 }
 
-static cl_int event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type,
+/* listed: the application may get the handle (kiln_object_init_unlisted). */
+static cl_int event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type, bool listed,
                           cl_event *out)
 {
    cl_event ev = kiln_object_alloc(sizeof(*ev));
@@ -48,7 +49,9 @@ static cl_int event_alloc(cl_context ctx, cl_command_queue q, cl_command_type ty
    kiln_object_ref(&ctx->obj);
    if (q)
       kiln_object_ref(&q->obj);
-   if (!kiln_object_init(&ev->obj, KILN_TYPE_EVENT, event_destroy)) {
+   if (!listed)
+      kiln_object_init_unlisted(&ev->obj, KILN_TYPE_EVENT, event_destroy);
+   else if (!kiln_object_init(&ev->obj, KILN_TYPE_EVENT, event_destroy)) {
       event_destroy(&ev->obj);
       return CL_OUT_OF_HOST_MEMORY;
    }
@@ -60,12 +63,20 @@ cl_int kiln_event_create_command(cl_command_queue q, cl_command_type type,
                                  const struct kiln_command_ops *ops, void *payload,
                                  cl_event *out)
 {
+   return kiln_event_create_command_as(q, type, ops, payload, true, out);
+}
+
+cl_int kiln_event_create_command_as(cl_command_queue q, cl_command_type type,
+                                    const struct kiln_command_ops *ops, void *payload,
+                                    bool observed, cl_event *out)
+{
    cl_event ev;
-   cl_int err = event_alloc(q->context, q, type, &ev);
+   cl_int err = event_alloc(q->context, q, type, observed, &ev);
    if (err)
       return err;
    ev->ops = ops;
    ev->payload = payload;
+   ev->unobserved = !observed;
    ev->profiling = (atomic_load(&q->properties) & CL_QUEUE_PROFILING_ENABLE) != 0;
    atomic_store(&ev->status, CL_QUEUED);
    ev->pending = 1; /* held until kiln_event_submit */
@@ -79,7 +90,7 @@ cl_int kiln_event_create_command(cl_command_queue q, cl_command_type type,
 cl_int kiln_event_create_user(cl_context ctx, cl_event *out)
 {
    cl_event ev;
-   cl_int err = event_alloc(ctx, NULL, CL_COMMAND_USER, &ev);
+   cl_int err = event_alloc(ctx, NULL, CL_COMMAND_USER, true, &ev);
    if (err)
       return err;
    atomic_store(&ev->status, CL_SUBMITTED);

@@ -123,6 +123,12 @@ static inline cl_event kiln_event_from(cl_event e)
 cl_int kiln_event_create_command(cl_command_queue q, cl_command_type type,
                                  const struct kiln_command_ops *ops, void *payload,
                                  cl_event *out);
+/* The same; observed false for a command whose event the application
+ * did not ask for (_cl_event.unobserved): its handle stays out of the
+ * registry (kiln_object_init_unlisted), as nobody can name it. */
+cl_int kiln_event_create_command_as(cl_command_queue q, cl_command_type type,
+                                    const struct kiln_command_ops *ops, void *payload,
+                                    bool observed, cl_event *out);
 cl_int kiln_event_create_user(cl_context ctx, cl_event *out);
 
 /* Room for n dependencies of a command not yet submitted: called once,

@@ -399,12 +399,11 @@ cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel 
       return err;
    /* kiln_enqueue_command, with the event marked before it can run. */
    cl_event ev;
-   err = kiln_event_create_command(q, type, &ndrange_ops, n, &ev);
+   err = kiln_event_create_command_as(q, type, &ndrange_ops, n, observed, &ev);
    if (err) {
       launch_free(n);
       return err;
    }
-   ev->unobserved = !observed;
    err = kiln_queue_add_command(q, ev, KILN_ORDER_COMMAND, wait);
    if (err) {
       kiln_event_abandon(ev);

@@ -196,15 +196,30 @@ static void registry_remove(struct kiln_object *obj)
    pthread_mutex_unlock(&registry_lock);
 }
 
-bool kiln_object_init(struct kiln_object *obj, enum kiln_type type,
-                      void (*destroy)(struct kiln_object *obj))
+void kiln_object_init_unlisted(struct kiln_object *obj, enum kiln_type type,
+                               void (*destroy)(struct kiln_object *obj))
 {
    obj->dispatch = object_dispatch;
    obj->type = type;
    atomic_init(&obj->refcount, 1);
    atomic_init(&obj->internal, 1);
+   obj->listed = false;
    obj->destroy = destroy;
-   return registry_insert(obj);
+}
+
+bool kiln_object_init(struct kiln_object *obj, enum kiln_type type,
+                      void (*destroy)(struct kiln_object *obj))
+{
+   kiln_object_init_unlisted(obj, type, destroy);
+   obj->listed = registry_insert(obj);
+   return obj->listed;
+}
+
+static atomic_uint_fast64_t mems_gone;
+
+uint64_t kiln_object_mems_gone(void)
+{
+   return atomic_load_explicit(&mems_gone, memory_order_acquire);
 }
 
 struct kiln_object *kiln_object_lookup(const void *handle, enum kiln_type type)
@@ -228,7 +243,10 @@ void kiln_object_retain(struct kiln_object *obj)
 void kiln_object_release(struct kiln_object *obj)
 {
    if (atomic_fetch_sub(&obj->refcount, 1) == 1) {
-      registry_remove(obj);
+      if (obj->listed)
+         registry_remove(obj);
+      if (obj->type == KILN_TYPE_MEM)
+         atomic_fetch_add_explicit(&mems_gone, 1, memory_order_release);
       kiln_object_unref(obj);
    }
 }
