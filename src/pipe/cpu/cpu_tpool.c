@@ -33,6 +33,7 @@
 #include "winsys/sw/sw_winsys.h"
 #include "util/alloc.h"
 #include "util/spin.h"
+#include "util/tls.h"
 
 #define ARENA_ALIGN 128
 
@@ -349,8 +350,9 @@ size_t cpu_tpool_stack_left(void)
 {
    /* Found once per thread (for the main thread glibc reads
     * /proc/self/maps). */
-   static _Thread_local uintptr_t lo, hi;
-   static _Thread_local bool known;
+   /* initial-exec: a plain load, not a __tls_get_addr call per launch. */
+   static _Thread_local uintptr_t lo KILN_TLS_MODEL, hi KILN_TLS_MODEL;
+   static _Thread_local bool known KILN_TLS_MODEL;
    if (!known) {
       pthread_attr_t a;
       void *addr;
