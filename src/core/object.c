@@ -29,6 +29,7 @@
 #endif
 
 #include "util/alloc.h"
+#include "util/tls.h"
 
 static const cl_icd_dispatch *object_dispatch;
 
@@ -185,6 +186,21 @@ static size_t registry_find(const void *p)
    return SIZE_MAX;
 }
 
+/* Handles that left the registry so far (written under registry_lock). */
+static atomic_uint_fast64_t registry_removals;
+
+/* Each thread's last hits, one per slot of (type & 3): a handle found
+ * live while no handle has left the registry since is live still, so
+ * the calls of a loop (a queue and a kernel per launch) skip the lock
+ * and the hash (docs/performance.md, "Launch path").  Initial-exec TLS
+ * (util/tls.h): 96 bytes. */
+struct lookup_hit {
+   const void *handle;
+   uint64_t removals;
+   enum kiln_type type;
+};
+static _Thread_local struct lookup_hit lookup_hits[4] KILN_TLS_MODEL;
+
 static void registry_remove(struct kiln_object *obj)
 {
    pthread_mutex_lock(&registry_lock);
@@ -192,6 +208,7 @@ static void registry_remove(struct kiln_object *obj)
    if (s != SIZE_MAX) {
       registry[s] = TOMBSTONE;
       registry_live--;
+      atomic_fetch_add_explicit(&registry_removals, 1, memory_order_release);
    }
    pthread_mutex_unlock(&registry_lock);
 }
@@ -226,11 +243,19 @@ struct kiln_object *kiln_object_lookup(const void *handle, enum kiln_type type)
 {
    if (!handle)
       return NULL;
+   struct lookup_hit *hit = &lookup_hits[(unsigned)type & 3];
+   if (hit->handle == handle && hit->type == type &&
+       hit->removals == atomic_load_explicit(&registry_removals, memory_order_acquire))
+      return (struct kiln_object *)handle;
    struct kiln_object *found = NULL;
    pthread_mutex_lock(&registry_lock);
    size_t s = registry_find(handle);
-   if (s != SIZE_MAX && registry[s]->type == type)
+   if (s != SIZE_MAX && registry[s]->type == type) {
       found = registry[s];
+      *hit = (struct lookup_hit){handle,
+                                 atomic_load_explicit(&registry_removals, memory_order_relaxed),
+                                 type};
+   }
    pthread_mutex_unlock(&registry_lock);
    return found;
 }
