@@ -32,6 +32,16 @@ struct kiln_kernel_dev_info {
    struct pipe_kernel_info info;
 };
 
+/* The last launch geometry that passed clEnqueueNDRangeKernel's checks
+ * on this kernel (api/ndrange_memo.h): a sequence lock over atomic
+ * words, so that threads enqueueing the kernel at once read it without a
+ * lock and never see half of one. */
+#define KILN_NDRANGE_MEMO_WORDS 14
+struct kiln_ndrange_memo {
+   atomic_uint seq; /* odd while written */
+   atomic_uint_fast64_t w[KILN_NDRANGE_MEMO_WORDS];
+};
+
 struct _cl_kernel {
    struct kiln_object obj;
    cl_program program;
@@ -44,6 +54,7 @@ struct _cl_kernel {
     * object has left the registry since, they all still live, and a
     * launch need not look each one up (kiln_kernel_args_live). */
    atomic_uint_fast64_t args_live_gen;
+   struct kiln_ndrange_memo ndrange_memo;
 };
 
 static inline cl_kernel kiln_kernel_from(cl_kernel k)
