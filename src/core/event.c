@@ -36,8 +36,8 @@ static void event_destroy(struct kiln_object *obj)
    kiln_object_free(ev);
 }
 
-/* listed: the application may get the handle (kiln_object_init_unlisted). */
-/* extra: bytes after the event for its payload (kiln_event_create_command_with),
+/* listed: the application may get the handle (kiln_object_init_unlisted).
+ * extra: bytes after the event for its payload (kiln_event_create_command_with),
  * with room to align them like max_align_t (objects are aligned like a
  * pointer only). */
 static cl_int event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type, bool listed,
