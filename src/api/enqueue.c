@@ -3,6 +3,7 @@
 
 #include "api/api.h"
 #include "api/ndrange_check.h"
+#include "api/ndrange_memo.h"
 #include "core/command.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -103,6 +104,16 @@ cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work
                            "a buffer set as an argument of %s has been released", k->info->name);
    if (work_dim < 1 || work_dim > 3)
       return kiln_api_fail(func, CL_INVALID_WORK_DIMENSION, "work_dim %u", work_dim);
+   /* The same sizes as the kernel's last launch that passed: they pass
+    * again (api/ndrange_memo.h). */
+   if (global_work_size && kiln_ndrange_memo_find(k, q->device, work_dim, global_work_offset,
+                                                  global_work_size, local_work_size, offset,
+                                                  global, local)) {
+      if (empty)
+         *empty = false;
+      *kp = k;
+      return CL_SUCCESS;
+   }
    const struct pipe_caps *caps = q->device->caps;
    /* OpenCL 2.1 made a launch of no work-items legal: it completes once
     * its wait list has.  The other arguments are still checked. */
@@ -204,6 +215,8 @@ cl_int kiln_api_check_ndrange(cl_command_queue q, cl_kernel kernel, cl_uint work
    if (err)
       return err;
 
+   kiln_ndrange_memo_keep(k, q->device, work_dim, global_work_offset, global_work_size,
+                          local_work_size, local);
    *kp = k;
    return CL_SUCCESS;
 }

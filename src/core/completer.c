@@ -43,7 +43,7 @@ void kiln_flight_finish(struct kiln_executor *ex, struct in_flight *f)
          start = ev->times[KILN_PROF_SUBMIT];
       ev->times[KILN_PROF_START] = start;
       ev->times[KILN_PROF_END] = end < start ? start : end;
-   } else {
+   } else if (ev->timed) {
       /* Host times: recorded at START, ended now.  The device ran the
        * queue's work in order, so the command cannot have started before
        * the previous one ended. */
@@ -52,7 +52,8 @@ void kiln_flight_finish(struct kiln_executor *ex, struct in_flight *f)
          ev->times[KILN_PROF_START] = q->last_end;
       ev->times[KILN_PROF_END] = kiln_device_timestamp(ex->device);
    }
-   ev->queue->last_end = ev->times[KILN_PROF_END];
+   if (ev->timed)
+      ev->queue->last_end = ev->times[KILN_PROF_END];
    if (f->fence)
       screen->fence_destroy(screen, f->fence);
    kiln_event_complete(ev, kiln_flight_status(ev, f->err ? f->err : r < 0 ? r : CL_SUCCESS));

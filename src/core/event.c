@@ -1,6 +1,8 @@
 #include "core/event.h"
 
 #include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/context.h"
@@ -34,10 +36,16 @@ static void event_destroy(struct kiln_object *obj)
    kiln_object_free(ev);
 }
 
-static cl_int event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type,
-                          cl_event *out)
+/* listed: the application may get the handle (kiln_object_init_unlisted).
+ * extra: bytes after the event for its payload (kiln_event_create_command_with),
+ * with room to align them like max_align_t (objects are aligned like a
+ * pointer only). */
+static cl_int event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type, bool listed,
+                          size_t extra, cl_event *out)
 {
-   cl_event ev = kiln_object_alloc(sizeof(*ev));
+   if (extra)
+      extra += _Alignof(max_align_t) - 1;
+   cl_event ev = kiln_object_alloc(sizeof(*ev) + extra);
    if (!ev)
       return CL_OUT_OF_HOST_MEMORY;
    ev->context = ctx;
@@ -48,7 +56,9 @@ static cl_int event_alloc(cl_context ctx, cl_command_queue q, cl_command_type ty
    kiln_object_ref(&ctx->obj);
    if (q)
       kiln_object_ref(&q->obj);
-   if (!kiln_object_init(&ev->obj, KILN_TYPE_EVENT, event_destroy)) {
+   if (!listed)
+      kiln_object_init_unlisted(&ev->obj, KILN_TYPE_EVENT, event_destroy);
+   else if (!kiln_object_init(&ev->obj, KILN_TYPE_EVENT, event_destroy)) {
       event_destroy(&ev->obj);
       return CL_OUT_OF_HOST_MEMORY;
    }
@@ -60,16 +70,32 @@ cl_int kiln_event_create_command(cl_command_queue q, cl_command_type type,
                                  const struct kiln_command_ops *ops, void *payload,
                                  cl_event *out)
 {
+   cl_int err = kiln_event_create_command_with(q, type, ops, true, 0, NULL, out);
+   if (!err)
+      (*out)->payload = payload;
+   return err;
+}
+
+cl_int kiln_event_create_command_with(cl_command_queue q, cl_command_type type,
+                                      const struct kiln_command_ops *ops, bool observed,
+                                      size_t extra, void **block, cl_event *out)
+{
    cl_event ev;
-   cl_int err = event_alloc(q->context, q, type, &ev);
+   cl_int err = event_alloc(q->context, q, type, observed, extra, &ev);
    if (err)
       return err;
+   if (extra) {
+      uintptr_t at = (uintptr_t)(ev + 1);
+      *block = (void *)((at + _Alignof(max_align_t) - 1) & ~(uintptr_t)(_Alignof(max_align_t) - 1));
+   }
    ev->ops = ops;
-   ev->payload = payload;
+   ev->unobserved = !observed;
    ev->profiling = (atomic_load(&q->properties) & CL_QUEUE_PROFILING_ENABLE) != 0;
    atomic_store(&ev->status, CL_QUEUED);
-   ev->pending = 1; /* held until kiln_event_submit */
-   ev->times[KILN_PROF_QUEUED] = now(ev);
+   atomic_init(&ev->pending, 1); /* held until kiln_event_submit */
+   ev->timed = ev->profiling || kiln_trace_enabled() || kiln_log_enabled(KILN_LOG_QUEUE);
+   if (ev->timed)
+      ev->times[KILN_PROF_QUEUED] = now(ev);
    /* The in-flight reference, dropped when the command completes. */
    kiln_object_ref(&ev->obj);
    *out = ev;
@@ -79,7 +105,7 @@ cl_int kiln_event_create_command(cl_command_queue q, cl_command_type type,
 cl_int kiln_event_create_user(cl_context ctx, cl_event *out)
 {
    cl_event ev;
-   cl_int err = event_alloc(ctx, NULL, CL_COMMAND_USER, &ev);
+   cl_int err = event_alloc(ctx, NULL, CL_COMMAND_USER, true, 0, &ev);
    if (err)
       return err;
    atomic_store(&ev->status, CL_SUBMITTED);
@@ -92,19 +118,18 @@ cl_int kiln_event_create_user(cl_context ctx, cl_event *out)
 /* One of ev's dependencies finished with status. */
 static void event_dependency_done(cl_event ev, cl_int status, bool propagate)
 {
-   pthread_mutex_lock(&ev->lock);
    if (status < 0 && propagate)
-      ev->dep_failed = true;
-   bool ready = --ev->pending == 0;
-   bool failed = ev->dep_failed;
-   pthread_mutex_unlock(&ev->lock);
-   if (!ready)
+      atomic_store_explicit(&ev->dep_failed, true, memory_order_relaxed);
+   /* Release: this dependency's failure is seen by whoever takes the
+    * count to 0; acquire: that thread sees the others' too. */
+   if (atomic_fetch_sub_explicit(&ev->pending, 1, memory_order_acq_rel) != 1)
       return;
-   if (failed) {
+   if (atomic_load_explicit(&ev->dep_failed, memory_order_relaxed)) {
       kiln_event_complete(ev, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
       return;
    }
-   ev->times[KILN_PROF_SUBMIT] = now(ev);
+   if (ev->timed)
+      ev->times[KILN_PROF_SUBMIT] = now(ev);
    kiln_event_set_state(ev, CL_SUBMITTED);
    kiln_queue_command_ready(ev->queue, ev);
    kiln_executor_push(ev->queue->executor, ev);
@@ -150,18 +175,15 @@ void kiln_event_depend(cl_event ev, cl_event dep, bool propagate)
       else
          dep->dependents = e;
       dep->dependents_last = e;
-      pthread_mutex_lock(&ev->lock);
-      ev->pending++;
-      pthread_mutex_unlock(&ev->lock);
+      /* Before dep can tell ev (its lock is held): ev's own +1 keeps the
+       * count above 0 until kiln_event_submit. */
+      atomic_fetch_add_explicit(&ev->pending, 1, memory_order_relaxed);
       pthread_mutex_unlock(&dep->lock);
       return;
    }
    pthread_mutex_unlock(&dep->lock);
-   if (status < 0 && propagate) {
-      pthread_mutex_lock(&ev->lock);
-      ev->dep_failed = true;
-      pthread_mutex_unlock(&ev->lock);
-   }
+   if (status < 0 && propagate)
+      atomic_store_explicit(&ev->dep_failed, true, memory_order_relaxed);
 }
 
 void kiln_event_submit(cl_event ev)
@@ -198,8 +220,15 @@ static void run_callbacks(cl_event ev, struct kiln_event_callback *cbs, cl_int s
 
 void kiln_event_set_state(cl_event ev, cl_int state)
 {
-   /* Under the lock, so that a callback registered meanwhile is either
-    * in the list taken here or sees the new status and runs at once. */
+   /* A callback registered meanwhile is either in the list taken here or
+    * sees the new status and runs at once: kiln_event_add_callback sets
+    * has_callbacks before it reads the status, this stores the status
+    * before it reads has_callbacks (all sequentially consistent), so
+    * at least one of them sees the other; the list itself is only read
+    * under the lock. */
+   atomic_store(&ev->status, state);
+   if (!atomic_load(&ev->has_callbacks))
+      return;
    pthread_mutex_lock(&ev->lock);
    atomic_store(&ev->status, state);
    struct kiln_event_callback *due = NULL, **keep = &ev->callbacks;
@@ -225,9 +254,20 @@ void kiln_event_set_state(cl_event ev, cl_int state)
    run_callbacks(ev, rev, state);
 }
 
+/* After a flag a waiter may sleep for was set (sequentially consistent):
+ * wakes the waiters, if any (event.h, sleepers). */
+static void wake_sleepers(cl_event ev)
+{
+   if (!atomic_load(&ev->sleepers))
+      return;
+   pthread_mutex_lock(&ev->lock);
+   pthread_cond_broadcast(&ev->done);
+   pthread_mutex_unlock(&ev->lock);
+}
+
 bool kiln_event_complete(cl_event ev, cl_int status)
 {
-   cl_ulong t = now(ev);
+   cl_ulong t = ev->timed ? now(ev) : 0;
    pthread_mutex_lock(&ev->lock);
    if (kiln_event_status(ev) <= CL_COMPLETE) {
       pthread_mutex_unlock(&ev->lock);
@@ -262,11 +302,8 @@ bool kiln_event_complete(cl_event ev, cl_int status)
     * blocking read is gone when the application looks, which a GPU's
     * memory needs when a loop allocates and frees.  Its status was public
     * first, so a destructor that runs in the cleanup sees it complete. */
-   pthread_mutex_lock(&ev->lock);
    atomic_store(&ev->settled, true);
-   if (ev->sleepers)
-      pthread_cond_broadcast(&ev->done);
-   pthread_mutex_unlock(&ev->lock);
+   wake_sleepers(ev);
 
    /* Whatever is left (CL_SUBMITTED/CL_RUNNING ones of a command that
     * failed before it got there too) hears the final status. */
@@ -282,11 +319,8 @@ bool kiln_event_complete(cl_event ev, cl_int status)
       deps = next;
    }
 
-   pthread_mutex_lock(&ev->lock);
    atomic_store(&ev->finished, true);
-   if (ev->sleepers)
-      pthread_cond_broadcast(&ev->done);
-   pthread_mutex_unlock(&ev->lock);
+   wake_sleepers(ev);
 
    if (ev->queue)
       kiln_queue_command_done(ev->queue, ev);
@@ -340,11 +374,11 @@ static void wait_for(cl_event ev, bool (*flag)(void *))
    if (kiln_spin_until(flag, ev))
       return;
    pthread_mutex_lock(&ev->lock);
-   while (!flag(ev)) {
-      ev->sleepers++;
+   /* Counted before the flag is read (event.h, sleepers). */
+   atomic_fetch_add(&ev->sleepers, 1);
+   while (!flag(ev))
       pthread_cond_wait(&ev->done, &ev->lock);
-      ev->sleepers--;
-   }
+   atomic_fetch_sub(&ev->sleepers, 1);
    pthread_mutex_unlock(&ev->lock);
 }
 
@@ -370,6 +404,8 @@ cl_int kiln_event_add_callback(cl_event ev, cl_int type,
    cb->fn = fn;
    cb->user_data = user_data;
    pthread_mutex_lock(&ev->lock);
+   /* Before the status is read (kiln_event_set_state). */
+   atomic_store(&ev->has_callbacks, true);
    cl_int status = kiln_event_status(ev);
    if (status > type) {
       cb->next = ev->callbacks;

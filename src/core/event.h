@@ -73,14 +73,28 @@ struct _cl_event {
    /* Settled, its callbacks run and its dependants told (what clFinish
     * waits for on the queue's last command). */
    atomic_bool finished;
-   unsigned sleepers; /* threads waiting on done */
+   /* Threads waiting on done.  A waiter counts itself before it looks at
+    * the flag it waits for, and a completion sets the flag before it
+    * looks at the count (both sequentially consistent): one of them sees
+    * the other, so a completion with no sleeper takes no lock. */
+   atomic_uint sleepers;
    _Atomic cl_int status;
    cl_ulong times[4];
    bool profiling;
+   /* Its times are read: profiling, KILN_TRACE or KILN_LOG=queue.  Else
+    * none is taken, which saves a launch four clock reads. */
+   bool timed;
 
-   unsigned pending;  /* events still awaited, +1 while being enqueued */
+   /* Events still awaited, +1 while being enqueued; atomic, so that a
+    * dependency that completes needs no lock on its waiter.  dep_failed
+    * (an explicit dependency failed) is set before the count drops. */
+   atomic_uint pending;
    bool on_device;    /* its work went to its queue's pipe context */
-   bool dep_failed;   /* an explicit dependency failed */
+   atomic_bool dep_failed;
+   /* A callback was ever registered: a state change without one takes no
+    * lock (kiln_event_set_state; set and read sequentially consistent,
+    * against the status, as sleepers above). */
+   atomic_bool has_callbacks;
    /* Edges of the events waiting for this one, in the order they were
     * added (they belong to the waiters). */
    struct kiln_event_edge *dependents, *dependents_last;
@@ -123,6 +137,15 @@ static inline cl_event kiln_event_from(cl_event e)
 cl_int kiln_event_create_command(cl_command_queue q, cl_command_type type,
                                  const struct kiln_command_ops *ops, void *payload,
                                  cl_event *out);
+/* The same, with the payload (set ev->payload to it) in the event's own
+ * block: extra zeroed bytes at *block, aligned like max_align_t, which
+ * live as long as the event (the payload's cleanup must not free them).
+ * observed false for a command whose event the application did not ask
+ * for (_cl_event.unobserved): its handle stays out of the registry
+ * (kiln_object_init_unlisted), as nobody can name it. */
+cl_int kiln_event_create_command_with(cl_command_queue q, cl_command_type type,
+                                      const struct kiln_command_ops *ops, bool observed,
+                                      size_t extra, void **block, cl_event *out);
 cl_int kiln_event_create_user(cl_context ctx, cl_event *out);
 
 /* Room for n dependencies of a command not yet submitted: called once,

@@ -60,7 +60,8 @@ static bool in_flight(struct kiln_executor *ex)
 static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
 {
    struct pipe_context *p = ev->queue->pipe;
-   ev->times[KILN_PROF_START] = kiln_device_timestamp(ev->queue->device);
+   if (ev->timed)
+      ev->times[KILN_PROF_START] = kiln_device_timestamp(ev->queue->device);
    kiln_event_set_state(ev, CL_RUNNING);
    /* Device times cost the driver work (a CUDA event more per launch):
     * only profiling queues ask for them. */

@@ -18,6 +18,7 @@ static void kernel_destroy(struct kiln_object *obj)
       kiln_free(k->args[i].value);
    kiln_free(k->args);
    kiln_free(k->device_kernels);
+   kiln_free(k->dev_info);
    pthread_mutex_lock(&k->program->lock);
    k->program->num_kernel_objects--;
    pthread_mutex_unlock(&k->program->lock);
@@ -33,9 +34,11 @@ cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, 
    k->info = info;
    k->args = kiln_calloc(info->num_args ? info->num_args : 1, sizeof(*k->args));
    k->device_kernels = kiln_calloc(prog->num_devices, sizeof(void *));
-   if (!k->args || !k->device_kernels) {
+   k->dev_info = kiln_calloc(prog->num_devices, sizeof(*k->dev_info));
+   if (!k->args || !k->device_kernels || !k->dev_info) {
       kiln_free(k->args);
       kiln_free(k->device_kernels);
+      kiln_free(k->dev_info);
       kiln_object_free(k);
       return CL_OUT_OF_HOST_MEMORY;
    }
@@ -49,6 +52,7 @@ cl_int kiln_kernel_create(cl_program prog, const struct kiln_kernel_info *info, 
       if (!k->device_kernels[i] && !error) {
          kiln_free(k->args);
          kiln_free(k->device_kernels);
+         kiln_free(k->dev_info);
          kiln_object_free(k);
          return CL_OUT_OF_HOST_MEMORY;
       }
@@ -101,6 +105,7 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
 {
    const struct kiln_arg_info *ai = &k->info->args[index];
    struct kiln_kernel_arg *a = &k->args[index];
+   atomic_store_explicit(&k->args_live_gen, 0, memory_order_relaxed);
    switch (ai->kind) {
    case KILN_ARG_GLOBAL:
    case KILN_ARG_CONSTANT:
@@ -150,6 +155,11 @@ cl_int kiln_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *
 
 bool kiln_kernel_args_live(cl_kernel k)
 {
+   /* Read before the look-ups: a buffer released while they run makes
+    * the next launch look again. */
+   uint64_t gen = kiln_object_mems_gone() + 1;
+   if (atomic_load_explicit(&k->args_live_gen, memory_order_relaxed) == gen)
+      return true;
    for (uint32_t i = 0; i < k->info->num_args; i++) {
       const struct kiln_kernel_arg *a = &k->args[i];
       if (!a->mem)
@@ -158,12 +168,14 @@ bool kiln_kernel_args_live(cl_kernel k)
       if (!m || m->serial != a->mem_serial)
          return false;
    }
+   atomic_store_explicit(&k->args_live_gen, gen, memory_order_relaxed);
    return true;
 }
 
 void kiln_kernel_set_arg_svm(cl_kernel k, cl_uint index, const void *ptr)
 {
    struct kiln_kernel_arg *a = &k->args[index];
+   atomic_store_explicit(&k->args_live_gen, 0, memory_order_relaxed);
    a->mem = NULL;
    a->mem_serial = 0;
    a->is_svm = true;
@@ -193,7 +205,8 @@ void *kiln_kernel_on_device(cl_kernel k, cl_device_id dev)
    return i < 0 ? NULL : k->device_kernels[i];
 }
 
-void kiln_kernel_device_info(cl_kernel k, cl_device_id dev, struct pipe_kernel_info *out)
+/* Asks the driver (kiln_kernel_device_info does it once). */
+static void ask_device_info(cl_kernel k, cl_device_id dev, struct pipe_kernel_info *out)
 {
    /* What the device promises for any kernel, unless its driver knows
     * better for this one (register use, SIMD width, scratch). */
@@ -212,6 +225,26 @@ void kiln_kernel_device_info(cl_kernel k, cl_device_id dev, struct pipe_kernel_i
       out->max_work_group_size = 1;
    if (!out->preferred_work_group_size_multiple)
       out->preferred_work_group_size_multiple = 1;
+}
+
+void kiln_kernel_device_info(cl_kernel k, cl_device_id dev, struct pipe_kernel_info *out)
+{
+   int i = kiln_program_device_index(k->program, dev);
+   struct kiln_kernel_dev_info *c = i < 0 ? NULL : &k->dev_info[i];
+   if (c && atomic_load_explicit(&c->state, memory_order_acquire) == 2) {
+      *out = c->info;
+      return;
+   }
+   ask_device_info(k, dev, out);
+   /* Only once the driver has the kernel's code (a driver that compiles
+    * kernels when first needed has compiled it by now); the first thread
+    * to get here fills the copy, others meanwhile ask for themselves. */
+   int empty = 0;
+   if (c && k->device_kernels[i] &&
+       atomic_compare_exchange_strong(&c->state, &empty, 1)) {
+      c->info = *out;
+      atomic_store_explicit(&c->state, 2, memory_order_release);
+   }
 }
 
 size_t kiln_kernel_max_work_group_size(cl_kernel k, cl_device_id dev)

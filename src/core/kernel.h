@@ -24,12 +24,37 @@ struct kiln_kernel_arg {
    size_t value_size; /* bytes at value */
 };
 
+/* What the driver said of a kernel on one device (get_kernel_info),
+ * asked once: it depends on the compiled code only, and every launch
+ * checks against it (docs/performance.md, "Launch path"). */
+struct kiln_kernel_dev_info {
+   atomic_int state; /* 0 not asked, 1 being filled, 2 info valid */
+   struct pipe_kernel_info info;
+};
+
+/* The last launch geometry that passed clEnqueueNDRangeKernel's checks
+ * on this kernel (api/ndrange_memo.h): a sequence lock over atomic
+ * words, so that threads enqueueing the kernel at once read it without a
+ * lock and never see half of one. */
+#define KILN_NDRANGE_MEMO_WORDS 14
+struct kiln_ndrange_memo {
+   atomic_uint seq; /* odd while written */
+   atomic_uint_fast64_t w[KILN_NDRANGE_MEMO_WORDS];
+};
+
 struct _cl_kernel {
    struct kiln_object obj;
    cl_program program;
    const struct kiln_kernel_info *info; /* owned by the program's build */
    void **device_kernels; /* per program device: the driver's handle, or NULL */
+   struct kiln_kernel_dev_info *dev_info; /* per program device */
    struct kiln_kernel_arg *args;
+   /* kiln_object_mems_gone() + 1 when every buffer and image argument
+    * was last found alive, 0 after any argument changed: while no memory
+    * object has left the registry since, they all still live, and a
+    * launch need not look each one up (kiln_kernel_args_live). */
+   atomic_uint_fast64_t args_live_gen;
+   struct kiln_ndrange_memo ndrange_memo;
 };
 
 static inline cl_kernel kiln_kernel_from(cl_kernel k)

@@ -37,6 +37,9 @@ struct kiln_launch {
    struct pipe_image_view *images; /* what image bindings point to */
    struct kiln_bounds *bounds; /* KILN_CHECK=bounds */
    struct kiln_bounds_arg *bounds_args;
+   /* In its event's block (kiln_enqueue_ndrange), which the event frees;
+    * else a block of its own. */
+   bool embedded;
 };
 
 static void launch_free(struct kiln_launch *n)
@@ -50,7 +53,8 @@ static void launch_free(struct kiln_launch *n)
    kiln_free(n->bounds);
    kiln_free(n->bounds_args);
    kiln_object_unref(&n->kernel->obj);
-   kiln_free(n);
+   if (!n->embedded)
+      kiln_free(n);
 }
 
 static void ndrange_cleanup(cl_event ev)
@@ -342,27 +346,40 @@ static cl_int pack_args(struct kiln_launch *n, cl_device_id dev, cl_kernel k)
 /* Rounds n up to a multiple of a's alignment. */
 #define ALIGN_TO(n, a) (((n) + _Alignof(a) - 1) / _Alignof(a) * _Alignof(a))
 
-cl_int kiln_launch_create(cl_device_id dev, cl_kernel k, cl_uint work_dim,
-                          const size_t offset[3], const size_t global[3], const size_t local[3],
-                          struct kiln_launch **out)
+/* Where the parts of a launch of k lie in its block (one allocation per
+ * launch, or none beyond its event's: a launch is on the path whose every
+ * microsecond counts, docs/performance.md): the launch, then its
+ * bindings, images, memory objects, access bits and argument bytes. */
+struct launch_layout {
+   size_t at_bindings, at_images, at_mems, at_access, at_args, total;
+};
+
+static struct launch_layout launch_layout(const struct kiln_kernel_info *info)
 {
-   /* One allocation per launch (a launch is on the path whose every
-    * microsecond counts, docs/performance.md): the launch, then its
-    * bindings, images, memory objects, access bits and argument bytes. */
-   const struct kiln_kernel_info *info = k->info;
+   struct launch_layout o;
    size_t na = info->num_args ? info->num_args : 1;
-   size_t at_bindings = ALIGN_TO(sizeof(struct kiln_launch), struct pipe_binding);
-   size_t at_images = ALIGN_TO(at_bindings + na * sizeof(struct pipe_binding),
-                               struct pipe_image_view);
-   size_t at_mems = ALIGN_TO(at_images + na * sizeof(struct pipe_image_view), cl_mem);
-   size_t at_access = at_mems + na * sizeof(cl_mem);
+   o.at_bindings = ALIGN_TO(sizeof(struct kiln_launch), struct pipe_binding);
+   o.at_images = ALIGN_TO(o.at_bindings + na * sizeof(struct pipe_binding),
+                          struct pipe_image_view);
+   o.at_mems = ALIGN_TO(o.at_images + na * sizeof(struct pipe_image_view), cl_mem);
+   o.at_access = o.at_mems + na * sizeof(cl_mem);
    /* The argument buffer holds any OpenCL type: align it like max_align_t. */
-   size_t at_args = ALIGN_TO(at_access + na, max_align_t);
-   size_t total = at_args + (info->args_size ? info->args_size : 1);
-   char *block = kiln_calloc(1, total);
-   if (!block)
-      return CL_OUT_OF_HOST_MEMORY;
+   o.at_args = ALIGN_TO(o.at_access + na, max_align_t);
+   o.total = o.at_args + (info->args_size ? info->args_size : 1);
+   return o;
+}
+
+/* Builds a launch in block (zeroed, launch_layout(k->info).total bytes,
+ * aligned like max_align_t); on failure it holds nothing. */
+static cl_int launch_init(char *block, bool embedded, cl_device_id dev, cl_kernel k,
+                          cl_uint work_dim, const size_t offset[3], const size_t global[3],
+                          const size_t local[3], struct kiln_launch **out)
+{
+   struct launch_layout o = launch_layout(k->info);
+   size_t at_bindings = o.at_bindings, at_images = o.at_images, at_mems = o.at_mems,
+          at_access = o.at_access, at_args = o.at_args;
    struct kiln_launch *n = (struct kiln_launch *)block;
+   n->embedded = embedded;
    n->bindings = (struct pipe_binding *)(block + at_bindings);
    n->images = (struct pipe_image_view *)(block + at_images);
    n->mems = (cl_mem *)(block + at_mems);
@@ -387,24 +404,37 @@ cl_int kiln_launch_create(cl_device_id dev, cl_kernel k, cl_uint work_dim,
    return CL_SUCCESS;
 }
 
+cl_int kiln_launch_create(cl_device_id dev, cl_kernel k, cl_uint work_dim,
+                          const size_t offset[3], const size_t global[3], const size_t local[3],
+                          struct kiln_launch **out)
+{
+   char *block = kiln_calloc(1, launch_layout(k->info).total);
+   if (!block)
+      return CL_OUT_OF_HOST_MEMORY;
+   return launch_init(block, false, dev, k, work_dim, offset, global, local, out);
+}
+
 cl_int kiln_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
                             cl_uint work_dim,
                             const size_t offset[3], const size_t global[3],
                             const size_t local[3], struct kiln_wait_list wait, bool observed,
                             cl_event *out)
 {
-   struct kiln_launch *n;
-   cl_int err = kiln_launch_create(q->device, k, work_dim, offset, global, local, &n);
+   /* kiln_enqueue_command, with the launch in the event's own block (one
+    * allocation from the object pool, no malloc or free per launch). */
+   cl_event ev;
+   void *block;
+   cl_int err = kiln_event_create_command_with(q, type, &ndrange_ops, observed,
+                                               launch_layout(k->info).total, &block, &ev);
    if (err)
       return err;
-   /* kiln_enqueue_command, with the event marked before it can run. */
-   cl_event ev;
-   err = kiln_event_create_command(q, type, &ndrange_ops, n, &ev);
+   struct kiln_launch *n;
+   err = launch_init(block, true, q->device, k, work_dim, offset, global, local, &n);
    if (err) {
-      launch_free(n);
+      kiln_event_abandon(ev);
       return err;
    }
-   ev->unobserved = !observed;
+   ev->payload = n;
    err = kiln_queue_add_command(q, ev, KILN_ORDER_COMMAND, wait);
    if (err) {
       kiln_event_abandon(ev);

@@ -29,6 +29,7 @@
 #endif
 
 #include "util/alloc.h"
+#include "util/tls.h"
 
 static const cl_icd_dispatch *object_dispatch;
 
@@ -185,6 +186,21 @@ static size_t registry_find(const void *p)
    return SIZE_MAX;
 }
 
+/* Handles that left the registry so far (written under registry_lock). */
+static atomic_uint_fast64_t registry_removals;
+
+/* Each thread's last hits, one per slot of (type & 3): a handle found
+ * live while no handle has left the registry since is live still, so
+ * the calls of a loop (a queue and a kernel per launch) skip the lock
+ * and the hash (docs/performance.md, "Launch path").  Initial-exec TLS
+ * (util/tls.h): 96 bytes. */
+struct lookup_hit {
+   const void *handle;
+   uint64_t removals;
+   enum kiln_type type;
+};
+static _Thread_local struct lookup_hit lookup_hits[4] KILN_TLS_MODEL;
+
 static void registry_remove(struct kiln_object *obj)
 {
    pthread_mutex_lock(&registry_lock);
@@ -192,30 +208,54 @@ static void registry_remove(struct kiln_object *obj)
    if (s != SIZE_MAX) {
       registry[s] = TOMBSTONE;
       registry_live--;
+      atomic_fetch_add_explicit(&registry_removals, 1, memory_order_release);
    }
    pthread_mutex_unlock(&registry_lock);
 }
 
-bool kiln_object_init(struct kiln_object *obj, enum kiln_type type,
-                      void (*destroy)(struct kiln_object *obj))
+void kiln_object_init_unlisted(struct kiln_object *obj, enum kiln_type type,
+                               void (*destroy)(struct kiln_object *obj))
 {
    obj->dispatch = object_dispatch;
    obj->type = type;
    atomic_init(&obj->refcount, 1);
    atomic_init(&obj->internal, 1);
+   obj->listed = false;
    obj->destroy = destroy;
-   return registry_insert(obj);
+}
+
+bool kiln_object_init(struct kiln_object *obj, enum kiln_type type,
+                      void (*destroy)(struct kiln_object *obj))
+{
+   kiln_object_init_unlisted(obj, type, destroy);
+   obj->listed = registry_insert(obj);
+   return obj->listed;
+}
+
+static atomic_uint_fast64_t mems_gone;
+
+uint64_t kiln_object_mems_gone(void)
+{
+   return atomic_load_explicit(&mems_gone, memory_order_acquire);
 }
 
 struct kiln_object *kiln_object_lookup(const void *handle, enum kiln_type type)
 {
    if (!handle)
       return NULL;
+   struct lookup_hit *hit = &lookup_hits[(unsigned)type & 3];
+   if (hit->handle == handle && hit->type == type &&
+       hit->removals == atomic_load_explicit(&registry_removals, memory_order_acquire))
+      return (struct kiln_object *)handle;
    struct kiln_object *found = NULL;
    pthread_mutex_lock(&registry_lock);
    size_t s = registry_find(handle);
-   if (s != SIZE_MAX && registry[s]->type == type)
+   if (s != SIZE_MAX && registry[s]->type == type) {
       found = registry[s];
+      *hit = (struct lookup_hit){handle,
+                                 atomic_load_explicit(&registry_removals, memory_order_relaxed),
+                                 type};
+   }
    pthread_mutex_unlock(&registry_lock);
    return found;
 }
@@ -228,7 +268,10 @@ void kiln_object_retain(struct kiln_object *obj)
 void kiln_object_release(struct kiln_object *obj)
 {
    if (atomic_fetch_sub(&obj->refcount, 1) == 1) {
-      registry_remove(obj);
+      if (obj->listed)
+         registry_remove(obj);
+      if (obj->type == KILN_TYPE_MEM)
+         atomic_fetch_add_explicit(&mems_gone, 1, memory_order_release);
       kiln_object_unref(obj);
    }
 }

@@ -38,6 +38,9 @@ struct kiln_object {
    enum kiln_type type;
    atomic_uint refcount;
    atomic_uint internal;
+   /* In the registry (kiln_object_init); not for handles the application
+    * never sees (kiln_object_init_unlisted). */
+   bool listed;
    void (*destroy)(struct kiln_object *obj);
 };
 
@@ -57,6 +60,17 @@ void kiln_object_set_dispatch(const cl_icd_dispatch *dispatch);
 bool kiln_object_init(struct kiln_object *obj, enum kiln_type type,
                       void (*destroy)(struct kiln_object *obj));
 
+/* The same for an object whose handle the application never gets (the
+ * event of a launch enqueued without an event pointer): its counts as
+ * above, but it stays out of the registry, so creating and releasing it
+ * costs no registry look-up (docs/performance.md, "Launch path").
+ * Cannot fail. */
+void kiln_object_init_unlisted(struct kiln_object *obj, enum kiln_type type,
+                               void (*destroy)(struct kiln_object *obj));
+/* How many memory objects have left the registry so far (their last
+ * application reference went): while it stays the same, a memory object
+ * found alive is still alive (kiln_kernel_args_live). */
+uint64_t kiln_object_mems_gone(void);
 /* Object for a handle if it is live and of the wanted type, else NULL.
  * Never dereferences a pointer that is not a live Kiln object. */
 struct kiln_object *kiln_object_lookup(const void *handle, enum kiln_type type);

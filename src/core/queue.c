@@ -98,10 +98,11 @@ static void since_remove(cl_command_queue q, cl_event ev)
  * threads are what drains the queue. */
 static void throttle(cl_command_queue q)
 {
-   if (q->outstanding < KILN_QUEUE_MAX_PENDING || !q->ready || kiln_executor_on_thread())
+   if (q->outstanding < KILN_QUEUE_MAX_PENDING || !atomic_load(&q->ready) ||
+       kiln_executor_on_thread())
       return;
    q->throttled++;
-   while (q->outstanding > KILN_QUEUE_MAX_PENDING / 2 && q->ready)
+   while (q->outstanding > KILN_QUEUE_MAX_PENDING / 2 && atomic_load(&q->ready))
       pthread_cond_wait(&q->drained, &q->lock);
    q->throttled--;
 }
@@ -162,21 +163,21 @@ void kiln_queue_command_done(cl_command_queue q, cl_event ev)
    since_remove(q, ev);
    if (ev->ready) {
       ev->ready = false;
-      q->ready--;
+      atomic_fetch_sub(&q->ready, 1);
    }
    if (--q->outstanding == 0)
       pthread_cond_broadcast(&q->idle);
-   if (q->throttled && (q->outstanding <= KILN_QUEUE_MAX_PENDING / 2 || !q->ready))
+   if (q->throttled && (q->outstanding <= KILN_QUEUE_MAX_PENDING / 2 || !atomic_load(&q->ready)))
       pthread_cond_broadcast(&q->drained);
    pthread_mutex_unlock(&q->lock);
 }
 
 void kiln_queue_command_ready(cl_command_queue q, cl_event ev)
 {
-   pthread_mutex_lock(&q->lock);
+   /* ev->ready is read when ev completes, which the executor's lock
+    * orders after this (kiln_executor_push). */
    ev->ready = true;
-   q->ready++;
-   pthread_mutex_unlock(&q->lock);
+   atomic_fetch_add(&q->ready, 1);
 }
 
 cl_int kiln_queue_flush(cl_command_queue q)

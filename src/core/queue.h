@@ -6,6 +6,7 @@
 #define KILN_CORE_QUEUE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "core/object.h"
 #include "core/props.h"
@@ -30,8 +31,11 @@ struct _cl_command_queue {
    pthread_cond_t idle;        /* signalled when outstanding drops to 0 */
    unsigned outstanding;       /* commands enqueued, not yet complete */
    /* Of those, the ones handed to the executor (their dependencies met):
-    * while there are any, the queue makes progress on its own. */
-   unsigned ready;
+    * while there are any, the queue makes progress on its own.  Counted
+    * up without the lock (kiln_queue_command_ready, once per launch);
+    * down, and read, under it: a count that grows meanwhile only keeps a
+    * throttled enqueue waiting for a completion that will come. */
+   atomic_uint ready;
    /* Back-pressure: threads waiting in kiln_queue_add_command for the
     * queue to drain, and their wake-up. */
    unsigned throttled;

@@ -112,7 +112,9 @@ static void test_replay_allocations_constant(void **state)
    assert_true(s <= 8);
    assert_true(b <= 8);
 
-   /* The same 300 commands enqueued one by one allocate per command. */
+   /* The same 300 commands enqueued one by one allocate per command:
+    * the fills' and copies' payloads at least (a launch's lives in its
+    * event's pooled block, so the 100 launches may allocate nothing). */
    assert_int_equal(clFinish(f.q), CL_SUCCESS);
    unsigned long before = kt_alloc_mark();
    size_t global = N;
@@ -127,7 +129,7 @@ static void test_replay_allocations_constant(void **state)
                        CL_SUCCESS);
    }
    assert_int_equal(clFinish(f.q), CL_SUCCESS);
-   assert_true(kt_alloc_mark() - before >= 300);
+   assert_true(kt_alloc_mark() - before >= 200);
 
    /* Every replay ran: a was incremented 1 + 100 per pair of replays
     * (two pairs) and by the 100 direct launches; b holds its copy. */

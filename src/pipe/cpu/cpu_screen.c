@@ -1,6 +1,7 @@
 #include "pipe/cpu/cpu_screen.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@ struct cpu_screen {
    struct pipe_screen base;
    struct cpu_info info;
    pthread_mutex_t tpool_lock;
-   struct cpu_tpool *tpool;
+   /* Set once, under tpool_lock; read by every launch without it. */
+   struct cpu_tpool *_Atomic tpool;
 };
 
 static struct cpu_screen *cpu_screen(struct pipe_screen *screen)
@@ -30,10 +32,15 @@ static struct cpu_screen *cpu_screen(struct pipe_screen *screen)
 struct cpu_tpool *cpu_screen_tpool(struct pipe_screen *screen)
 {
    struct cpu_screen *s = cpu_screen(screen);
+   struct cpu_tpool *pool = atomic_load_explicit(&s->tpool, memory_order_acquire);
+   if (pool)
+      return pool;
    pthread_mutex_lock(&s->tpool_lock);
-   if (!s->tpool)
-      s->tpool = cpu_tpool_create(s->info.cores, NULL, 0);
-   struct cpu_tpool *pool = s->tpool;
+   pool = atomic_load_explicit(&s->tpool, memory_order_relaxed);
+   if (!pool) {
+      pool = cpu_tpool_create(s->info.cores, NULL, 0);
+      atomic_store_explicit(&s->tpool, pool, memory_order_release);
+   }
    pthread_mutex_unlock(&s->tpool_lock);
    return pool;
 }

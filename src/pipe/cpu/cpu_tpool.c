@@ -33,6 +33,7 @@
 #include "winsys/sw/sw_winsys.h"
 #include "util/alloc.h"
 #include "util/spin.h"
+#include "util/tls.h"
 
 #define ARENA_ALIGN 128
 
@@ -138,9 +139,24 @@ static bool run_groups(struct job *job, char **arena, size_t *arena_size, bool *
    ctx.bounds = info->bounds;
    ctx.printf_buffer = job->printf_buffer;
    uint64_t chunk = inline_phase ? 1 : job->chunk;
+   /* Inline: groups run so far, and when the phase began. */
+   uint64_t ran = 0, began = job->deadline - CPU_TPOOL_INLINE_NS;
    for (;;) {
-      if (inline_phase && job->total > 1 && kiln_monotonic_ns() >= job->deadline)
-         return atomic_load_explicit(&job->next, memory_order_relaxed) < job->total;
+      if (inline_phase && job->total > 1) {
+         /* The clock once per chunk, not per group (a read costs about
+          * what an empty group does): chunks double from one group, and
+          * hold at most half of what the time left fits at the pace so
+          * far, so the phase ends close to its deadline. */
+         uint64_t now = kiln_monotonic_ns();
+         if (now >= job->deadline)
+            return atomic_load_explicit(&job->next, memory_order_relaxed) < job->total;
+         uint64_t spent = now > began ? now - began : 1;
+         chunk = ran ? (job->deadline - now) * ran / spent / 2 : 1;
+         if (chunk > ran)
+            chunk = ran;
+         if (chunk < 1)
+            chunk = 1;
+      }
       /* Claim [first, last) without ever moving the counter past total:
        * a fetch-add by every worker at the end would wrap it for grids
        * near 2^64 groups and run groups again. */
@@ -150,6 +166,7 @@ static bool run_groups(struct job *job, char **arena, size_t *arena_size, bool *
             return false;
          last = job->total - first > chunk ? first + chunk : job->total;
       } while (!atomic_compare_exchange_weak(&job->next, &first, last));
+      ran += last - first;
       /* Divide once per chunk, then step the id like an odometer. */
       ctx.group_id[0] = first % job->groups[0];
       ctx.group_id[1] = (first / job->groups[0]) % job->groups[1];
@@ -349,8 +366,9 @@ size_t cpu_tpool_stack_left(void)
 {
    /* Found once per thread (for the main thread glibc reads
     * /proc/self/maps). */
-   static _Thread_local uintptr_t lo, hi;
-   static _Thread_local bool known;
+   /* initial-exec: a plain load, not a __tls_get_addr call per launch. */
+   static _Thread_local uintptr_t lo KILN_TLS_MODEL, hi KILN_TLS_MODEL;
+   static _Thread_local bool known KILN_TLS_MODEL;
    if (!known) {
       pthread_attr_t a;
       void *addr;

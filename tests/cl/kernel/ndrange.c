@@ -85,6 +85,16 @@ static void ids_case(const struct kt_env *env, cl_uint dim, const size_t *offset
    KK_ARG(k, 2, off);
    KK_ARG(k, 3, gs);
    cl_int err = kk_run(env, k, dim, offset, global, local);
+   /* Again on the same kernel object, after clearing the records: the
+    * same sizes once more take the kernel's remembered geometry
+    * (api/ndrange_memo.h), which must give the same launch. */
+   cl_uint zero = 0;
+   if (err == CL_SUCCESS) {
+      CHECK_OK(clEnqueueFillBuffer(env->queue, m, &zero, sizeof(zero), 0, bytes, 0, NULL, NULL));
+      CHECK_OK(clEnqueueFillBuffer(env->queue, stray, &zero, sizeof(zero), 0, sizeof(zero), 0,
+                                   NULL, NULL));
+      err = kk_run(env, k, dim, offset, global, local);
+   }
    if (err != CL_SUCCESS) {
       KT_FAIL("%s: clEnqueueNDRangeKernel returned %s", what, kt_err_name(err));
       goto out;
@@ -153,6 +163,40 @@ out:
    free(rec);
    CHECK_OK(clReleaseMemObject(m));
    CHECK_OK(clReleaseMemObject(stray));
+   CHECK_OK(clReleaseKernel(k));
+}
+
+/* A geometry that differs from the kernel's last good one in any one
+ * respect is checked in full (api/ndrange_memo.h remembers only what
+ * passed): each error follows a good launch of nearly the same sizes. */
+static void remembered_geometry(const struct kt_env *env)
+{
+   cl_kernel k = kk_kernel(prog, "big");
+   cl_mem m = kk_buffer_in(env, 1 << 16, NULL);
+   KK_ARG(k, 0, m);
+   cl_command_queue q = env->queue;
+   size_t maxwg = 0;
+   CHECK_OK(clGetKernelWorkGroupInfo(k, env->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(maxwg),
+                                     &maxwg, NULL));
+   size_t g = 64, l = 8;
+   for (int i = 0; i < 2; i++)
+      CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, (size_t[]){7}, 0, NULL, NULL),
+             CL_INVALID_WORK_GROUP_SIZE);
+   CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, (size_t[]){SIZE_MAX - 3}, &g, &l, 0, NULL, NULL),
+             CL_INVALID_GLOBAL_OFFSET);
+   CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, (size_t[]){0}, &g, &l, 0, NULL, NULL));
+   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 2, NULL, (size_t[]){64, 9}, (size_t[]){8, 2}, 0, NULL,
+                                    NULL),
+             CL_INVALID_WORK_GROUP_SIZE);
+   CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+   CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){2 * maxwg}, &maxwg, 0, NULL, NULL));
+   CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, (size_t[]){2 * maxwg},
+                                    (size_t[]){2 * maxwg}, 0, NULL, NULL),
+             CL_INVALID_WORK_GROUP_SIZE);
+   CHECK_OK(clFinish(q));
+   CHECK_OK(clReleaseMemObject(m));
    CHECK_OK(clReleaseKernel(k));
 }
 
@@ -396,6 +440,7 @@ int main(void)
    kt_setup(&env, 0);
    prog = kk_build(&env, source, NULL);
    shapes(&env);
+   remembered_geometry(&env);
    launch_errors(&env);
    required_size(&env);
    task(&env);
