@@ -1,4 +1,4 @@
-/* Single-precision exp, exp2, exp10, log, log2, log10, sin, cos and rsqrt
+/* Single-precision exp, exp2, exp10, log, log2, log10, sin, cos, pow and rsqrt
  * built from fused multiply-adds, for GPUs whose libclc versions are slow
  * (libclc-19's nvptx library: 0.3-0.5x NVIDIA's own, bench/math_bench).
  *
@@ -14,19 +14,19 @@
  *                         exact path: the double function, rounded)
  *   KM_POW_WIDE           float pow of any arguments, likewise
  *   KM_RSQRT_APPROX       a reciprocal square root good to about 2^-22
- *   KM_EX2_APPROX         (optional) 2^x good to 2 ulp, for exp2
+ *   KM_EX2_APPROX         2^x good to 2 ulp (PTX's ex2.approx)
  *
  * Accuracy (OpenCL C §7.4 allows 3 ulp for exp/log families, 4 for sin
- * and cos, 2 for rsqrt): each function reduces its argument exactly or
- * in double, then evaluates a polynomial fitted (least squares, then
- * reweighted to even out the relative error) over the reduced range to
- * 2^-28 or better, so that the float arithmetic's own rounding dominates:
- * the host test finds at most 1-2 ulp.  Results that underflow may be
+ * and cos, 16 for pow, 2 for rsqrt): each function but exp2 reduces its
+ * argument exactly or in double, then evaluates a polynomial fitted
+ * (least squares, then reweighted to even out the relative error) over
+ * the reduced range to 2^-28 or better, so that the float arithmetic's
+ * own rounding dominates: the host test finds at most 1-1.5 ulp.  Results that underflow may be
  * subnormal or flushed, as the device's float denormal mode has it. */
 #ifndef KILN_MATH_FAST_F32_H
 #define KILN_MATH_FAST_F32_H
 
-/* c0 + r * (c1 + r * (...)), n coefficients. */
+/* c[0] + r * (c[1] + r * (... c[5])). */
 #define KM_HORNER6(r, c)                                                                      \
    KM_FMAF(KM_FMAF(KM_FMAF(KM_FMAF(KM_FMAF(c[5], r, c[4]), r, c[3]), r, c[2]), r, c[1]), r, c[0])
 
@@ -38,16 +38,14 @@ KM_FN float km_scale2(float y, int n)
 }
 
 /* base^r = 1 + r * P(r) on the reduced range of each: e^r for |r| <=
- * ln2 / 2, 2^r for |r| <= 1/2, 10^r for |r| <= log10(2) / 2. */
+ * ln2 / 2, 10^r for |r| <= log10(2) / 2. */
 KM_FN float km_exp_poly(float r, int base)
 {
    const float pe[6] = {1.0f, 0.4999999403953552f, 0.16666431725025177f,
                         0.04166800156235695f, 0.008374162949621677f, 0.0013843642082065344f};
-   const float p2[6] = {0.6931471824645996f, 0.24022647738456726f, 0.055503323674201965f,
-                        0.009618437848985195f, 0.0013398876180872321f, 0.00015353357593994588f};
    const float p10[6] = {2.3025851249694824f, 2.6509487628936768f, 2.0346498489379883f,
                          1.171292781829834f, 0.5420281887054443f, 0.20632082223892212f};
-   const float *c = base == 2 ? p2 : base == 10 ? p10 : pe;
+   const float *c = base == 10 ? p10 : pe;
    return KM_FMAF(r, KM_HORNER6(r, c), 1.0f);
 }
 
@@ -57,19 +55,13 @@ KM_FN float km_clampf(float x, float lo, float hi)
    return x < lo ? lo : x > hi ? hi : x;
 }
 
-/* exp2 is PTX's ex2.approx where the includer has it (2 ulp, what CUDA's
- * own exp2f is), else the polynomial. */
+/* exp2 is PTX's ex2.approx (2 ulp, what CUDA's own exp2f is).  exp and
+ * exp10 reduce exactly and take the polynomial (1 ulp): the same
+ * approximation after the reduction would be 2 ulp plus the reduction's
+ * 0.7, too close to the limit of 3 to trust without an exhaustive run. */
 KM_FN float km_exp2f(float x)
 {
-#ifdef KM_EX2_APPROX
    return KM_EX2_APPROX(x);
-#else
-   if (x != x)
-      return x;
-   x = km_clampf(x, -152.0f, 129.0f);
-   float n = KM_RINTF(x);
-   return km_scale2(km_exp_poly(x - n, 2), (int)n); /* x - n is exact */
-#endif
 }
 
 KM_FN float km_expf(float x)

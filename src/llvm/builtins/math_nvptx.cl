@@ -5,7 +5,8 @@
  * math_fast_f32.h's, whose errors tests/unit/test_math_fast_f32.c
  * measures on the host (1-1.5 ulp).  Arguments sin and cos cannot reduce
  * in double go to libclc's double functions; rsqrt refines PTX's
- * rsqrt.approx by one Newton step; exp2 is PTX's ex2.approx (2 ulp). */
+ * rsqrt.approx by one Newton step; exp2 is PTX's ex2.approx (2 ulp).
+ * tgamma and erfc are libclc's double functions, rounded. */
 #include "kiln_cl.h"
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -25,16 +26,20 @@
 #define KM_EX2_APPROX(x) __nvvm_ex2_approx_ftz_f(x)
 #include "math_fast_f32.h"
 
-/* The double functions these call, named before this file declares
- * overloads of the same names: a call inside `float tgamma(float)` would
- * find only that overload (Clang adds the built-in declarations only to
- * a lookup that finds nothing) and recurse. */
-KM_FN float km_tgamma_wide(float x)
+/* tgamma and erfc in float: libclc's float algorithms were 16.7-75 ulp
+ * off near the poles at -8, -16, -32 (tgamma) and 47.9 ulp at 7.96
+ * (erfc), past the limit of 16 (CTS test_bruteforce on the H200); its
+ * double functions are right there, and rounding their result is.
+ * Defined before this file declares float overloads of the same names:
+ * inside `float tgamma(float)` the call would find only that overload
+ * (Clang adds the built-in declarations only to a lookup that finds
+ * nothing) and recurse. */
+KM_FN float km_tgammaf(float x)
 {
    return (float)tgamma((double)x);
 }
 
-KM_FN float km_erfc_wide(float x)
+KM_FN float km_erfcf(float x)
 {
    return (float)erfc((double)x);
 }
@@ -55,22 +60,8 @@ FAST1(log10)
 FAST1(sin)
 FAST1(cos)
 FAST1(rsqrt)
-
-/* tgamma and erfc in float: libclc's float algorithms were 16.7-75 ulp
- * off near the poles at -8, -16, -32 (tgamma) and 47.9 ulp at 7.96
- * (erfc), past the limit of 16 (CTS test_bruteforce on the H200); its
- * double functions are right there, and rounding their result is. */
-OVL float tgamma(float x)
-{
-   return km_tgamma_wide(x);
-}
-SPLIT1(float, float, tgamma)
-
-OVL float erfc(float x)
-{
-   return km_erfc_wide(x);
-}
-SPLIT1(float, float, erfc)
+FAST1(tgamma)
+FAST1(erfc)
 
 OVL float pow(float x, float y)
 {
