@@ -68,7 +68,8 @@ ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$KILN_ROOT/scripts/lsan.su
    --timeout-multiplier 3
 echo "== TSan"
 TSAN_OPTIONS=halt_on_error=1 sanitized "$KILN_ROOT/build-tsan" thread \
-   "src/libKilnOpenCL.so.1.0.0 tests/cl/exec/exec_stress_threads" --suite stress
+   "src/libKilnOpenCL.so.1.0.0 tests/cl/exec/exec_stress_threads tests/cl/exec/exec_stress_launch_threads" \
+   --suite stress
 
 # Valgrind memcheck through the ICD loader on a subset that touches every
 # object kind: each program releases what it made, so a definite or

@@ -212,13 +212,18 @@ static enum kiln_build_status il_frontend(struct job *j, const void *il, size_t 
    return KILN_BUILD_OK;
 }
 
-/* Ends a job: out keeps only the log unless status is KILN_BUILD_OK. */
+/* Ends a job: out keeps only the log unless status is KILN_BUILD_OK.
+ * escaped: LLVM threw out of the job (guard.h), so its context may hold
+ * half-built objects whose destructors crash: they are leaked instead
+ * (a build capped 380 MiB above its start died in ~BitcodeReader when
+ * the context was disposed: kernel_build_limits on the CUDA device). */
 static enum kiln_build_status job_close(struct job *j, enum kiln_build_status status,
-                                        struct kiln_build_output *out, const char *what)
+                                        bool escaped, struct kiln_build_output *out,
+                                        const char *what)
 {
-   if (j->m)
+   if (j->m && !escaped)
       LLVMDisposeModule(j->m);
-   if (j->c)
+   if (j->c && !escaped)
       LLVMContextDispose(j->c);
    if (j->opts_parsed)
       kiln_build_options_fini(&j->opts);
@@ -296,7 +301,7 @@ static enum kiln_build_status run_job(struct call *c, void (*body)(void *), cons
    enum kiln_build_status st = kiln_llvm_run(body, c, &c->j.log);
    if (st)
       c->st = st;
-   return job_close(&c->j, c->st, c->out, what);
+   return job_close(&c->j, c->st, st != KILN_BUILD_OK, c->out, what);
 }
 
 enum kiln_build_status kiln_llvm_build(const char *source, size_t size, const char *options,

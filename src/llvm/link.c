@@ -198,9 +198,11 @@ enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigne
    enum kiln_build_status st = kiln_llvm_run(link_body, &l, &l.log);
    if (st)
       l.status = st;
-   if (l.m)
+   /* After LLVM threw out of the link (st), its objects are leaked, not
+    * freed: they may be half built (guard.h; build.c's job_close). */
+   if (l.m && !st)
       LLVMDisposeModule(l.m);
-   if (l.c)
+   if (l.c && !st)
       LLVMContextDispose(l.c);
    kiln_llvm_machine_fini(&l.machine);
    if (l.status == KILN_BUILD_FAILED && l.log.len == 0)

@@ -7,6 +7,8 @@
  * log.  Cases that crashed the process run in a child (kk_child). */
 #include "kk.h"
 
+#include <execinfo.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -119,6 +121,34 @@ static int macro_case(void)
    return kt_result();
 }
 
+/* A crash in a capped build names where it happened: the shared object
+ * and function of each frame, written without allocating (backtrace is
+ * run once before the cap so that its unwinder is loaded). */
+static void report_crash(int sig)
+{
+   static const char msg[] = "crashed; backtrace:\n";
+   if (write(2, msg, sizeof(msg) - 1) < 0)
+      _exit(128 + sig);
+   void *frames[32];
+   backtrace_symbols_fd(frames, backtrace(frames, 32), 2);
+   signal(sig, SIG_DFL);
+   raise(sig);
+}
+
+static void arm_crash_report(void)
+{
+   static char stack[1 << 16];
+   stack_t ss = {.ss_sp = stack, .ss_size = sizeof(stack)};
+   sigaltstack(&ss, NULL);
+   void *warm[1];
+   backtrace(warm, 1);
+   struct sigaction sa = {.sa_handler = report_crash, .sa_flags = SA_ONSTACK | SA_RESETHAND};
+   sigemptyset(&sa.sa_mask);
+   sigaction(SIGSEGV, &sa, NULL);
+   sigaction(SIGBUS, &sa, NULL);
+   sigaction(SIGABRT, &sa, NULL);
+}
+
 /* Address space capped at what the process uses plus extra_mb: the build
  * succeeds, or fails with CL_OUT_OF_HOST_MEMORY or a build failure, and
  * this child exits normally either way. */
@@ -137,6 +167,7 @@ static int oom_case(unsigned extra_mb)
    fclose(f);
    rlim_t cap = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)extra_mb << 20);
    struct rlimit rl = {cap, cap};
+   arm_crash_report();
    REQUIRE(setrlimit(RLIMIT_AS, &rl) == 0);
    const char *strings[] = {src};
    cl_int err;
