@@ -101,6 +101,9 @@ struct job {
    LLVMModuleRef m;
    struct kiln_build_log log;
    struct kiln_llvm_dump dump; /* KILN_DUMP's files */
+   /* A guard caught LLVM throwing during the job (kiln_llvm_guard_catches):
+    * its objects may be half built. */
+   bool caught;
 };
 
 /* Options, then the target: the order clBuildProgram reports errors in
@@ -213,10 +216,11 @@ static enum kiln_build_status il_frontend(struct job *j, const void *il, size_t 
 }
 
 /* Ends a job: out keeps only the log unless status is KILN_BUILD_OK.
- * escaped: LLVM threw out of the job (guard.h), so its context may hold
- * half-built objects whose destructors crash: they are leaked instead
- * (a build capped 380 MiB above its start died in ~BitcodeReader when
- * the context was disposed: kernel_build_limits on the CUDA device). */
+ * escaped: LLVM threw during the job (guard.h: out of it, or to a guard
+ * inside it), so its context may hold half-built objects whose
+ * destructors crash: they are leaked instead (a build capped 380 MiB
+ * above its start died in ~BitcodeReader when the context was disposed,
+ * kernel_build_limits on the CUDA device). */
 static enum kiln_build_status job_close(struct job *j, enum kiln_build_status status,
                                         bool escaped, struct kiln_build_output *out,
                                         const char *what)
@@ -264,6 +268,7 @@ static void build_body(void *p)
 {
    struct call *c = p;
    struct job *j = &c->j;
+   unsigned catches = kiln_llvm_guard_catches();
    c->st = job_open(j, c->options, c->target, "build");
    kiln_llvm_dump_begin(&j->dump, c->il ? NULL : c->source, c->il ? 0 : c->size);
    if (!c->st)
@@ -273,12 +278,14 @@ static void build_body(void *p)
       c->st = kiln_llvm_finish(j->m, &j->machine, c->target,
                                !(j->opts.flags & KILN_BUILD_OPT_DISABLE), false, &j->dump, c->out,
                                &j->log);
+   j->caught = kiln_llvm_guard_catches() != catches;
 }
 
 static void compile_body(void *p)
 {
    struct call *c = p;
    struct job *j = &c->j;
+   unsigned catches = kiln_llvm_guard_catches();
    c->st = job_open(j, c->options, c->target, "compile");
    kiln_llvm_dump_begin(&j->dump, c->il ? NULL : c->source, c->il ? 0 : c->size);
    /* The files it includes from disk go to out->deps, for the cache. */
@@ -291,6 +298,7 @@ static void compile_body(void *p)
       bool copied = bc && kiln_llvm_take_buffer(bc, &c->out->bitcode, &c->out->bitcode_size);
       c->st = copied && c->out->target_id ? KILN_BUILD_OK : KILN_BUILD_OUT_OF_MEMORY;
    }
+   j->caught = kiln_llvm_guard_catches() != catches;
 }
 
 /* Runs body on the compiler stack, then closes the job. */
@@ -301,7 +309,7 @@ static enum kiln_build_status run_job(struct call *c, void (*body)(void *), cons
    enum kiln_build_status st = kiln_llvm_run(body, c, &c->j.log);
    if (st)
       c->st = st;
-   return job_close(&c->j, c->st, st != KILN_BUILD_OK, c->out, what);
+   return job_close(&c->j, c->st, st != KILN_BUILD_OK || c->j.caught, c->out, what);
 }
 
 enum kiln_build_status kiln_llvm_build(const char *source, size_t size, const char *options,

@@ -868,6 +868,8 @@ namespace {
 // How many kiln_llvm_guard frames this thread is inside: the handlers throw
 // only where something will catch.
 thread_local unsigned guard_depth KILN_TLS_MODEL;
+// Throws kiln_llvm_guard caught on this thread (kiln_llvm_guard_catches).
+thread_local unsigned guard_catches KILN_TLS_MODEL;
 
 // report_fatal_error's message, carried to the catch.  A fixed array: the
 // handler may run because memory ran out.
@@ -922,16 +924,24 @@ extern "C" enum kiln_llvm_guard_status kiln_llvm_guard(void (*fn)(void *), void 
       fn(arg);
       return KILN_LLVM_GUARD_OK;
    } catch (const std::bad_alloc &) {
+      guard_catches++;
       return KILN_LLVM_GUARD_OUT_OF_MEMORY;
    } catch (const Fatal &f) {
+      guard_catches++;
       if (why && why_size)
          std::snprintf(why, why_size, "%s", f.why);
       return KILN_LLVM_GUARD_FATAL;
    } catch (...) {
       // Nothing else is thrown by LLVM; a std::length_error from a string
       // that could not grow is running out of memory all the same.
+      guard_catches++;
       return KILN_LLVM_GUARD_OUT_OF_MEMORY;
    }
+}
+
+extern "C" unsigned kiln_llvm_guard_catches(void)
+{
+   return guard_catches;
 }
 
 // Clang's own stack check (clang/Basic/Stack.h) measures from the first

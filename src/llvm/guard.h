@@ -43,6 +43,10 @@ enum kiln_llvm_guard_status {
 enum kiln_llvm_guard_status kiln_llvm_guard(void (*fn)(void *), void *arg, char *why,
                                             size_t why_size);
 
+/* How many times kiln_llvm_guard caught something on this thread: a
+ * build that saw it change holds LLVM objects that may be half built,
+ * which are then leaked, never freed (build.c's job_close). */
+unsigned kiln_llvm_guard_catches(void);
 /* Runs fn(arg) on a thread whose stack is KILN_LLVM_COMPILER_STACK bytes
  * (the calling thread waits), or right here when this thread is already
  * one.  false when no such thread could be made (out of memory). */

@@ -147,11 +147,11 @@ struct link_job {
    LLVMModuleRef m;
    enum kiln_build_status status;
    struct kiln_llvm_dump dump; /* KILN_DUMP's files */
+   bool caught; /* a guard caught LLVM throwing: leak l->m and l->c */
 };
 
-static void link_body(void *p)
+static void link_steps(struct link_job *l)
 {
-   struct link_job *l = p;
    l->c = LLVMContextCreate();
    LLVMContextSetDiagnosticHandler(l->c, diagnostic, &l->log);
    l->status = kiln_llvm_machine_init(&l->machine, l->target, &l->log);
@@ -172,6 +172,14 @@ static void link_body(void *p)
    kiln_llvm_apply_math_options(l->m, l->lo.flags);
    l->status = kiln_llvm_finish(l->m, &l->machine, l->target, true, true,
                                 &l->dump, l->out, &l->log);
+}
+
+static void link_body(void *p)
+{
+   struct link_job *l = p;
+   unsigned catches = kiln_llvm_guard_catches();
+   link_steps(l);
+   l->caught = kiln_llvm_guard_catches() != catches;
 }
 
 enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigned n,
@@ -198,11 +206,13 @@ enum kiln_build_status kiln_llvm_link(const struct kiln_bitcode *inputs, unsigne
    enum kiln_build_status st = kiln_llvm_run(link_body, &l, &l.log);
    if (st)
       l.status = st;
-   /* After LLVM threw out of the link (st), its objects are leaked, not
-    * freed: they may be half built (guard.h; build.c's job_close). */
-   if (l.m && !st)
+   /* After LLVM threw during the link (out of it: st, or to a guard in
+    * it), its objects are leaked, not freed: they may be half built
+    * (guard.h; build.c's job_close). */
+   bool leak = st || l.caught;
+   if (l.m && !leak)
       LLVMDisposeModule(l.m);
-   if (l.c && !st)
+   if (l.c && !leak)
       LLVMContextDispose(l.c);
    kiln_llvm_machine_fini(&l.machine);
    if (l.status == KILN_BUILD_FAILED && l.log.len == 0)
