@@ -44,7 +44,7 @@ struct kiln_cpu_code {
    LLVMContextRef ctx;
    LLVMModuleRef m;
    LLVMTargetMachineRef tm;
-   bool broken; /* an LLVM fatal error left the module in doubt */
+   bool broken; /* LLVM threw during a compile: the module is in doubt */
 };
 
 static atomic_ulong compiles;
@@ -179,8 +179,10 @@ void kiln_cpu_code_close(struct kiln_cpu_code *c)
 {
    if (!c)
       return;
-   /* Guarded: LLVM may allocate tearing down (guard.h). */
-   if (c->ctx || c->tm)
+   /* Guarded: LLVM may allocate tearing down (guard.h).  A broken
+    * program's LLVM objects are leaked: their destructors may crash
+    * (build.c's job_close). */
+   if ((c->ctx || c->tm) && !c->broken)
       kiln_llvm_guard(dispose_llvm, c, NULL, 0);
    for (unsigned i = 0; i < c->num_kernels; i++) {
       kiln_free(c->kernels[i].name);
@@ -324,6 +326,7 @@ struct compile_call {
    unsigned i;
    struct kiln_build_log log;
    enum kiln_build_status st;
+   bool caught; /* a guard caught LLVM throwing during the compile */
 };
 
 static LLVMValueRef named(LLVMModuleRef m, const char *prefix, const char *name, bool function)
@@ -338,9 +341,8 @@ static LLVMValueRef named(LLVMModuleRef m, const char *prefix, const char *name,
    return v;
 }
 
-static void compile_body(void *p)
+static void compile_steps(struct compile_call *cc)
 {
-   struct compile_call *cc = p;
    struct kiln_cpu_code *c = cc->c;
    struct kiln_llvm_machine mach = {
       .target = &kiln_llvm_target_cpu,
@@ -401,6 +403,14 @@ static void compile_body(void *p)
    c->kernels[cc->i].object_size = out.object_size;
 }
 
+static void compile_body(void *p)
+{
+   struct compile_call *cc = p;
+   unsigned catches = kiln_llvm_guard_catches();
+   compile_steps(cc);
+   cc->caught = kiln_llvm_guard_catches() != catches;
+}
+
 bool kiln_cpu_code_compile(struct kiln_cpu_code *c, unsigned i, char **error)
 {
    *error = NULL;
@@ -412,8 +422,10 @@ bool kiln_cpu_code_compile(struct kiln_cpu_code *c, unsigned i, char **error)
    }
    struct compile_call cc = {.c = c, .i = i, .st = KILN_BUILD_FAILED};
    enum kiln_build_status st = kiln_llvm_run(compile_body, &cc, &cc.log);
-   if (st == KILN_BUILD_FAILED)
-      c->broken = true; /* a fatal error: the module may be half changed */
+   /* LLVM threw (a fatal error, or out of memory): the module, read
+    * lazily, may be half changed, and is neither used nor freed again. */
+   if (st != KILN_BUILD_OK || cc.caught)
+      c->broken = true;
    if (!st)
       st = cc.st;
    if (!st) {
