@@ -414,9 +414,7 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    bool oom = false;
    char *spec = NULL;
    if (prog->il) {
-      pthread_mutex_lock(&prog->lock);
       spec = kiln_program_spec_arg(prog, &oom);
-      pthread_mutex_unlock(&prog->lock);
       if (oom) {
          kiln_free(fresh.options);
          return CL_OUT_OF_HOST_MEMORY;

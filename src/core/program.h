@@ -78,7 +78,7 @@ cl_int kiln_program_set_spec_constant(cl_program prog, cl_uint spec_id, size_t s
 
 /* The translator's argument for the constants set so far ("--spec-const=
  * 3:i32:42 ..."), kiln_malloc'd; NULL when none is set or out of memory
- * (*oom says which). */
+ * (*oom says which).  Takes prog->lock. */
 char *kiln_program_spec_arg(cl_program prog, bool *oom);
 
 /* Builds for the given devices (all of the program's when n is 0).

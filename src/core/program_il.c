@@ -78,7 +78,8 @@ cl_int kiln_program_set_spec_constant(cl_program prog, cl_uint spec_id, size_t s
    return err;
 }
 
-char *kiln_program_spec_arg(cl_program prog, bool *oom)
+/* kiln_program_spec_arg with prog->lock held. */
+static char *spec_arg(cl_program prog, bool *oom)
 {
    *oom = false;
    const struct kiln_spec_constants *s = prog->spec;
@@ -116,5 +117,13 @@ char *kiln_program_spec_arg(cl_program prog, bool *oom)
       }
       sep = " ";
    }
+   return arg;
+}
+
+char *kiln_program_spec_arg(cl_program prog, bool *oom)
+{
+   pthread_mutex_lock(&prog->lock);
+   char *arg = spec_arg(prog, oom);
+   pthread_mutex_unlock(&prog->lock);
    return arg;
 }
