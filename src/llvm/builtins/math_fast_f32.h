@@ -89,9 +89,9 @@ KM_FN float km_exp10f(float x)
    return km_scale2(km_exp_poly(r, 10), (int)n);
 }
 
-/* ln(m) for x = m * 2^e, m in [sqrt(1/2), sqrt(2)), as ln1p(f), f = m - 1
- * exact, *e the exponent; x positive and finite. */
-KM_FN float km_log_parts(float x, float *e)
+/* x = m * 2^e with m in [sqrt(1/2), sqrt(2)): m - 1 (exact), *e the
+ * exponent; x positive and finite (log and pow share it). */
+KM_FN float km_split(float x, int *e)
 {
    int adj = 0;
    if (x < 1.17549435e-38f) { /* subnormal: make it normal first */
@@ -105,8 +105,17 @@ KM_FN float km_log_parts(float x, float *e)
       mbits -= 0x800000;
       ex++;
    }
+   *e = ex;
+   return KM_AS_FLOAT(mbits) - 1.0f;
+}
+
+/* ln(m) for x = m * 2^e (km_split), as ln1p(f), f = m - 1; *e the
+ * exponent; x positive and finite. */
+KM_FN float km_log_parts(float x, float *e)
+{
+   int ex;
+   float f = km_split(x, &ex);
    *e = (float)ex;
-   float f = KM_AS_FLOAT(mbits) - 1.0f;
    /* ln(1 + f) = f + f * f * R(f), R fitted on [sqrt(1/2) - 1, sqrt(2) - 1]. */
    const float c[9] = {-0.49999988079071045f, 0.33333325386047363f, -0.25001585483551025f,
                        0.20001965761184692f,  -0.16609010100364685f, 0.14181874692440033f,
@@ -232,19 +241,8 @@ KM_FN float km_powf(float x, float y)
    float ay = y < 0.0f ? -y : y;
    if (!(x > 0.0f) || !(x < 1.0f / 0.0f) || !(ay < 1.0f / 0.0f) || y == 0.0f || x == 1.0f)
       return KM_POW_WIDE(x, y);
-   int adj = 0;
-   if (x < 1.17549435e-38f) { /* subnormal: make it normal first */
-      x *= 8388608.0f;
-      adj = 23;
-   }
-   int bits = KM_AS_INT(x);
-   int ex = ((bits >> 23) & 0xff) - 127 - adj;
-   int mbits = (bits & 0x7fffff) | 0x3f800000;
-   if (mbits > 0x3fb504f3) {
-      mbits -= 0x800000;
-      ex++;
-   }
-   double f = (double)KM_AS_FLOAT(mbits) - 1.0;
+   int ex;
+   double f = km_split(x, &ex);
    double sd = f / (2.0 + f), s2 = sd * sd;
    double q = KM_FMA(s2, 1.0 / 15, 1.0 / 13);
    q = KM_FMA(q, s2, 1.0 / 11);
