@@ -77,6 +77,18 @@ static struct counts read_counts(void)
    return c;
 }
 
+/* clBuildProgram for the device, printing the log when it fails. */
+static cl_int build(cl_program p)
+{
+   cl_int err = clBuildProgram(p, 1, &device, "", NULL, NULL);
+   if (err) {
+      char log[8192] = "";
+      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+      fprintf(stderr, "%s\n", log);
+   }
+   return err;
+}
+
 /* Builds source in a fresh context, runs scale over 256 floats with a
  * global offset of 64 and checks the result. */
 static void build_and_run(void)
@@ -87,13 +99,7 @@ static void build_and_run(void)
    cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
    assert_int_equal(err, CL_SUCCESS);
    unsigned loads = fake_cuda.modules_loaded;
-   err = clBuildProgram(p, 1, &device, "", NULL, NULL);
-   if (err) {
-      char log[8192] = "";
-      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
-      fprintf(stderr, "%s\n", log);
-   }
-   assert_int_equal(err, CL_SUCCESS);
+   assert_int_equal(build(p), CL_SUCCESS);
    /* The PTX the driver was given: the kernel's entry, its two
     * arguments and the four hidden parameters, for the device's sm. */
    assert_int_equal(fake_cuda.modules_loaded, loads + 1);
@@ -171,13 +177,7 @@ static void test_extensions_in_kernels(void **state)
    assert_int_equal(err, CL_SUCCESS);
    static const unsigned sizes[] = {8, 8, 8, 8, 8, 4};
    fake_cuda_define_kernel("ext", 6, sizes, NULL);
-   err = clBuildProgram(p, 1, &device, "", NULL, NULL);
-   if (err) {
-      char log[8192] = "";
-      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
-      fprintf(stderr, "%s\n", log);
-   }
-   assert_int_equal(err, CL_SUCCESS);
+   assert_int_equal(build(p), CL_SUCCESS);
    assert_non_null(strstr(fake_cuda.last_module, "atom.global.add.u64"));
    assert_non_null(strstr(fake_cuda.last_module, "atom.global.max.s64"));
    clReleaseProgram(p);
@@ -207,13 +207,7 @@ static void test_math_replacements(void **state)
    assert_int_equal(err, CL_SUCCESS);
    static const unsigned sizes[] = {8, 8, 8, 8, 8, 8, 4};
    fake_cuda_define_kernel("fm", 7, sizes, NULL);
-   err = clBuildProgram(p, 1, &device, "", NULL, NULL);
-   if (err) {
-      char log[8192] = "";
-      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
-      fprintf(stderr, "%s\n", log);
-   }
-   assert_int_equal(err, CL_SUCCESS);
+   assert_int_equal(build(p), CL_SUCCESS);
    const char *ptx = fake_cuda.last_module;
    assert_non_null(strstr(ptx, "ex2.approx.ftz.f32"));
    assert_non_null(strstr(ptx, "rsqrt.approx.ftz.f32"));
@@ -253,13 +247,7 @@ static void test_image_instructions(void **state)
    assert_int_equal(err, CL_SUCCESS);
    static const unsigned sizes[] = {8, 4, 8, 8, 8, 8, 8, 8, 8, 8, 4};
    fake_cuda_define_kernel("img", 11, sizes, NULL);
-   err = clBuildProgram(p, 1, &device, "", NULL, NULL);
-   if (err) {
-      char log[8192] = "";
-      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
-      fprintf(stderr, "%s\n", log);
-   }
-   assert_int_equal(err, CL_SUCCESS);
+   assert_int_equal(build(p), CL_SUCCESS);
    const char *ptx = fake_cuda.last_module;
    assert_non_null(strstr(ptx, "tex.2d.v4.f32.f32"));
    assert_non_null(strstr(ptx, "tex.a1d.v4.u32.f32"));
