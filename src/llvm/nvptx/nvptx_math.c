@@ -438,51 +438,6 @@ static void fix_nan_arg(LLVMBuilderRef b, LLVMValueRef call)
    patch_result(b, call, nan, x);
 }
 
-/* tgamma(x) of a negative non-integer below -50 (float) or -200
- * (double) is a zero whose sign is that of Γ on (-n-1, -n), n = trunc(-x):
- * negative for even n (|Γ| is below the smallest denormal there, by far
- * more than the 1 / sin(πx) of the reflection can make up); libclc's
- * was infinity. */
-static void fix_tgamma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call)
-{
-   LLVMValueRef x = LLVMGetOperand(call, 0);
-   LLVMTypeRef t = LLVMTypeOf(x);
-   bool wide = LLVMGetTypeKind(element_type(t)) == LLVMDoubleTypeKind;
-   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
-   LLVMValueRef tx = overloaded(m, b, "llvm.trunc", &x, 1);
-   LLVMValueRef c = LLVMBuildAnd(
-      b, LLVMBuildFCmp(b, LLVMRealOLT, x, fp_const(t, wide ? -200.0 : -50.0), ""),
-      LLVMBuildFCmp(b, LLVMRealONE, tx, x, ""), "");
-   LLVMValueRef h = LLVMBuildFMul(b, LLVMBuildFNeg(b, tx, ""), fp_const(t, 0.5), "");
-   LLVMValueRef th = overloaded(m, b, "llvm.trunc", &h, 1);
-   LLVMValueRef even = LLVMBuildFCmp(b, LLVMRealOEQ, th, h, "");
-   LLVMValueRef sel =
-      patch_result(b, call, c, LLVMBuildSelect(b, even, fp_const(t, -0.0), fp_const(t, 0.0), ""));
-   if (!wide)
-      return;
-   /* Γ of a negative integer or -inf is NaN (§7.5.1, C99 F.9.5.4);
-    * libclc's double tgamma(-2^127) and tgamma(-inf) were -0 (which the
-    * float tgamma, computed through it, returned: CTS test_bruteforce). */
-   LLVMValueRef negint = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOLT, x, LLVMConstNull(t), ""),
-                                      LLVMBuildFCmp(b, LLVMRealOEQ, tx, x, ""), "");
-   LLVMValueRef nan_fixed = LLVMBuildSelect(b, negint, fp_const(t, NAN), sel, "");
-   LLVMReplaceAllUsesWith(sel, nan_fixed);
-   LLVMSetOperand(nan_fixed, 2, sel);
-   sel = nan_fixed;
-   /* Double tgamma of |x| < 2^-26: libclc's was 16.7-75 ulp off for
-    * negative x from -2^-31 down to -2^-87 (CTS test_bruteforce on the
-    * H200).  There Γ(x) = 1/x - γ + (γ²/2 + π²/12) x, the next term
-    * smaller by another factor x (2^-52 of the result at most). */
-   LLVMValueRef ax = overloaded(m, b, "llvm.fabs", &x, 1);
-   LLVMValueRef tiny = LLVMBuildFCmp(b, LLVMRealOLT, ax, fp_const(t, 0x1p-26), "");
-   LLVMValueRef inv = LLVMBuildFDiv(b, fp_const(t, 1.0), x, "");
-   LLVMValueRef series = fma_f(m, b, fp_const(t, 0.98905599532797255540), x,
-                               LLVMBuildFSub(b, inv, fp_const(t, 0.57721566490153286061), ""));
-   LLVMValueRef fixed = LLVMBuildSelect(b, tiny, series, sel, "");
-   LLVMReplaceAllUsesWith(sel, fixed);
-   LLVMSetOperand(fixed, 2, sel); /* RAUW made it its own operand */
-}
-
 /* erfc(x) of x < -6 is 2 to double precision (2 - 2e-17 at -6);
  * libclc's double erfc of large negative x (-2^113 and beyond) was NaN,
  * and so was the float erfc computed through it (CTS test_bruteforce). */
@@ -620,7 +575,6 @@ enum libclc_fix {
    FIX_TANPI,
    FIX_NAN_ARG,
    FIX_FREXP,
-   FIX_TGAMMA,
    FIX_ERFC
 };
 
@@ -644,8 +598,6 @@ static enum libclc_fix fix_for(const char *base, unsigned np, LLVMTypeKind k)
       return FIX_NAN_ARG;
    if (!strcmp(base, "frexp") && np == 2)
       return FIX_FREXP;
-   if (!strcmp(base, "tgamma") && np == 1)
-      return FIX_TGAMMA;
    if (!strcmp(base, "erfc") && np == 1 && !f32)
       return FIX_ERFC;
    if (!strcmp(base, "ldexp") && np == 2)
@@ -710,9 +662,6 @@ void kiln_nvptx_fix_libclc_results(LLVMModuleRef m)
             break;
          case FIX_FREXP:
             fix_frexp(b, calls[i]);
-            break;
-         case FIX_TGAMMA:
-            fix_tgamma(m, b, calls[i]);
             break;
          case FIX_ERFC:
             fix_erfc(b, calls[i]);
