@@ -17,6 +17,7 @@
 #include "util/env.h"
 #include "util/log.h"
 #include "util/spin.h"
+#include "util/thread_role.h"
 #include "util/tls.h"
 
 /* Set on executor and completer threads: event callbacks run there, and
@@ -31,6 +32,7 @@ bool kiln_executor_on_thread(void)
 void kiln_executor_mark_thread(void)
 {
    on_executor_thread = true;
+   kiln_thread_mark_own();
 }
 
 void kiln_executor_unref(struct kiln_executor *ex)
@@ -136,7 +138,7 @@ static bool work_or_quit(void *arg)
 static void *executor_main(void *arg)
 {
    struct kiln_executor *ex = arg;
-   on_executor_thread = true;
+   kiln_executor_mark_thread();
    bool polled = false;
    pthread_mutex_lock(&ex->lock);
    for (;;) {
@@ -257,19 +259,32 @@ static bool not_fencing(void *arg)
    return !atomic_load_explicit(&ex->fencing, memory_order_acquire);
 }
 
+/* Launches of the queue are still in flight: the launch being enqueued
+ * is one of a series.  Recorded by the executor thread, it overlaps this
+ * thread's enqueue of the next one; recorded here, the two alternate
+ * (the completer's fences take the context now and then, which sends
+ * the launches after them to the executor anyway).  On an H200 behind a
+ * 16-core Xeon, back-to-back launches cost 6.4-6.9 µs through the
+ * executor and 6.8-7.6 µs with launches taken here whenever they could be
+ * (docs/performance.md, "Where a back-to-back launch goes"). */
+static bool queue_busy(struct kiln_executor *ex)
+{
+   return atomic_load_explicit(&ex->num_flying, memory_order_relaxed) != 0;
+}
+
 void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
 {
    ev->next_ready = NULL;
    /* A launch that only records (a CUDA stream's) goes to the device from
-    * this thread when nothing of the queue is ahead of it and nobody else
-    * records: no hand-over to the executor thread, whose wake-up or
-    * polling would cost more than the launch (docs/design.md, "Executor:
-    * the launch path").  Commands that may wait (maps, host copies) and
+    * this thread when nothing of the queue is ahead of it or in flight
+    * (queue_busy) and nobody else records: no hand-over to the executor
+    * thread, whose wake-up or polling would cost more than the launch
+    * (docs/design.md, "Executor: the launch path").  Commands that may wait (maps, host copies) and
     * devices that run work as they record it (the CPU) keep going through
     * the executor, so that an enqueue never runs the work of a command
     * that does not block it. */
    bool here = ev->ops && ev->ops->records_only && ex->device->caps->launch_records_async &&
-               direct_launches();
+               direct_launches() && !queue_busy(ex);
    /* A blocking read, write or map that is ready while its enqueue runs,
     * on a device whose launches only record: the enqueuing thread would
     * only wait for the executor thread to run it (a hand-over each way),

@@ -518,6 +518,31 @@ static CUresult f_cuCtxPopCurrent(CUcontext *ctx)
    RETURN(CUDA_SUCCESS);
 }
 
+static CUresult f_cuCtxGetCurrent(CUcontext *ctx)
+{
+   LOCK();
+   *ctx = ctx_depth ? (CUcontext)&ctxs[ctx_stack[ctx_depth - 1]] : NULL;
+   RETURN(CUDA_SUCCESS);
+}
+
+/* Replaces the top of the stack (pushes onto an empty one); NULL pops. */
+static CUresult f_cuCtxSetCurrent(CUcontext ctx)
+{
+   LOCK();
+   struct fake_ctx *c = (struct fake_ctx *)ctx;
+   if (!c) {
+      if (ctx_depth)
+         ctx_depth--;
+      RETURN(CUDA_SUCCESS);
+   }
+   if (c < ctxs || c >= ctxs + FAKE_CUDA_MAX_DEVICES || fake_cuda.devices[c->device].primary_refs <= 0)
+      RETURN(CUDA_ERROR_INVALID_CONTEXT);
+   if (!ctx_depth)
+      ctx_depth = 1;
+   ctx_stack[ctx_depth - 1] = c->device;
+   RETURN(CUDA_SUCCESS);
+}
+
 /* ---- memory ---- */
 
 static CUresult f_cuMemAlloc(CUdeviceptr *dptr, size_t bytes)
@@ -1478,6 +1503,8 @@ static struct cuda_api table = {
    .cuDevicePrimaryCtxRelease = f_cuDevicePrimaryCtxRelease,
    .cuCtxPushCurrent = f_cuCtxPushCurrent,
    .cuCtxPopCurrent = f_cuCtxPopCurrent,
+   .cuCtxGetCurrent = f_cuCtxGetCurrent,
+   .cuCtxSetCurrent = f_cuCtxSetCurrent,
    .cuMemAlloc = f_cuMemAlloc,
    .cuMemFree = f_cuMemFree,
    .cuMemHostAlloc = f_cuMemHostAlloc,

@@ -5,6 +5,7 @@
  * kernel parameters a launch hands CUDA (cuda_abi.h), and failures:
  * out of memory at every allocation, launch errors, a kernel fault that
  * fails its fence and loses the device while another keeps working. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +26,7 @@
 #include "pipe/cuda/cuda_abi.h"
 #include "pipe/cuda/cuda_screen.h"
 #include "util/log.h"
+#include "util/thread_role.h"
 
 static struct pipe_screen *screens[4];
 static unsigned num_screens;
@@ -314,6 +316,47 @@ static void test_buffers(void **state)
    s->resource_destroy(s, b);
    ctx->destroy(ctx);
    assert_int_equal(fake_cuda_used(0), 0);
+}
+
+/* What a thread of Kiln's own sees: the first call leaves the device's
+ * context current (depth 1, no push and pop around later calls); a call
+ * for the second device pushes over it and pops back.  depth[]: after the
+ * first device's call, its second call, the second device's call. */
+static void *own_thread_calls(void *arg)
+{
+   int *depth = arg;
+   kiln_thread_mark_own();
+   struct pipe_resource *a = screens[0]->resource_create(screens[0], 256);
+   depth[0] = a ? fake_cuda_ctx_depth() : -1;
+   struct pipe_resource *b = screens[0]->resource_create(screens[0], 256);
+   depth[1] = b ? fake_cuda_ctx_depth() : -1;
+   struct pipe_resource *c = screens[1]->resource_create(screens[1], 256);
+   depth[2] = c ? fake_cuda_ctx_depth() : -1;
+   depth[3] = fake_cuda_used(0) == 512 && fake_cuda_used(1) == 256;
+   screens[0]->resource_destroy(screens[0], a);
+   screens[0]->resource_destroy(screens[0], b);
+   screens[1]->resource_destroy(screens[1], c);
+   return NULL;
+}
+
+static void test_own_thread_context(void **state)
+{
+   (void)state;
+   int depth[4] = {-2, -2, -2, -2};
+   pthread_t t;
+   assert_int_equal(pthread_create(&t, NULL, own_thread_calls, depth), 0);
+   assert_int_equal(pthread_join(t, NULL), 0);
+   assert_int_equal(depth[0], 1);
+   assert_int_equal(depth[1], 1);
+   assert_int_equal(depth[2], 1);
+   assert_int_equal(depth[3], 1);
+   assert_int_equal(fake_cuda_used(0), 0);
+   assert_int_equal(fake_cuda_used(1), 0);
+   /* The application's threads keep what they had: nothing current. */
+   struct pipe_resource *a = screens[0]->resource_create(screens[0], 256);
+   assert_non_null(a);
+   assert_int_equal(fake_cuda_ctx_depth(), 0);
+   screens[0]->resource_destroy(screens[0], a);
 }
 
 static void test_fills(void **state)
@@ -1441,6 +1484,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_discovery, setup_two, teardown),
       cmocka_unit_test_setup_teardown(test_caps, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_buffers, setup_one, teardown),
+      cmocka_unit_test_setup_teardown(test_own_thread_context, setup_two, teardown),
       cmocka_unit_test_setup_teardown(test_fills, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_rects, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_rects_row_fallback, setup_one, teardown),

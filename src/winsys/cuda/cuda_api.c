@@ -50,6 +50,8 @@ struct cuda_api *cuda_api_load(void)
    CU(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
    CU(cuCtxPushCurrent, "cuCtxPushCurrent_v2");
    CU(cuCtxPopCurrent, "cuCtxPopCurrent_v2");
+   CU(cuCtxGetCurrent, "cuCtxGetCurrent");
+   CU(cuCtxSetCurrent, "cuCtxSetCurrent");
    CU(cuMemAlloc, "cuMemAlloc_v2");
    CU(cuMemFree, "cuMemFree_v2");
    CU(cuMemHostAlloc, "cuMemHostAlloc");

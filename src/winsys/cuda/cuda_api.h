@@ -233,6 +233,8 @@ struct cuda_api {
    CUresult (*cuDevicePrimaryCtxRelease)(CUdevice dev);
    CUresult (*cuCtxPushCurrent)(CUcontext ctx);
    CUresult (*cuCtxPopCurrent)(CUcontext *ctx);
+   CUresult (*cuCtxGetCurrent)(CUcontext *ctx);
+   CUresult (*cuCtxSetCurrent)(CUcontext ctx);
 
    CUresult (*cuMemAlloc)(CUdeviceptr *dptr, size_t bytes);
    CUresult (*cuMemFree)(CUdeviceptr dptr);

@@ -7,6 +7,7 @@
 
 #include "util/alloc.h"
 #include "util/log.h"
+#include "util/thread_role.h"
 #include "winsys/cuda/cuda_winsys_priv.h"
 
 const char *cuda_ws_error_name(struct cuda_winsys *ws, CUresult r, char *buf, size_t size)
@@ -62,10 +63,22 @@ cl_int cuda_ws_result(struct cuda_winsys *ws, CUresult r, const char *call, cl_i
    return fallback;
 }
 
-cl_int cuda_ws_enter(struct cuda_winsys *ws)
+CUresult cuda_ws_enter(struct cuda_winsys *ws, bool *pushed)
 {
-   CUresult r = ws->api->cuCtxPushCurrent(ws->ctx);
-   return cuda_ws_result(ws, r, "cuCtxPushCurrent", CL_OUT_OF_RESOURCES, 0);
+   const struct cuda_api *a = ws->api;
+   CUcontext cur = NULL;
+   *pushed = false;
+   if (a->cuCtxGetCurrent && a->cuCtxGetCurrent(&cur) == CUDA_SUCCESS) {
+      if (cur == ws->ctx)
+         return CUDA_SUCCESS;
+      /* An executor or completer thread: nothing but event callbacks
+       * runs there besides Kiln, so the context may stay.  Never over
+       * one that a callback made current. */
+      if (!cur && kiln_thread_is_own() && a->cuCtxSetCurrent(ws->ctx) == CUDA_SUCCESS)
+         return CUDA_SUCCESS;
+   }
+   *pushed = true;
+   return a->cuCtxPushCurrent(ws->ctx);
 }
 
 void cuda_ws_leave(struct cuda_winsys *ws)

@@ -3,6 +3,7 @@
 #define KILN_WINSYS_CUDA_WINSYS_PRIV_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
 #include "winsys/cuda/cuda_winsys.h"
 
@@ -14,9 +15,11 @@ struct cuda_winsys {
    struct cuda_ws_info info;
 };
 
-/* Makes the device's context current on this thread (pushed over whatever
- * was current); cuda_ws_leave puts the previous one back. */
-cl_int cuda_ws_enter(struct cuda_winsys *ws);
+/* Makes the device's context current on this thread for a call: pushed
+ * over whatever was current (*pushed: cuda_ws_leave puts that back), or
+ * nothing to do where it is current already, or made current for good on
+ * a thread of Kiln's own where none was (util/thread_role.h). */
+CUresult cuda_ws_enter(struct cuda_winsys *ws, bool *pushed);
 void cuda_ws_leave(struct cuda_winsys *ws);
 
 #endif

@@ -9,13 +9,17 @@
 #include "winsys/cuda/cuda_winsys_priv.h"
 
 /* One CUDA call under the device's context: the CUresult, or the push's
- * own failure. */
+ * own failure.  Where the context is current already (a thread of
+ * Kiln's own, cuda_ws_enter) the call goes straight through: a push and
+ * a pop cost 0.13-0.3 µs on an H200's host, around a 3.5-4.5 µs launch. */
 #define WS_CALL(ws, r, call)                                                                  \
    do {                                                                                       \
-      r = (ws)->api->cuCtxPushCurrent((ws)->ctx);                                             \
+      bool pushed_;                                                                           \
+      r = cuda_ws_enter(ws, &pushed_);                                                        \
       if (r == CUDA_SUCCESS) {                                                                \
          r = (ws)->api->call;                                                                 \
-         cuda_ws_leave(ws);                                                                   \
+         if (pushed_)                                                                         \
+            cuda_ws_leave(ws);                                                                \
       }                                                                                       \
    } while (0)
 
