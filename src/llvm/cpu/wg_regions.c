@@ -94,8 +94,18 @@ void kiln_wg_isolate_barriers(LLVMValueRef fn)
             if (!kiln_wg_is_call(i) || kiln_wi_kind(i) != WI_BARRIER)
                continue;
             LLVMValueRef next = LLVMGetNextInstruction(i);
-            if (LLVMIsABranchInst(next) && !LLVMIsConditional(next))
+            if (LLVMIsABranchInst(next) && !LLVMIsConditional(next) &&
+                (LLVMGetFirstInstruction(bb) == i ||
+                 !LLVMIsAPHINode(LLVMGetFirstInstruction(LLVMGetSuccessor(next, 0)))))
                continue; /* already last before a plain branch */
+            /* Also where the branch goes to phis (a loop header right
+             * after the barrier: `barrier(); for (k = 0; ...)`): the
+             * barrier goes into a block of its own, and the phis' copies
+             * that reg2mem puts on the edge then run after the barrier,
+             * in the region of the loop.  Before it, the loop's start
+             * came from a slot per work-item, which kept the optimiser
+             * from unrolling a constant-trip loop and vectorizing the
+             * work-items across it (tiled SGEMM's inner product). */
             split_head(fn, bb, i);
             again = true;
             break;

@@ -4,6 +4,11 @@
  * uniform and per-work-item state in the ways that analysis must tell
  * apart; every result is checked against a host simulation of the group,
  * at several group sizes (1, odd, a power of two). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "kk.h"
 
 static const char *source =
@@ -332,6 +337,111 @@ static void early_ret(const struct kt_env *env)
       }
 }
 
+/* Tiled matrix product: a constant-trip loop right behind a barrier
+ * (`barrier(); for (k = 0; k < TS; k++) acc += As[ty][k] * Bs[k][tx];`).
+ * Its start is the region's own (wg_regions.c, kiln_wg_isolate_barriers),
+ * so the optimiser unrolls it and vectorizes the work-items across it: on
+ * the CPU device the optimised IR (KILN_DUMP) holds a vector multiply-add.
+ * Integer-valued floats: every sum is exact, fused or not. */
+static const char *matmul_source =
+   "#define TS 16\n"
+   "__kernel void matmul(int n, __global const float *A, __global const float *B,\n"
+   "                     __global float *C)\n"
+   "{\n"
+   "  __local float As[TS][TS], Bs[TS][TS];\n"
+   "  int tx = get_local_id(0), ty = get_local_id(1);\n"
+   "  int col = get_group_id(0) * TS + tx, row = get_group_id(1) * TS + ty;\n"
+   "  float acc = 0.0f;\n"
+   "  for (int t = 0; t < n; t += TS) {\n"
+   "    As[ty][tx] = A[row * n + t + tx];\n"
+   "    Bs[ty][tx] = B[(t + ty) * n + col];\n"
+   "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "    for (int k = 0; k < TS; k++)\n"
+   "      acc += As[ty][k] * Bs[k][tx];\n"
+   "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+   "  }\n"
+   "  C[row * n + col] = acc;\n"
+   "}\n";
+
+/* Whether an optimised module dumped in dir holds a vector multiply-add;
+ * empties and removes dir. */
+static bool dumped_vector_fma(const char *dir)
+{
+   bool found = false;
+   DIR *d = opendir(dir);
+   if (!d)
+      return false;
+   struct dirent *e;
+   while ((e = readdir(d))) {
+      char path[512];
+      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+      size_t len = strlen(e->d_name);
+      if (len > 7 && !strcmp(e->d_name + len - 7, ".opt.ll")) {
+         FILE *f = fopen(path, "r");
+         char line[8192];
+         while (f && fgets(line, sizeof(line), f))
+            found |= strstr(line, "@llvm.fmuladd.v") || strstr(line, "@llvm.fma.v");
+         if (f)
+            fclose(f);
+      }
+      if (e->d_name[0] != '.')
+         remove(path);
+   }
+   closedir(d);
+   remove(dir);
+   return found;
+}
+
+static void tiled_matmul(const struct kt_env *env)
+{
+   enum { MN = 48 };
+   static cl_float a[MN * MN], b[MN * MN], c[MN * MN], want[MN * MN];
+   for (int i = 0; i < MN * MN; i++) {
+      a[i] = (cl_float)((i * 7) % 9 - 4);
+      b[i] = (cl_float)((i * 5) % 7 - 3);
+   }
+   for (int r = 0; r < MN; r++)
+      for (int col = 0; col < MN; col++) {
+         float acc = 0.0f;
+         for (int k = 0; k < MN; k++)
+            acc += a[r * MN + k] * b[k * MN + col];
+         want[r * MN + col] = acc;
+      }
+   cl_device_type type = 0;
+   REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
+   char dir[] = "/tmp/kiln-barrier-loops-XXXXXX";
+   bool dump = (type & CL_DEVICE_TYPE_CPU) && mkdtemp(dir);
+   if (dump)
+      setenv("KILN_DUMP", dir, 1);
+   cl_program p = kk_build(env, matmul_source, NULL);
+   if (dump)
+      unsetenv("KILN_DUMP");
+   cl_kernel k = kk_kernel(p, "matmul");
+   cl_mem ma = kk_buffer_in(env, sizeof(a), a), mb = kk_buffer_in(env, sizeof(b), b);
+   cl_mem mc = kk_buffer_in(env, sizeof(c), NULL);
+   cl_int n = MN;
+   KK_ARG(k, 0, n);
+   KK_ARG(k, 1, ma);
+   KK_ARG(k, 2, mb);
+   KK_ARG(k, 3, mc);
+   size_t global[2] = {MN, MN}, local[2] = {16, 16};
+   KK_RUN(env, k, 2, NULL, global, local);
+   kk_read(env, mc, sizeof(c), c);
+   for (int i = 0; i < MN * MN; i++)
+      if (c[i] != want[i]) {
+         KT_FAIL("tiled matmul: C[%d] = %g, expected %g", i, (double)c[i], (double)want[i]);
+         break;
+      }
+   if (dump)
+      CHECK(dumped_vector_fma(dir),
+            "the tiled product's inner loop is not vectorized across work-items");
+   CHECK_OK(clReleaseMemObject(ma));
+   CHECK_OK(clReleaseMemObject(mb));
+   CHECK_OK(clReleaseMemObject(mc));
+   CHECK_OK(clReleaseKernel(k));
+   CHECK_OK(clReleaseProgram(p));
+}
+
 int main(void)
 {
    struct kt_env env;
@@ -343,6 +453,7 @@ int main(void)
    two_d(&env);
    nested(&env);
    early_ret(&env);
+   tiled_matmul(&env);
    CHECK_OK(clReleaseProgram(prog));
    kt_teardown(&env);
    return kt_result();
