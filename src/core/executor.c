@@ -17,7 +17,6 @@
 #include "util/env.h"
 #include "util/log.h"
 #include "util/spin.h"
-#include "util/thread_role.h"
 #include "util/tls.h"
 
 /* Set on executor and completer threads: event callbacks run there, and
@@ -32,7 +31,6 @@ bool kiln_executor_on_thread(void)
 void kiln_executor_mark_thread(void)
 {
    on_executor_thread = true;
-   kiln_thread_mark_own();
 }
 
 void kiln_executor_unref(struct kiln_executor *ex)

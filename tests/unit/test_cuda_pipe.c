@@ -26,7 +26,6 @@
 #include "pipe/cuda/cuda_abi.h"
 #include "pipe/cuda/cuda_screen.h"
 #include "util/log.h"
-#include "util/thread_role.h"
 
 static struct pipe_screen *screens[4];
 static unsigned num_screens;
@@ -318,14 +317,15 @@ static void test_buffers(void **state)
    assert_int_equal(fake_cuda_used(0), 0);
 }
 
-/* What a thread of Kiln's own sees: the first call leaves the device's
- * context current (depth 1, no push and pop around later calls); a call
- * for the second device pushes over it and pops back.  depth[]: after the
- * first device's call, its second call, the second device's call. */
-static void *own_thread_calls(void *arg)
+/* A thread with no context current: the first call leaves the device's
+ * context current (depth 1: no push and pop around later calls); a call
+ * for the second device pushes over it and pops back; destroying a
+ * screen takes its context off the thread.  depth[]: after the first
+ * device's first and second call, after the second device's call, after
+ * the second device's call with the first device's context gone. */
+static void *context_calls(void *arg)
 {
    int *depth = arg;
-   kiln_thread_mark_own();
    struct pipe_resource *a = screens[0]->resource_create(screens[0], 256);
    depth[0] = a ? fake_cuda_ctx_depth() : -1;
    struct pipe_resource *b = screens[0]->resource_create(screens[0], 256);
@@ -339,12 +339,12 @@ static void *own_thread_calls(void *arg)
    return NULL;
 }
 
-static void test_own_thread_context(void **state)
+static void test_context_stays_current(void **state)
 {
    (void)state;
    int depth[4] = {-2, -2, -2, -2};
    pthread_t t;
-   assert_int_equal(pthread_create(&t, NULL, own_thread_calls, depth), 0);
+   assert_int_equal(pthread_create(&t, NULL, context_calls, depth), 0);
    assert_int_equal(pthread_join(t, NULL), 0);
    assert_int_equal(depth[0], 1);
    assert_int_equal(depth[1], 1);
@@ -352,11 +352,12 @@ static void test_own_thread_context(void **state)
    assert_int_equal(depth[3], 1);
    assert_int_equal(fake_cuda_used(0), 0);
    assert_int_equal(fake_cuda_used(1), 0);
-   /* The application's threads keep what they had: nothing current. */
-   struct pipe_resource *a = screens[0]->resource_create(screens[0], 256);
+   /* On this thread too; the teardown's screen_destroy takes it off
+    * again (fake_cuda_check_clean asks depth 0). */
+   struct pipe_resource *a = screens[1]->resource_create(screens[1], 256);
    assert_non_null(a);
-   assert_int_equal(fake_cuda_ctx_depth(), 0);
-   screens[0]->resource_destroy(screens[0], a);
+   assert_int_equal(fake_cuda_ctx_depth(), 1);
+   screens[1]->resource_destroy(screens[1], a);
 }
 
 static void test_fills(void **state)
@@ -1484,7 +1485,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_discovery, setup_two, teardown),
       cmocka_unit_test_setup_teardown(test_caps, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_buffers, setup_one, teardown),
-      cmocka_unit_test_setup_teardown(test_own_thread_context, setup_two, teardown),
+      cmocka_unit_test_setup_teardown(test_context_stays_current, setup_two, teardown),
       cmocka_unit_test_setup_teardown(test_fills, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_rects, setup_one, teardown),
       cmocka_unit_test_setup_teardown(test_rects_row_fallback, setup_one, teardown),

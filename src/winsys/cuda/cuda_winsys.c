@@ -7,7 +7,6 @@
 
 #include "util/alloc.h"
 #include "util/log.h"
-#include "util/thread_role.h"
 #include "winsys/cuda/cuda_winsys_priv.h"
 
 const char *cuda_ws_error_name(struct cuda_winsys *ws, CUresult r, char *buf, size_t size)
@@ -71,10 +70,11 @@ CUresult cuda_ws_enter(struct cuda_winsys *ws, bool *pushed)
    if (a->cuCtxGetCurrent && a->cuCtxGetCurrent(&cur) == CUDA_SUCCESS) {
       if (cur == ws->ctx)
          return CUDA_SUCCESS;
-      /* An executor or completer thread: nothing but event callbacks
-       * runs there besides Kiln, so the context may stay.  Never over
-       * one that a callback made current. */
-      if (!cur && kiln_thread_is_own() && a->cuCtxSetCurrent(ws->ctx) == CUDA_SUCCESS)
+      /* No context on this thread: the device's primary context becomes
+       * current and stays, as the CUDA runtime leaves it (and PoCL's CUDA
+       * device).  Never over a context that something else made current:
+       * that one gets the push and pop. */
+      if (!cur && a->cuCtxSetCurrent(ws->ctx) == CUDA_SUCCESS)
          return CUDA_SUCCESS;
    }
    *pushed = true;
@@ -164,6 +164,11 @@ void cuda_winsys_destroy(struct cuda_winsys *ws)
 {
    if (!ws)
       return;
+   /* This thread keeps no context that is about to go. */
+   CUcontext cur = NULL;
+   if (ws->api->cuCtxGetCurrent && ws->api->cuCtxGetCurrent(&cur) == CUDA_SUCCESS &&
+       cur == ws->ctx)
+      ws->api->cuCtxSetCurrent(NULL);
    ws->api->cuDevicePrimaryCtxRelease(ws->dev);
    kiln_free(ws);
 }

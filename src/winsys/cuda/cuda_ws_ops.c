@@ -8,10 +8,8 @@
 #include "util/log.h"
 #include "winsys/cuda/cuda_winsys_priv.h"
 
-/* One CUDA call under the device's context: the CUresult, or the push's
- * own failure.  Where the context is current already (a thread of
- * Kiln's own, cuda_ws_enter) the call goes straight through: a push and
- * a pop cost 0.13-0.3 µs on an H200's host, around a 3.5-4.5 µs launch. */
+/* One CUDA call under the device's context (cuda_ws_enter): the
+ * CUresult, or the push's own failure. */
 #define WS_CALL(ws, r, call)                                                                  \
    do {                                                                                       \
       bool pushed_;                                                                           \
