@@ -136,7 +136,7 @@ static bool work_or_quit(void *arg)
 static void *executor_main(void *arg)
 {
    struct kiln_executor *ex = arg;
-   kiln_executor_mark_thread();
+   on_executor_thread = true;
    bool polled = false;
    pthread_mutex_lock(&ex->lock);
    for (;;) {
@@ -277,10 +277,10 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
     * this thread when nothing of the queue is ahead of it or in flight
     * (queue_busy) and nobody else records: no hand-over to the executor
     * thread, whose wake-up or polling would cost more than the launch
-    * (docs/design.md, "Executor: the launch path").  Commands that may wait (maps, host copies) and
-    * devices that run work as they record it (the CPU) keep going through
-    * the executor, so that an enqueue never runs the work of a command
-    * that does not block it. */
+    * (docs/design.md, "Executor: the launch path").  Commands that may
+    * wait (maps, host copies) and devices that run work as they record
+    * it (the CPU) keep going through the executor, so that an enqueue
+    * never runs the work of a command that does not block it. */
    bool here = ev->ops && ev->ops->records_only && ex->device->caps->launch_records_async &&
                direct_launches() && !queue_busy(ex);
    /* A blocking read, write or map that is ready while its enqueue runs,
