@@ -99,6 +99,9 @@ void kiln_wg_jam_mark(LLVMBasicBlockRef hb);
 unsigned kiln_wg_jam_barriers(LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef barrier_fn,
                               LLVMCallConv cc);
 
+/* Takes the mark of kiln_wg_jam_mark off (wg_jam_wide.h moves it). */
+void kiln_wg_jam_unmark(LLVMBasicBlockRef hb);
+
 /* Whether a region starting at old block bb is a jammed loop. */
 bool kiln_wg_jam_start(LLVMBasicBlockRef bb);
 
