@@ -80,6 +80,7 @@ static bool invariant(const struct loop *l, LLVMValueRef v, int depth)
    case LLVMXor:
    case LLVMZExt:
    case LLVMSExt:
+   case LLVMTrunc: /* work-item ids to uint; Clang puts no flags on it */
    case LLVMGetElementPtr:
       break;
    case LLVMShl:
@@ -393,7 +394,12 @@ static LLVMValueRef round_test(const struct loop *l, LLVMBuilderRef b, LLVMValue
    LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntUGE, left, LLVMConstInt(it, le ? WIDE - 1 : WIDE, 0), "");
    if (l->pred != LLVMIntNE)
       ok = LLVMBuildAnd(b, LLVMBuildICmp(b, l->pred, iv8, bound, ""), ok, "");
+   bool is_signed = l->pred == LLVMIntSLT || l->pred == LLVMIntSLE;
    for (unsigned c = 0; c < l->nchecks; c++) {
+      /* iv + 7 does not wrap where iv < bound or iv <= bound held 8 times
+       * with the same signedness. */
+      if (l->checks[c].v == l->iv && l->pred != LLVMIntNE && l->checks[c].is_signed == is_signed)
+         continue;
       LLVMValueRef v = rebuild(l, b, iv8, l->checks[c].v);
       LLVMTypeRef vt = LLVMTypeOf(v);
       unsigned w = LLVMGetIntTypeWidth(vt);
@@ -495,15 +501,20 @@ static bool build_wide(struct loop *l)
    LLVMPositionBuilderAtEnd(b, r);
    unsigned kind = wide_kind(c);
    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+   /* Every load before every element: in a jammed round, what comes
+    * before the last load moves ahead of the other work-items' bodies
+    * (kiln_wg_jam_transpose), and the elements are stored (reg2mem). */
+   LLVMValueRef rows[MAX_LOADS];
    for (unsigned n = 0; n < l->nloads; n++) {
       struct wide_load *wl = &l->loads[n];
       LLVMValueRef addr = rebuild(l, b, iv8, wl->addr);
-      LLVMValueRef v = LLVMBuildLoad2(b, LLVMVectorType(LLVMTypeOf(wl->load), WIDE), addr, "wide.row");
-      LLVMSetAlignment(v, LLVMGetAlignment(wl->load));
-      LLVMSetMetadata(v, kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
-      for (unsigned k = 0; k < WIDE; k++)
-         wl->e[k] = LLVMBuildExtractElement(b, v, LLVMConstInt(i32, k, 0), "");
+      rows[n] = LLVMBuildLoad2(b, LLVMVectorType(LLVMTypeOf(wl->load), WIDE), addr, "wide.row");
+      LLVMSetAlignment(rows[n], LLVMGetAlignment(wl->load));
+      LLVMSetMetadata(rows[n], kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
    }
+   for (unsigned n = 0; n < l->nloads; n++)
+      for (unsigned k = 0; k < WIDE; k++)
+         l->loads[n].e[k] = LLVMBuildExtractElement(b, rows[n], LLVMConstInt(i32, k, 0), "");
    LLVMBuildBr(b, copies[0]);
    /* The iterations: header (phis replaced) and body, WIDE times. */
    LLVMValueRef latch_vals[64];
