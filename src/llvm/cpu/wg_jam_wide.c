@@ -387,13 +387,26 @@ static LLVMValueRef rebuild(const struct loop *l, LLVMBuilderRef b, LLVMValueRef
 static LLVMValueRef round_test(const struct loop *l, LLVMBuilderRef b, LLVMValueRef iv8)
 {
    LLVMTypeRef it = LLVMTypeOf(iv8);
-   LLVMValueRef bound = rebuild(l, b, iv8, l->bound);
-   LLVMValueRef left = LLVMBuildSub(b, bound, iv8, "wide.left");
-   bool le = l->pred == LLVMIntULE || l->pred == LLVMIntSLE;
-   /* Iterations left: bound - iv (+ 1 for <=), where the test holds. */
-   LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntUGE, left, LLVMConstInt(it, le ? WIDE - 1 : WIDE, 0), "");
-   if (l->pred != LLVMIntNE)
-      ok = LLVMBuildAnd(b, LLVMBuildICmp(b, l->pred, iv8, bound, ""), ok, "");
+   LLVMValueRef bound = rebuild(l, b, iv8, l->bound), ok;
+   if (l->pred == LLVMIntNE) {
+      /* bound - iv iterations left (modulo the width). */
+      ok = LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, bound, iv8, "wide.left"),
+                         LLVMConstInt(it, WIDE, 0), "");
+   } else {
+      /* iv + 7 < bound (iv + 7 <= bound for <=) without wrapping: one
+       * compare against a limit that depends on the bound alone, which
+       * LLVM computes once per work-item, not once per round. */
+      bool le = l->pred == LLVMIntULE || l->pred == LLVMIntSLE;
+      bool is_signed = l->pred == LLVMIntSLT || l->pred == LLVMIntSLE;
+      unsigned w = LLVMGetIntTypeWidth(it);
+      unsigned long long lowest = is_signed ? 1ull << (w - 1) : 0; /* SMIN or 0 */
+      unsigned long long d = le ? WIDE - 2 : WIDE - 1;               /* 6 or 7 */
+      LLVMValueRef room = LLVMBuildICmp(b, is_signed ? LLVMIntSGE : LLVMIntUGE, bound,
+                                        LLVMConstInt(it, lowest + d + 1, 0), "");
+      LLVMValueRef limit = LLVMBuildSelect(b, room, LLVMBuildSub(b, bound, LLVMConstInt(it, d, 0), ""),
+                                           LLVMConstInt(it, lowest, 0), "wide.limit");
+      ok = LLVMBuildICmp(b, is_signed ? LLVMIntSLT : LLVMIntULT, iv8, limit, "");
+   }
    bool is_signed = l->pred == LLVMIntSLT || l->pred == LLVMIntSLE;
    for (unsigned c = 0; c < l->nchecks; c++) {
       /* iv + 7 does not wrap where iv < bound or iv <= bound held 8 times
