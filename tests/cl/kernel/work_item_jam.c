@@ -145,9 +145,9 @@ static const char *chunked_source =
 
 /* Rows read 8 elements at a time (src/llvm/cpu/wg_jam_wide.h): trip
  * counts base + (g * 5 + n) % span, rows that start 37 elements apart at
- * any alignment; float and integer state, the test as <, <= and !=,
- * 32-bit, signed and size_t counters, 16-bit elements, two loads per
- * iteration. */
+ * any alignment; float, double and integer state, the test as <, <= and
+ * !=, 32-bit, signed, size_t and ulong counters, 8-, 16-, 32- and 64-bit
+ * elements, an index with an offset, two loads per iteration. */
 static const char *wide_source =
    "__kernel void wide_f(__global const float *in, __global float *out, uint base, uint span,\n"
    "                     uint n)\n"
@@ -183,6 +183,36 @@ static const char *wide_source =
    "  uint acc = 7u;\n"
    "  for (size_t i = begin; i < end; i++) acc = (acc ^ in[i]) * 0x9E3779B1u;\n"
    "  out[g] = acc;\n"
+   "}\n"
+   "__kernel void wide_c(__global const uchar *in, __global uint *out, int base, int span, int n)\n"
+   "{\n"
+   "  int g = (int)get_global_id(0);\n"
+   "  int begin = g * 37 + 5, end = begin + base + (g * 5 + n) % span;\n"
+   "  uint acc = 1u;\n"
+   "  for (int i = begin; i < end; i++) acc = acc * 5u + in[i - 5];\n"
+   "  out[g] = acc;\n"
+   "}\n"
+   "__kernel void wide_l(__global const long *in, __global uint *out, uint base, uint span,\n"
+   "                     uint n)\n"
+   "{\n"
+   "  size_t g = get_global_id(0);\n"
+   "  ulong trips = base + ((uint)g * 5u + n) % span, acc = 0;\n"
+   "  for (ulong i = 0; i != trips; i++) acc = acc * 3u + (ulong)in[g * 37 + i];\n"
+   "  out[g] = (uint)(acc ^ (acc >> 32));\n"
+   "}\n";
+
+/* The same with doubles, where the device has them. */
+static const char *wide_double_source =
+   "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+   "__kernel void wide_d(__global const double *in, __global uint *out, uint base, uint span,\n"
+   "                     uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0);\n"
+   "  uint begin = g * 37u + 2u, end = begin + base + (g * 5u + n) % span;\n"
+   "  double s = 0.5;\n"
+   "  for (uint i = begin; i < end; i++) s += in[i];\n"
+   "  ulong b = as_ulong(s);\n"
+   "  out[g] = (uint)(b ^ (b >> 32));\n"
    "}\n";
 
 enum { ITEMS = 20, MAXG = 64 * ITEMS, ROW = 16, MAXN = 40, WIDE_N = MAXG * 41 + 256 };
@@ -195,6 +225,9 @@ static float mat[MAXG * MAXN], vec[MAXN];
 static float wa[WIDE_N], wb[WIDE_N];
 static cl_int wi[WIDE_N];
 static cl_ushort ws[WIDE_N];
+static cl_uchar wc[WIDE_N];
+static cl_long wl[WIDE_N];
+static double wd[WIDE_N];
 
 static float host_row_sum(uint32_t g, uint32_t n)
 {
@@ -428,18 +461,40 @@ static uint32_t host_wide(unsigned kn, uint32_t g, uint32_t base, uint32_t span,
       for (uint32_t i = g * 37u, e = i + trips; i != e; i++)
          s = fmaf(wa[i], wb[i + 3u * g + 1u], s);
       memcpy(&bits, &s, sizeof(s));
-   } else {
+   } else if (kn == 3) {
       uint32_t acc = 7u;
       for (uint32_t i = g * 37u + 1u, e = i + trips; i < e; i++)
          acc = (acc ^ ws[i]) * 0x9E3779B1u;
       bits = acc;
+   } else if (kn == 4) {
+      uint32_t acc = 1u;
+      for (uint32_t i = g * 37u + 5u, e = i + trips; i < e; i++)
+         acc = acc * 5u + wc[i - 5];
+      bits = acc;
+   } else if (kn == 5) {
+      uint64_t acc = 0;
+      for (uint64_t i = 0; i != trips; i++)
+         acc = acc * 3u + (uint64_t)wl[g * 37u + i];
+      bits = (uint32_t)(acc ^ (acc >> 32));
+   } else {
+      double s = 0.5;
+      for (uint32_t i = g * 37u + 2u, e = i + trips; i < e; i++)
+         s += wd[i];
+      uint64_t b;
+      memcpy(&b, &s, sizeof(b));
+      bits = (uint32_t)(b ^ (b >> 32));
    }
    return bits;
 }
 
-static void check_wide(const struct kt_env *env, cl_program p)
+static const char *const wide_names[] = {"wide_f", "wide_i", "wide_dot", "wide_u16",
+                                         "wide_c", "wide_l", "wide_d"};
+enum { WIDE_KERNELS = 6, WIDE_DOUBLE = 6 };
+
+/* The wide kernels kn of p, from `first` to `last`. */
+static void check_wide(const struct kt_env *env, cl_program p, unsigned first, unsigned last)
 {
-   static const char *const names[] = {"wide_f", "wide_i", "wide_dot", "wide_u16"};
+   const char *const *names = wide_names;
    /* (base, span): differing trips from 0, from 16 (every block goes on
     * for two rounds, then apart), 64 everywhere (kiln_bench's chunks), 3,
     * 8 and 9 everywhere, 9 to 15. */
@@ -447,8 +502,11 @@ static void check_wide(const struct kt_env *env, cl_program p)
    static const size_t locals[] = {3, 8, 13, 64};
    cl_mem ma = kk_buffer_in(env, sizeof(wa), wa), mb = kk_buffer_in(env, sizeof(wb), wb);
    cl_mem mi = kk_buffer_in(env, sizeof(wi), wi), ms = kk_buffer_in(env, sizeof(ws), ws);
+   cl_mem mc = kk_buffer_in(env, sizeof(wc), wc), ml = kk_buffer_in(env, sizeof(wl), wl);
+   cl_mem md = kk_buffer_in(env, sizeof(wd), wd);
    cl_mem out = kk_buffer_in(env, MAXG * sizeof(cl_uint), NULL);
-   for (unsigned kn = 0; kn < 4; kn++) {
+   cl_mem ins[] = {ma, mi, ma, ms, mc, ml, md};
+   for (unsigned kn = first; kn <= last; kn++) {
       cl_kernel k = kk_kernel(p, names[kn]);
       bool failed = false;
       for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]) && !failed; sh++)
@@ -457,8 +515,7 @@ static void check_wide(const struct kt_env *env, cl_program p)
                size_t global = locals[ls] * ITEMS;
                cl_uint base = shapes[sh][0], span = shapes[sh][1];
                unsigned a = 0;
-               cl_mem in = kn == 1 ? mi : kn == 3 ? ms : ma;
-               KK_ARG(k, a++, in);
+               KK_ARG(k, a++, ins[kn]);
                if (kn == 2)
                   KK_ARG(k, a++, mb);
                KK_ARG(k, a++, out);
@@ -486,7 +543,17 @@ static void check_wide(const struct kt_env *env, cl_program p)
    CHECK_OK(clReleaseMemObject(mb));
    CHECK_OK(clReleaseMemObject(mi));
    CHECK_OK(clReleaseMemObject(ms));
+   CHECK_OK(clReleaseMemObject(mc));
+   CHECK_OK(clReleaseMemObject(ml));
+   CHECK_OK(clReleaseMemObject(md));
    CHECK_OK(clReleaseMemObject(out));
+}
+
+static bool has_fp64(const struct kt_env *env)
+{
+   char ext[8192] = "";
+   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_EXTENSIONS, sizeof(ext) - 1, ext, NULL));
+   return strstr(ext, "cl_khr_fp64") != NULL;
 }
 
 static bool is_cpu(const struct kt_env *env)
@@ -652,6 +719,9 @@ int main(void)
       wb[i] = (float)((i * 40503u) % 977u) * 0.001f - 0.5f;
       wi[i] = (cl_int)(i * 2654435761u);
       ws[i] = (cl_ushort)(i * 40503u);
+      wc[i] = (cl_uchar)(i * 2246822519u >> 13);
+      wl[i] = (cl_long)(i * 0x9E3779B97F4A7C15ull);
+      wd[i] = (double)((i * 2654435761u) % 1009u) * 1e-3 + (i % 3 ? 1e-12 : 1e9);
    }
    char dir[] = "/tmp/kiln-jam-XXXXXX";
    REQUIRE(mkdtemp(dir), "mkdtemp failed");
@@ -663,11 +733,16 @@ int main(void)
    check_2d(&env);
    check_chunked(&env, dir);
    cl_program wide = kk_build(&env, wide_source, NULL);
-   static const char *const wide_names[] = {"wide_f", "wide_i", "wide_dot", "wide_u16"};
-   for (unsigned k = 0; k < 4; k++)
+   for (unsigned k = 0; k < WIDE_KERNELS; k++)
       check_no_gather(&env, dir, "wide_f", wide_names[k]);
-   check_wide(&env, wide);
+   check_wide(&env, wide, 0, WIDE_KERNELS - 1);
    CHECK_OK(clReleaseProgram(wide));
+   if (has_fp64(&env)) {
+      wide = kk_build(&env, wide_double_source, NULL);
+      check_no_gather(&env, dir, "wide_d", "wide_d");
+      check_wide(&env, wide, WIDE_DOUBLE, WIDE_DOUBLE);
+      CHECK_OK(clReleaseProgram(wide));
+   }
    CHECK_OK(clReleaseProgram(prog));
    kt_teardown(&env);
    char cmd[128];
