@@ -388,6 +388,7 @@ static LLVMValueRef round_test(const struct loop *l, LLVMBuilderRef b, LLVMValue
 {
    LLVMTypeRef it = LLVMTypeOf(iv8);
    LLVMValueRef bound = rebuild(l, b, iv8, l->bound), ok;
+   bool is_signed = l->pred == LLVMIntSLT || l->pred == LLVMIntSLE;
    if (l->pred == LLVMIntNE) {
       /* bound - iv iterations left (modulo the width). */
       ok = LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, bound, iv8, "wide.left"),
@@ -397,7 +398,6 @@ static LLVMValueRef round_test(const struct loop *l, LLVMBuilderRef b, LLVMValue
        * compare against a limit that depends on the bound alone, which
        * LLVM computes once per work-item, not once per round. */
       bool le = l->pred == LLVMIntULE || l->pred == LLVMIntSLE;
-      bool is_signed = l->pred == LLVMIntSLT || l->pred == LLVMIntSLE;
       unsigned w = LLVMGetIntTypeWidth(it);
       unsigned long long lowest = is_signed ? 1ull << (w - 1) : 0; /* SMIN or 0 */
       unsigned long long d = le ? WIDE - 2 : WIDE - 1;               /* 6 or 7 */
@@ -407,7 +407,6 @@ static LLVMValueRef round_test(const struct loop *l, LLVMBuilderRef b, LLVMValue
                                            LLVMConstInt(it, lowest, 0), "wide.limit");
       ok = LLVMBuildICmp(b, is_signed ? LLVMIntSLT : LLVMIntULT, iv8, limit, "");
    }
-   bool is_signed = l->pred == LLVMIntSLT || l->pred == LLVMIntSLE;
    for (unsigned c = 0; c < l->nchecks; c++) {
       /* iv + 7 does not wrap where iv < bound or iv <= bound held 8 times
        * with the same signedness. */
