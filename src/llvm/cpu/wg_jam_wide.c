@@ -26,6 +26,14 @@ static unsigned wide_kind(LLVMContextRef c)
    return LLVMGetMDKindIDInContext(c, WIDE_NAME, (unsigned)strlen(WIDE_NAME));
 }
 
+/* On a wide load whose row is the same for every work-item of a block. */
+#define SAME_NAME "kiln.jam.wide.same"
+
+static unsigned same_kind(LLVMContextRef c)
+{
+   return LLVMGetMDKindIDInContext(c, SAME_NAME, (unsigned)strlen(SAME_NAME));
+}
+
 /* ---- step 1: the shape of the loop ---- */
 
 struct check {
@@ -139,6 +147,67 @@ static bool affine(struct loop *l, LLVMValueRef v, int depth)
    default:
       return false;
    }
+}
+
+/* Whether v has the same value in every work-item of a jammed block at
+ * the same iteration: made of constants, arguments, values of setup (the
+ * group's), work-item queries common to the group and the counter, whose
+ * start is such a value (the work-items of a jammed round have all run
+ * the same number of iterations).  No phi but the counter: one that
+ * merges branches that vary would differ between work-items. */
+static bool same_everywhere(const struct loop *l, LLVMValueRef v, int depth)
+{
+   if (!LLVMIsAInstruction(v))
+      return true;
+   LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+   if (bb == LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(bb)))
+      return true;
+   if (depth > MAX_DEPTH)
+      return false;
+   if (v == l->iv) {
+      for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+         if (LLVMGetIncomingBlock(v, k) == l->p)
+            return same_everywhere(l, LLVMGetIncomingValue(v, k), depth + 1);
+      return false;
+   }
+   unsigned n = (unsigned)LLVMGetNumOperands(v);
+   switch (LLVMGetInstructionOpcode(v)) {
+   case LLVMAdd:
+   case LLVMSub:
+   case LLVMMul:
+   case LLVMAnd:
+   case LLVMOr:
+   case LLVMXor:
+   case LLVMShl:
+   case LLVMLShr:
+   case LLVMAShr:
+   case LLVMZExt:
+   case LLVMSExt:
+   case LLVMTrunc:
+   case LLVMGetElementPtr:
+      break;
+   case LLVMCall:
+      switch (kiln_wi_kind(v)) {
+      case WI_GROUP_ID:
+      case WI_GLOBAL_SIZE:
+      case WI_LOCAL_SIZE:
+      case WI_NUM_GROUPS:
+      case WI_GLOBAL_OFFSET:
+      case WI_WORK_DIM:
+      case WI_ENQUEUED_LOCAL_SIZE:
+         n--; /* the callee */
+         break;
+      default:
+         return false;
+      }
+      break;
+   default:
+      return false;
+   }
+   for (unsigned o = 0; o < n; o++)
+      if (!same_everywhere(l, LLVMGetOperand(v, o), depth + 1))
+         return false;
+   return true;
 }
 
 /* Element types a vector load reads as 8 consecutive scalars. */
@@ -522,7 +591,10 @@ static bool build_wide(struct loop *l)
       LLVMValueRef addr = rebuild(l, b, iv8, wl->addr);
       rows[n] = LLVMBuildLoad2(b, LLVMVectorType(LLVMTypeOf(wl->load), WIDE), addr, "wide.row");
       LLVMSetAlignment(rows[n], LLVMGetAlignment(wl->load));
-      LLVMSetMetadata(rows[n], kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
+      LLVMValueRef md = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
+      LLVMSetMetadata(rows[n], kind, md);
+      if (same_everywhere(l, wl->addr, 0))
+         LLVMSetMetadata(rows[n], same_kind(c), md);
    }
    for (unsigned n = 0; n < l->nloads; n++)
       for (unsigned k = 0; k < WIDE; k++)
@@ -774,10 +846,25 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
       LLVMBuildBr(w->b, j + 1 < K ? front[j + 1] : tr);
    }
    LLVMPositionBuilderAtEnd(w->b, tr);
+   unsigned same = same_kind(w->c);
    for (unsigned m = 0; m < n; m++) {
       LLVMValueRef v[KILN_WG_JAM], r[KILN_WG_JAM];
       for (unsigned j = 0; j < K; j++)
          v[j] = loads[j][m];
+      if (LLVMGetMetadata(v[0], same)) {
+         /* One row for the whole block: lane k of work-item j's row is
+          * lane k of work-item 0's (a broadcast), the other loads die. */
+         for (unsigned j = 1; j < K; j++) {
+            LLVMValueRef users[MAX_EXTRACTS];
+            unsigned nu = 0;
+            for (LLVMUseRef u = LLVMGetFirstUse(v[j]); u; u = LLVMGetNextUse(u))
+               if (nu < MAX_EXTRACTS)
+                  users[nu++] = LLVMGetUser(u);
+            for (unsigned q = 0; q < nu; q++)
+               LLVMSetOperand(users[q], 0, v[0]);
+         }
+         continue;
+      }
       transpose(w->b, w->c, v, r);
       /* Lane k of work-item j's row is lane j of r[k]. */
       for (unsigned j = 0; j < K; j++) {

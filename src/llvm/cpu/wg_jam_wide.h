@@ -35,7 +35,11 @@
  * each load transposed (24 shuffles), then each work-item's rest, whose
  * e_k of work-item j becomes lane j of the k-th transposed vector: lane =
  * work-item, as the SLP vectorizer lays out the 8 interleaved chains,
- * which then take the transposed vectors as they are. */
+ * which then take the transposed vectors as they are.  A row that step
+ * 1 found to be the same for every work-item of a block (its address
+ * built from values common to the group and a counter that starts at
+ * such a value: x[k] of a matrix-vector product) is not transposed:
+ * work-item 0's row serves all 8, lane k broadcast. */
 #ifndef KILN_LLVM_WG_JAM_WIDE_H
 #define KILN_LLVM_WG_JAM_WIDE_H
 
