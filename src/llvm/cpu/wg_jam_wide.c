@@ -543,6 +543,15 @@ static bool build_wide(struct loop *l)
    for (unsigned k = 0; k < WIDE; k++)
       kiln_value_map_init(&map[k]);
    bool ok = phis && p8 && loop && copies;
+   /* Every key a map gets (blocks, then instructions: phis and wide
+    * loads among them), so that no put fails once the code changes. */
+   unsigned insts = 0;
+   for (unsigned b = 0; b < g->n; b++)
+      for (LLVMValueRef i = g->in_loop[b] ? LLVMGetFirstInstruction(g->blocks[b]) : NULL; i;
+           i = LLVMGetNextInstruction(i))
+         insts++;
+   for (unsigned k = 0; ok && k < WIDE; k++)
+      ok = kiln_value_map_reserve(&map[k], nblocks + insts);
    if (!ok)
       goto out;
    nphi = 0;
@@ -552,20 +561,13 @@ static bool build_wide(struct loop *l)
    for (unsigned b = 0, m = 1; b < g->n; b++)
       if (g->in_loop[b] && g->blocks[b] != l->h)
          loop[m++] = g->blocks[b];
-   /* The map first, so that running out of memory changes nothing. */
-   for (unsigned k = 0; ok && k < WIDE; k++)
-      for (unsigned b = 0; ok && b < nblocks; b++) {
+   /* From here on the puts cannot fail (reserved above). */
+   for (unsigned k = 0; k < WIDE; k++)
+      for (unsigned b = 0; b < nblocks; b++) {
          copies[k * nblocks + b] = LLVMInsertBasicBlockInContext(c, l->h, "wide.iter");
-         ok = kiln_value_map_put(&map[k], LLVMBasicBlockAsValue(loop[b]),
-                                 LLVMBasicBlockAsValue(copies[k * nblocks + b]));
+         kiln_value_map_put(&map[k], LLVMBasicBlockAsValue(loop[b]),
+                            LLVMBasicBlockAsValue(copies[k * nblocks + b]));
       }
-   if (!ok) {
-      for (unsigned k = 0; k < WIDE; k++)
-         for (unsigned b = 0; b < nblocks; b++)
-            if (copies[k * nblocks + b] && kiln_value_map_get(&map[k], LLVMBasicBlockAsValue(loop[b])))
-               LLVMDeleteBasicBlock(copies[k * nblocks + b]);
-      goto out;
-   }
    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
    LLVMBasicBlockRef w = LLVMInsertBasicBlockInContext(c, l->h, "wide");
    LLVMBasicBlockRef r = LLVMInsertBasicBlockInContext(c, l->h, "wide.load");
@@ -601,22 +603,18 @@ static bool build_wide(struct loop *l)
          l->loads[n].e[k] = LLVMBuildExtractElement(b, rows[n], LLVMConstInt(i32, k, 0), "");
    LLVMBuildBr(b, copies[0]);
    /* The iterations: header (phis replaced) and body, WIDE times. */
-   LLVMValueRef latch_vals[64];
-   LLVMValueRef *lv = nphi <= 64 ? latch_vals : kiln_malloc(nphi * sizeof(*lv));
-   if (!lv) {
-      ok = false; /* cannot happen for loops of MAX_LOOP_INSTS */
-      LLVMDisposeBuilder(b);
-      goto out;
-   }
+   /* The header phis' values from the latch (fewer phis than
+    * MAX_LOOP_INSTS). */
+   LLVMValueRef lv[MAX_LOOP_INSTS];
    for (unsigned k = 0; k < nphi; k++)
       for (unsigned n = 0; n < LLVMCountIncoming(phis[k]); n++)
          if (LLVMGetIncomingBlock(phis[k], n) == l->t)
             lv[k] = LLVMGetIncomingValue(phis[k], n);
    for (unsigned k = 0; k < WIDE; k++) {
       for (unsigned n = 0; n < nphi; n++)
-         ok &= kiln_value_map_put(&map[k], phis[n], k ? mapped(&map[k - 1], lv[n]) : p8[n]);
+         kiln_value_map_put(&map[k], phis[n], k ? mapped(&map[k - 1], lv[n]) : p8[n]);
       for (unsigned n = 0; n < l->nloads; n++)
-         ok &= kiln_value_map_put(&map[k], l->loads[n].load, l->loads[n].e[k]);
+         kiln_value_map_put(&map[k], l->loads[n].load, l->loads[n].e[k]);
       for (unsigned bl = 0; bl < nblocks; bl++) {
          LLVMPositionBuilderAtEnd(b, copies[k * nblocks + bl]);
          LLVMValueRef term = LLVMGetBasicBlockTerminator(loop[bl]);
@@ -626,7 +624,7 @@ static bool build_wide(struct loop *l)
             LLVMValueRef cl = LLVMIsAPHINode(i) ? LLVMBuildPhi(b, LLVMTypeOf(i), "") : LLVMInstructionClone(i);
             if (!LLVMIsAPHINode(i))
                LLVMInsertIntoBuilder(b, cl);
-            ok &= kiln_value_map_put(&map[k], i, cl);
+            kiln_value_map_put(&map[k], i, cl);
          }
          if (bl == 0)
             LLVMBuildBr(b, LLVMValueAsBasicBlock(mapped(&map[k], LLVMBasicBlockAsValue(l->entry))));
@@ -685,8 +683,6 @@ static bool build_wide(struct loop *l)
    retarget_phis(b, l->h, l->p, x, p8);
    kiln_wg_jam_unmark(l->h);
    kiln_wg_jam_mark(w);
-   if (lv != latch_vals)
-      kiln_free(lv);
    LLVMDisposeBuilder(b);
    ok = true;
 out:
