@@ -52,6 +52,15 @@ static bool grow(struct kiln_value_map *m)
    return true;
 }
 
+bool kiln_value_map_reserve(struct kiln_value_map *m, size_t n)
+{
+   /* put grows when (used + 1) * 2 > cap, also for a key it has. */
+   while ((n + 1) * 2 > m->cap)
+      if (!grow(m))
+         return false;
+   return true;
+}
+
 bool kiln_value_map_put(struct kiln_value_map *m, LLVMValueRef key, LLVMValueRef val)
 {
    if ((m->used + 1) * 2 > m->cap && !grow(m))

@@ -14,6 +14,9 @@ struct kiln_value_map {
 
 void kiln_value_map_init(struct kiln_value_map *m);
 void kiln_value_map_fini(struct kiln_value_map *m);
+/* Room for n keys: until the map holds n, put cannot fail.  False when
+ * out of memory. */
+bool kiln_value_map_reserve(struct kiln_value_map *m, size_t n);
 /* False when out of memory. */
 bool kiln_value_map_put(struct kiln_value_map *m, LLVMValueRef key, LLVMValueRef val);
 LLVMValueRef kiln_value_map_get(const struct kiln_value_map *m, LLVMValueRef key);

@@ -9,6 +9,7 @@
 #include "llvm/cpu/wg_graph.h"
 #include "llvm/cpu/wg_internal.h"
 #include "llvm/cpu/wg_jam.h"
+#include "llvm/cpu/wg_jam_wide.h"
 #include "llvm/cpu/wg_predicate.h"
 #include "util/alloc.h"
 
@@ -515,8 +516,9 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
    /* Rewritten once the scan, which maps the old values, is over. */
    struct counter *counters = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*counters)) : NULL;
    struct kiln_wg_jam_guard *guards = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*guards)) : NULL;
-   unsigned nguards = 0;
-   ok = ok && counters && guards;
+   LLVMBasicBlockRef *jams = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*jams)) : NULL;
+   unsigned nguards = 0, njams = 0;
+   ok = ok && counters && guards && jams;
    for (unsigned t = 0; ok && t < g.n; t++) {
       LLVMValueRef term = LLVMGetBasicBlockTerminator(g.blocks[t]);
       for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
@@ -530,6 +532,11 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
             kiln_wg_jam_mark(hb);
             marked++;
             bool dup = false;
+            for (unsigned k2 = 0; k2 < njams; k2++)
+               dup |= jams[k2] == hb;
+            if (!dup)
+               jams[njams++] = hb;
+            dup = false;
             for (unsigned k2 = 0; k2 < nguards; k2++)
                dup |= guards[k2].h == hb;
             if (!dup && kiln_wg_jam_find_guard(&g, &varying, h, t, &guards[nguards]))
@@ -554,6 +561,11 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
    kiln_free(guards);
    kiln_wg_graph_fini(&g);
    kiln_value_map_fini(&varying);
+   /* Rows read 8 elements at a time where the loads allow it; each
+    * widening changes the graph, which kiln_wg_jam_widen rebuilds. */
+   for (unsigned k = 0; k < njams; k++)
+      kiln_wg_jam_widen(fn, jams[k]);
+   kiln_free(jams);
    return marked > 0;
 }
 

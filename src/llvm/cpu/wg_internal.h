@@ -19,6 +19,8 @@
  *   wg_predicate.c  loops with varying trip counts in step (own header)
  *   wg_jam.c        row loops run by blocks of work-items interleaved
  *                   (own header: wg_jam.h)
+ *   wg_jam_wide.c   such rows read 8 elements at a time, transposed
+ *                   (own header: wg_jam_wide.h)
  */
 #ifndef KILN_LLVM_CPU_WG_INTERNAL_H
 #define KILN_LLVM_CPU_WG_INTERNAL_H

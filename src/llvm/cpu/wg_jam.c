@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "llvm/cpu/wg_internal.h"
+#include "llvm/cpu/wg_jam_wide.h"
 #include "llvm/cpu/wg_uniform.h"
 #include "util/alloc.h"
 
@@ -238,6 +239,11 @@ void kiln_wg_jam_mark(LLVMBasicBlockRef hb)
    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(hb)));
    LLVMSetMetadata(LLVMGetBasicBlockTerminator(hb), mark_kind(c),
                    LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
+}
+
+void kiln_wg_jam_unmark(LLVMBasicBlockRef hb)
+{
+   LLVMSetMetadata(LLVMGetBasicBlockTerminator(hb), block_mark_kind(hb), NULL);
 }
 
 bool kiln_wg_jam_start(LLVMBasicBlockRef bb)
@@ -475,7 +481,12 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
    unsigned n = nblocks - 1; /* the loop's blocks: all but exit */
    LLVMBasicBlockRef *loop = kiln_malloc(n * sizeof(*loop));
    LLVMBasicBlockRef *jam = kiln_malloc((size_t)K * n * sizeof(*jam));
-   LLVMValueRef *vars = kiln_malloc(MAX_INSTS * sizeof(*vars));
+   /* At most one variable per store of the loop. */
+   unsigned max_vars = 1;
+   for (unsigned k = 0; k < nblocks; k++)
+      for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[k]); i; i = LLVMGetNextInstruction(i))
+         max_vars += LLVMIsAStoreInst(i) != NULL;
+   LLVMValueRef *vars = kiln_malloc(max_vars * sizeof(*vars));
    LLVMValueRef cont[KILN_WG_JAM];
    unsigned nvars = 0;
    struct kiln_value_map map[KILN_WG_JAM];
@@ -490,7 +501,7 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
    for (unsigned k = 0, m = 1; k < nblocks; k++)
       if (blocks[k] != exit && blocks[k] != head)
          loop[m++] = blocks[k];
-   if (!written_allocas(w, loop, n, vars, &nvars, MAX_INSTS))
+   if (!written_allocas(w, loop, n, vars, &nvars, max_vars))
       goto out;
    LLVMValueRef ht = LLVMGetBasicBlockTerminator(head);
    bool on_true = LLVMGetSuccessor(ht, 1) == exit;
@@ -567,6 +578,7 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
    /* Each copy runs as its work-item: lid.x = x + j where its header and
    * its body start.  The headers run one after another and only read, so
    * that the state of all K is loaded at the top of every round. */
+   LLVMValueRef xs[KILN_WG_JAM];
    for (unsigned j = 0; j < K; j++) {
       LLVMBasicBlockRef hj = jam[j * n];
       LLVMBasicBlockRef sj = LLVMValueAsBasicBlock(kiln_value_map_get(&map[j], LLVMBasicBlockAsValue(body)));
@@ -574,6 +586,7 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
       LLVMPositionBuilderBefore(w->b, LLVMGetFirstInstruction(hj));
       if (j)
          xj = LLVMBuildAdd(w->b, x, LLVMConstInt(w->i64, j, 0), "");
+      xs[j] = xj;
       LLVMBuildStore(w->b, xj, kiln_wg_lid_ptr(w, zero));
       LLVMPositionBuilderBefore(w->b, LLVMGetFirstInstruction(sj));
       LLVMBuildStore(w->b, xj, kiln_wg_lid_ptr(w, zero));
@@ -591,6 +604,15 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
          LLVMBuildCondBr(w->b, all, LLVMValueAsBasicBlock(kiln_value_map_get(&map[0], LLVMBasicBlockAsValue(body))), fallback);
       }
    }
+   /* Rows read as vectors (wg_jam_wide.h): the block's loads first, then
+    * the transposed rows, then each work-item's rest. */
+   LLVMBasicBlockRef starts[KILN_WG_JAM];
+   for (unsigned j = 0; j < K; j++)
+      starts[j] = LLVMValueAsBasicBlock(kiln_value_map_get(&map[j], LLVMBasicBlockAsValue(body)));
+   LLVMBasicBlockRef first = kiln_wg_jam_transpose(w, starts, xs);
+   LLVMValueRef last = LLVMGetBasicBlockTerminator(jam[(K - 1) * n]);
+   if (first != starts[0])
+      LLVMSetSuccessor(last, 0, first);
    /* Each work-item of the block finishes alone, from x on. */
    LLVMPositionBuilderAtEnd(w->b, fallback);
    LLVMBuildStore(w->b, x, kiln_wg_lid_ptr(w, zero));

@@ -56,7 +56,10 @@
  * Only in dimension 0: groups narrower than K there (or the last
  * work-items of a row that is not a multiple of K) run as before.
  * LLVM's SLP vectorizer may then turn the K chains into vector adds on
- * K-wide gathers where its cost model for the CPU says that pays. */
+ * K-wide gathers where its cost model for the CPU says that pays; loads
+ * contiguous along the loop are read as rows instead (wg_jam_wide.h:
+ * step 1 puts a copy that runs 8 iterations per round in front of the
+ * loop and marks it instead, step 3 transposes its rows). */
 #ifndef KILN_LLVM_WG_JAM_H
 #define KILN_LLVM_WG_JAM_H
 
@@ -98,6 +101,9 @@ void kiln_wg_jam_mark(LLVMBasicBlockRef hb);
  * reaches; the marks of the others go.  Returns the barriers added. */
 unsigned kiln_wg_jam_barriers(LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef barrier_fn,
                               LLVMCallConv cc);
+
+/* Takes the mark of kiln_wg_jam_mark off (wg_jam_wide.h moves it). */
+void kiln_wg_jam_unmark(LLVMBasicBlockRef hb);
 
 /* Whether a region starting at old block bb is a jammed loop. */
 bool kiln_wg_jam_start(LLVMBasicBlockRef bb);

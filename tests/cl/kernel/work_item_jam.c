@@ -143,13 +143,91 @@ static const char *chunked_source =
    "  out[gid] = s;\n"
    "}\n";
 
-enum { ITEMS = 20, MAXG = 64 * ITEMS, ROW = 16, MAXN = 40 };
+/* Rows read 8 elements at a time (src/llvm/cpu/wg_jam_wide.h): trip
+ * counts base + (g * 5 + n) % span, rows that start 37 elements apart at
+ * any alignment; float, double and integer state, the test as <, <= and
+ * !=, 32-bit, signed, size_t and ulong counters, 8-, 16-, 32- and 64-bit
+ * elements, an index with an offset, two loads per iteration. */
+static const char *wide_source =
+   "__kernel void wide_f(__global const float *in, __global float *out, uint base, uint span,\n"
+   "                     uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0);\n"
+   "  uint begin = g * 37u + g % 5u, end = begin + base + (g * 5u + n) % span;\n"
+   "  float s = 0.25f;\n"
+   "  for (uint i = begin; i < end; i++) s += in[i];\n"
+   "  out[g] = s;\n"
+   "}\n"
+   "__kernel void wide_i(__global const int *in, __global uint *out, int base, int span, int n)\n"
+   "{\n"
+   "  int g = (int)get_global_id(0);\n"
+   "  int begin = g * 37 + g % 5, last = begin + base + (g * 5 + n) % span - 1;\n"
+   "  uint acc = (uint)g;\n"
+   "  for (int i = begin; i <= last; i++) acc = acc * 31u + (uint)in[i];\n"
+   "  out[g] = acc;\n"
+   "}\n"
+   "__kernel void wide_dot(__global const float *a, __global const float *b,\n"
+   "                       __global float *out, uint base, uint span, uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0);\n"
+   "  uint begin = g * 37u, end = begin + base + (g * 5u + n) % span;\n"
+   "  float s = 0.0f;\n"
+   "  for (uint i = begin; i != end; i++) s = fma(a[i], b[i + 3u * g + 1u], s);\n"
+   "  out[g] = s;\n"
+   "}\n"
+   "__kernel void wide_u16(__global const ushort *in, __global uint *out, uint base, uint span,\n"
+   "                       uint n)\n"
+   "{\n"
+   "  size_t g = get_global_id(0);\n"
+   "  size_t begin = g * 37 + 1, end = begin + base + (g * 5 + n) % span;\n"
+   "  uint acc = 7u;\n"
+   "  for (size_t i = begin; i < end; i++) acc = (acc ^ in[i]) * 0x9E3779B1u;\n"
+   "  out[g] = acc;\n"
+   "}\n"
+   "__kernel void wide_c(__global const uchar *in, __global uint *out, int base, int span, int n)\n"
+   "{\n"
+   "  int g = (int)get_global_id(0);\n"
+   "  int begin = g * 37 + 5, end = begin + base + (g * 5 + n) % span;\n"
+   "  uint acc = 1u;\n"
+   "  for (int i = begin; i < end; i++) acc = acc * 5u + in[i - 5];\n"
+   "  out[g] = acc;\n"
+   "}\n"
+   "__kernel void wide_l(__global const long *in, __global uint *out, uint base, uint span,\n"
+   "                     uint n)\n"
+   "{\n"
+   "  size_t g = get_global_id(0);\n"
+   "  ulong trips = base + ((uint)g * 5u + n) % span, acc = 0;\n"
+   "  for (ulong i = 0; i != trips; i++) acc = acc * 3u + (ulong)in[g * 37 + i];\n"
+   "  out[g] = (uint)(acc ^ (acc >> 32));\n"
+   "}\n";
+
+/* The same with doubles, where the device has them. */
+static const char *wide_double_source =
+   "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+   "__kernel void wide_d(__global const double *in, __global uint *out, uint base, uint span,\n"
+   "                     uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0);\n"
+   "  uint begin = g * 37u + 2u, end = begin + base + (g * 5u + n) % span;\n"
+   "  double s = 0.5;\n"
+   "  for (uint i = begin; i < end; i++) s += in[i];\n"
+   "  ulong b = as_ulong(s);\n"
+   "  out[g] = (uint)(b ^ (b >> 32));\n"
+   "}\n";
+
+enum { ITEMS = 20, MAXG = 64 * ITEMS, ROW = 16, MAXN = 40, WIDE_N = MAXG * 41 + 256 };
 static const size_t group_sizes[] = {1, 7, 8, 13, 64};
 static const cl_uint trips[] = {0, 1, 5, 37};
 static cl_program prog;
 static float fin[MAXG * ROW + 32];
 static cl_uint uin[MAXG * ROW + 32];
 static float mat[MAXG * MAXN], vec[MAXN];
+static float wa[WIDE_N], wb[WIDE_N];
+static cl_int wi[WIDE_N];
+static cl_ushort ws[WIDE_N];
+static cl_uchar wc[WIDE_N];
+static cl_long wl[WIDE_N];
+static double wd[WIDE_N];
 
 static float host_row_sum(uint32_t g, uint32_t n)
 {
@@ -359,6 +437,125 @@ static void check_2d(const struct kt_env *env)
    CHECK_OK(clReleaseMemObject(out));
 }
 
+static uint32_t wide_trips(uint32_t g, uint32_t base, uint32_t span, uint32_t n)
+{
+   return base + (g * 5u + n) % span;
+}
+
+/* The host's result of wide kernel kn for work-item g, bits. */
+static uint32_t host_wide(unsigned kn, uint32_t g, uint32_t base, uint32_t span, uint32_t n)
+{
+   uint32_t trips = wide_trips(g, base, span, n), bits;
+   if (kn == 0) {
+      float s = 0.25f;
+      for (uint32_t i = g * 37u + g % 5u, e = i + trips; i < e; i++)
+         s += wa[i];
+      memcpy(&bits, &s, sizeof(s));
+   } else if (kn == 1) {
+      uint32_t acc = g;
+      for (uint32_t i = g * 37u + g % 5u, e = i + trips; i < e; i++)
+         acc = acc * 31u + (uint32_t)wi[i];
+      bits = acc;
+   } else if (kn == 2) {
+      float s = 0.0f;
+      for (uint32_t i = g * 37u, e = i + trips; i != e; i++)
+         s = fmaf(wa[i], wb[i + 3u * g + 1u], s);
+      memcpy(&bits, &s, sizeof(s));
+   } else if (kn == 3) {
+      uint32_t acc = 7u;
+      for (uint32_t i = g * 37u + 1u, e = i + trips; i < e; i++)
+         acc = (acc ^ ws[i]) * 0x9E3779B1u;
+      bits = acc;
+   } else if (kn == 4) {
+      uint32_t acc = 1u;
+      for (uint32_t i = g * 37u + 5u, e = i + trips; i < e; i++)
+         acc = acc * 5u + wc[i - 5];
+      bits = acc;
+   } else if (kn == 5) {
+      uint64_t acc = 0;
+      for (uint64_t i = 0; i != trips; i++)
+         acc = acc * 3u + (uint64_t)wl[g * 37u + i];
+      bits = (uint32_t)(acc ^ (acc >> 32));
+   } else {
+      double s = 0.5;
+      for (uint32_t i = g * 37u + 2u, e = i + trips; i < e; i++)
+         s += wd[i];
+      uint64_t b;
+      memcpy(&b, &s, sizeof(b));
+      bits = (uint32_t)(b ^ (b >> 32));
+   }
+   return bits;
+}
+
+static const char *const wide_names[] = {"wide_f", "wide_i", "wide_dot", "wide_u16",
+                                         "wide_c", "wide_l", "wide_d"};
+enum { WIDE_KERNELS = 6, WIDE_DOUBLE = 6 };
+
+/* The wide kernels kn of p, from `first` to `last`. */
+static void check_wide(const struct kt_env *env, cl_program p, unsigned first, unsigned last)
+{
+   const char *const *names = wide_names;
+   /* (base, span): differing trips from 0, from 16 (every block goes on
+    * for two rounds, then apart), 64 everywhere (kiln_bench's chunks), 3,
+    * 8 and 9 everywhere, 9 to 15. */
+   static const cl_uint shapes[][2] = {{0, 29}, {16, 13}, {64, 1}, {3, 1}, {8, 1}, {9, 7}};
+   static const size_t locals[] = {3, 8, 13, 64};
+   cl_mem ma = kk_buffer_in(env, sizeof(wa), wa), mb = kk_buffer_in(env, sizeof(wb), wb);
+   cl_mem mi = kk_buffer_in(env, sizeof(wi), wi), ms = kk_buffer_in(env, sizeof(ws), ws);
+   cl_mem mc = kk_buffer_in(env, sizeof(wc), wc), ml = kk_buffer_in(env, sizeof(wl), wl);
+   cl_mem md = kk_buffer_in(env, sizeof(wd), wd);
+   cl_mem out = kk_buffer_in(env, MAXG * sizeof(cl_uint), NULL);
+   cl_mem ins[] = {ma, mi, ma, ms, mc, ml, md};
+   for (unsigned kn = first; kn <= last; kn++) {
+      cl_kernel k = kk_kernel(p, names[kn]);
+      bool failed = false;
+      for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]) && !failed; sh++)
+         for (size_t ls = 0; ls < sizeof(locals) / sizeof(locals[0]) && !failed; ls++)
+            for (cl_uint n = 0; n < 10 && !failed; n += 5) {
+               size_t global = locals[ls] * ITEMS;
+               cl_uint base = shapes[sh][0], span = shapes[sh][1];
+               unsigned a = 0;
+               KK_ARG(k, a++, ins[kn]);
+               if (kn == 2)
+                  KK_ARG(k, a++, mb);
+               KK_ARG(k, a++, out);
+               KK_ARG(k, a++, base);
+               KK_ARG(k, a++, span);
+               KK_ARG(k, a++, n);
+               KK_RUN(env, k, 1, NULL, &global, &locals[ls]);
+               cl_uint got[MAXG];
+               kk_read(env, out, global * sizeof(cl_uint), got);
+               for (uint32_t g = 0; g < global; g++) {
+                  uint32_t want = host_wide(kn, g, base, span, n);
+                  if (got[g] != want) {
+                     KT_FAIL("%s, group size %zu, base %u, span %u, n %u: item %u (%u trips) = "
+                             "%#x, expected %#x",
+                             names[kn], locals[ls], base, span, n, g,
+                             wide_trips(g, base, span, n), got[g], want);
+                     failed = true;
+                     break;
+                  }
+               }
+            }
+      CHECK_OK(clReleaseKernel(k));
+   }
+   CHECK_OK(clReleaseMemObject(ma));
+   CHECK_OK(clReleaseMemObject(mb));
+   CHECK_OK(clReleaseMemObject(mi));
+   CHECK_OK(clReleaseMemObject(ms));
+   CHECK_OK(clReleaseMemObject(mc));
+   CHECK_OK(clReleaseMemObject(ml));
+   CHECK_OK(clReleaseMemObject(md));
+   CHECK_OK(clReleaseMemObject(out));
+}
+
+static bool has_fp64(const struct kt_env *env)
+{
+   char ext[8192] = "";
+   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_EXTENSIONS, sizeof(ext) - 1, ext, NULL));
+   return strstr(ext, "cl_khr_fp64") != NULL;
+}
+
 static bool is_cpu(const struct kt_env *env)
 {
    cl_device_type type = 0;
@@ -419,6 +616,48 @@ static int side_by_side(const char *dir, const char *kernel)
    return kk_each_dumped_ir(dir, kernel, find_side_by_side, &found) > 0 ? found : -1;
 }
 
+/* Per work-group function of a dumped file: whether it gathers, and
+ * whether it loads rows of 8 elements. */
+struct row_loads {
+   const char *fn;   /* "__kiln_wg_<kernel>(" */
+   bool found, gather, vector;
+};
+
+static void find_row_loads(FILE *f, void *arg)
+{
+   struct row_loads *r = arg;
+   char line[4096];
+   bool in = false;
+   while (fgets(line, sizeof(line), f)) {
+      if (!strncmp(line, "define ", 7))
+         in = strstr(line, r->fn) != NULL;
+      else if (line[0] == '}')
+         in = false;
+      if (!in)
+         continue;
+      r->found = true;
+      r->gather |= strstr(line, "llvm.masked.gather") != NULL;
+      r->vector |= strstr(line, " = load <8 x ") != NULL;
+   }
+}
+
+/* The jammed rows of kernel in the dump of dir read 8 elements at a time
+ * (wg_jam_wide.h): vector loads, no gathers. */
+static void check_no_gather(const struct kt_env *env, const char *dir, const char *first,
+                            const char *kernel)
+{
+   const char *check = getenv("KILN_CHECK");
+   if (!is_cpu(env) || (check && strstr(check, "bounds")))
+      return;
+   char fn[128];
+   snprintf(fn, sizeof(fn), "@__kiln_wg_%s(", kernel);
+   struct row_loads r = {.fn = fn};
+   CHECK(kk_each_dumped_ir(dir, first, find_row_loads, &r) > 0 && r.found,
+         "KILN_DUMP wrote no optimised IR for %s", kernel);
+   CHECK(r.vector && !r.gather, "%s: the jammed rows are not read 8 elements at a time "
+                                "(vector loads: %d, gathers: %d)", kernel, r.vector, r.gather);
+}
+
 static void check_chunked(const struct kt_env *env, const char *dir)
 {
    cl_program p = kk_build(env, chunked_source, NULL);
@@ -431,6 +670,7 @@ static void check_chunked(const struct kt_env *env, const char *dir)
       CHECK(m != 0, "chunked: the row loop was not jammed (no vector fadd and fewer than 8 "
                     "scalar accumulators in the optimised IR)");
    }
+   check_no_gather(env, dir, "chunked", "chunked");
    cl_kernel k = kk_kernel(p, "chunked");
    cl_mem min = kk_buffer_in(env, sizeof(fin), fin);
    enum { G = 256 };
@@ -474,6 +714,15 @@ int main(void)
       mat[i] = (float)((i * 40503u) % 977u) * 0.01f - 3.0f;
    for (size_t i = 0; i < MAXN; i++)
       vec[i] = 1.0f / (float)(i + 3);
+   for (size_t i = 0; i < WIDE_N; i++) {
+      wa[i] = (float)((i * 2246822519u) % 1013u) * 0.01f + (i % 5 ? 3e-6f : 7e3f);
+      wb[i] = (float)((i * 40503u) % 977u) * 0.001f - 0.5f;
+      wi[i] = (cl_int)(i * 2654435761u);
+      ws[i] = (cl_ushort)(i * 40503u);
+      wc[i] = (cl_uchar)(i * 2246822519u >> 13);
+      wl[i] = (cl_long)(i * 0x9E3779B97F4A7C15ull);
+      wd[i] = (double)((i * 2654435761u) % 1009u) * 1e-3 + (i % 3 ? 1e-12 : 1e9);
+   }
    char dir[] = "/tmp/kiln-jam-XXXXXX";
    REQUIRE(mkdtemp(dir), "mkdtemp failed");
    setenv("KILN_DUMP", dir, 1);
@@ -483,6 +732,17 @@ int main(void)
    check_1d(&env);
    check_2d(&env);
    check_chunked(&env, dir);
+   cl_program wide = kk_build(&env, wide_source, NULL);
+   for (unsigned k = 0; k < WIDE_KERNELS; k++)
+      check_no_gather(&env, dir, "wide_f", wide_names[k]);
+   check_wide(&env, wide, 0, WIDE_KERNELS - 1);
+   CHECK_OK(clReleaseProgram(wide));
+   if (has_fp64(&env)) {
+      wide = kk_build(&env, wide_double_source, NULL);
+      check_no_gather(&env, dir, "wide_d", "wide_d");
+      check_wide(&env, wide, WIDE_DOUBLE, WIDE_DOUBLE);
+      CHECK_OK(clReleaseProgram(wide));
+   }
    CHECK_OK(clReleaseProgram(prog));
    kt_teardown(&env);
    char cmd[128];
