@@ -21,7 +21,10 @@
  *                clEnqueueCopyBuffer between the saxpy buffers, on a CPU a
  *                STREAM-style triad in plain C on as many threads as the
  *                device has compute units; saxpy and the reductions are
- *                also reported as a fraction of it
+ *                also reported as a fraction of it; on a CPU also a
+ *                read-only pass in C (the bits of one array summed as
+ *                integers, same threads), the reductions as a fraction of
+ *                that too: what reading alone gets from the memory
  *   build        cold (first in the process) and warm clBuildProgram, and
  *                the first launches (PoCL compiles work-group functions
  *                at the first launch, not at clBuildProgram)
@@ -219,6 +222,7 @@ enum bench_id {
    B_LAUNCH_WIDE, /* empty kernel, 4096 work-items in groups of 64 */
    B_READ_TRIP,   /* empty kernel + blocking read of 16 KiB */
    B_BOUND,       /* copy (GPU) or triad (CPU) bandwidth */
+   B_READ_BOUND,  /* CPU: a read-only pass in C (what a reduction can reach) */
    B_COUNT
 };
 
@@ -957,6 +961,7 @@ struct triad {
    size_t n;
    unsigned threads;
    int samples; /* warm-up included */
+   bool read_only; /* only sum b's bits (the read bound) */
    struct gate start, done;
 };
 
@@ -964,7 +969,36 @@ struct triad_worker {
    struct triad *t;
    unsigned index;
    pthread_t thread;
+   uint32_t sum; /* read_only: b's bits summed over the range */
 };
+
+/* The bits of b[begin, end) summed as integers: a pass that only reads,
+ * with no floating-point order to keep, so it runs at what the memory
+ * gives one thread. */
+static uint32_t read_pass(const float *b, size_t begin, size_t end)
+{
+   const uint32_t *u = (const uint32_t *)b;
+   uint32_t sum = 0;
+   size_t i = begin;
+#ifdef __SSE2__
+   for (; i < end && ((uintptr_t)(u + i) & 15); i++)
+      sum += u[i];
+   __m128i s0 = _mm_setzero_si128(), s1 = s0, s2 = s0, s3 = s0;
+   for (; i + 16 <= end; i += 16) {
+      s0 = _mm_add_epi32(s0, _mm_load_si128((const __m128i *)(u + i)));
+      s1 = _mm_add_epi32(s1, _mm_load_si128((const __m128i *)(u + i + 4)));
+      s2 = _mm_add_epi32(s2, _mm_load_si128((const __m128i *)(u + i + 8)));
+      s3 = _mm_add_epi32(s3, _mm_load_si128((const __m128i *)(u + i + 12)));
+   }
+   uint32_t lanes[4];
+   _mm_storeu_si128((__m128i *)lanes,
+                    _mm_add_epi32(_mm_add_epi32(s0, s1), _mm_add_epi32(s2, s3)));
+   sum += lanes[0] + lanes[1] + lanes[2] + lanes[3];
+#endif
+   for (; i < end; i++)
+      sum += u[i];
+   return sum;
+}
 
 static void triad_range(const struct triad *t, unsigned index, size_t *begin, size_t *end)
 {
@@ -988,6 +1022,11 @@ static void *triad_main(void *arg)
    for (int run = 0; run < t->samples; run++) {
       if (!gate_wait(&t->start))
          break;
+      if (t->read_only) {
+         w->sum = read_pass(b, begin, end);
+         gate_wait(&t->done);
+         continue;
+      }
       size_t i = begin;
 #ifdef __SSE2__
       /* Non-temporal stores: a plain store of a line that is not in the
@@ -1026,9 +1065,9 @@ static void *map_floats(size_t n)
 }
 
 static void bench_triad_bound(struct platform *p, const struct host *h, int runs,
-                              struct result *r)
+                              bool read_only, struct result *r)
 {
-   struct triad t = {.n = h->n, .samples = runs + 1};
+   struct triad t = {.n = h->n, .samples = runs + 1, .read_only = read_only};
    t.threads = p->compute_units ? p->compute_units : 1;
    if (t.threads > 1024)
       t.threads = 1024;
@@ -1067,8 +1106,25 @@ static void bench_triad_bound(struct platform *p, const struct host *h, int runs
    for (unsigned i = 0; i < t.threads; i++)
       pthread_join(w[i].thread, NULL);
    set_min_median(r, times, runs);
-   r->work = 3.0 * (double)(t.n * sizeof(float));
    r->status = ST_OK;
+   if (read_only) {
+      r->work = (double)(t.n * sizeof(float));
+      uint32_t got = 0, want = 0;
+      for (unsigned i = 0; i < t.threads; i++)
+         got += w[i].sum;
+      for (size_t i = 0; i < t.n; i++) {
+         float v = x_value(i);
+         uint32_t bits;
+         memcpy(&bits, &v, sizeof(bits));
+         want += bits;
+      }
+      if (got != want) {
+         r->status = ST_INVALID;
+         snprintf(r->note, sizeof(r->note), "sum of b's bits %u, expected %u", got, want);
+      }
+      goto fini;
+   }
+   r->work = 3.0 * (double)(t.n * sizeof(float));
    for (size_t i = 0; i < t.n; i++) {
       float want = x_value(i) + 3.0f * y_value(i);
       if (t.a[i] != want) {
@@ -1316,7 +1372,7 @@ static void print_report(const struct options *o, const struct host *h, struct p
       "reduce grid-stride (4096 groups)", "reduce chunked (4096 groups)",
       "reduce (1 elem/item)",    "math (sin cos exp log pow)", "empty kernel, back to back",
       "empty kernel, enqueue + clFinish", "empty kernel 4096/64, back to back",
-      "empty kernel + blocking 16 KiB read", NULL};
+      "empty kernel + blocking 16 KiB read", NULL, "bound: read in C"};
    const char *bound_name = gpu ? "bound: clEnqueueCopyBuffer" : "bound: triad in C";
    char sizes[B_COUNT][64];
    char nf[32];
@@ -1336,6 +1392,7 @@ static void print_report(const struct options *o, const struct host *h, struct p
    snprintf(sizes[B_LAUNCH_WIDE], 64, "%d items, %d launches", LAUNCH_WIDE, LAUNCH_BATCH);
    snprintf(sizes[B_READ_TRIP], 64, "1 item, median of %d", ROUND_TRIPS);
    snprintf(sizes[B_BOUND], 64, gpu ? "%s, x to y" : "3x %s, 1 thread/CU", nf);
+   snprintf(sizes[B_READ_BOUND], 64, "%s, 1 thread/CU", nf);
 
    printf("\n| benchmark | size | unit |");
    for (int i = 0; i < np; i++)
@@ -1351,6 +1408,8 @@ static void print_report(const struct options *o, const struct host *h, struct p
          printf("---:|");
    printf("\n");
    for (int b = 0; b < B_COUNT; b++) {
+      if (b == B_READ_BOUND && gpu)
+         continue;
       bool gflops = b == B_SGEMM;
       printf("| %s | %s | %s |", b == B_BOUND ? bound_name : names[b], sizes[b],
              is_latency(b) ? "µs/launch" : gflops ? "GFLOP/s" : b == B_MATH ? "Melem/s" : "GB/s");
@@ -1408,6 +1467,27 @@ static void print_report(const struct options *o, const struct host *h, struct p
    }
    printf("A reduction only reads (4 bytes/element), so it can pass a bound that also "
           "writes.\n");
+   if (!gpu) {
+      /* The reductions against what reading alone gets from the memory. */
+      printf("\n| fraction of the read bound (same platform, same run) |");
+      for (int i = 0; i < np; i++)
+         printf(" %s |", ps[i].short_name);
+      printf("\n|---|");
+      for (int i = 0; i < np; i++)
+         printf("---:|");
+      printf("\n");
+      for (enum bench_id b = B_REDUCE; b <= B_REDUCE_1PW; b++) {
+         printf("| %s |", names[b]);
+         for (int i = 0; i < np; i++) {
+            const struct result *r = &ps[i].r[b], *rb = &ps[i].r[B_READ_BOUND];
+            if (r->status == ST_OK && rb->status == ST_OK)
+               printf(" %.3f |", (r->work / r->median_ms) / (rb->work / rb->median_ms));
+            else
+               printf(" - |");
+         }
+         printf("\n");
+      }
+   }
 
    printf("\n| build (same source, 6 kernels) |");
    for (int i = 0; i < np; i++)
@@ -1566,10 +1646,13 @@ int main(int argc, char **argv)
                same = j;
          if (same >= 0) {
             ps[i].r[B_BOUND] = ps[same].r[B_BOUND];
+            ps[i].r[B_READ_BOUND] = ps[same].r[B_READ_BOUND];
             continue;
          }
-         fprintf(stderr, "kiln_bench: triad bound on %u threads...\n", ps[i].compute_units);
-         bench_triad_bound(&ps[i], &h, o.runs, &ps[i].r[B_BOUND]);
+         fprintf(stderr, "kiln_bench: triad and read bounds on %u threads...\n",
+                 ps[i].compute_units);
+         bench_triad_bound(&ps[i], &h, o.runs, false, &ps[i].r[B_BOUND]);
+         bench_triad_bound(&ps[i], &h, o.runs, true, &ps[i].r[B_READ_BOUND]);
       }
    int failures = 0;
    for (int i = 0; i < np; i++) {
@@ -1585,7 +1668,9 @@ int main(int argc, char **argv)
       run_benchmarks(p, &h, o.runs, o.device_type, o.launch_only);
       platform_close(p);
       for (int b = 0; b < B_COUNT; b++)
-         failures += p->r[b].status != ST_OK && !(o.launch_only && p->r[b].status == ST_NOT_RUN);
+         failures += p->r[b].status != ST_OK &&
+                     !((o.launch_only || (b == B_READ_BOUND && o.device_type == CL_DEVICE_TYPE_GPU)) &&
+                       p->r[b].status == ST_NOT_RUN);
    }
    if (!o.no_child)
       for (int i = 0; i < np; i++) {
