@@ -50,6 +50,9 @@ struct kiln_executor {
    pthread_mutex_t lock;
    pthread_cond_t wake, wake_completer;
    cl_event head, tail;
+   /* Commands made ready by the batch the executor thread runs, which
+    * runs them next (run_batch); only that thread touches them. */
+   cl_event follow, follow_tail;
    atomic_bool queued;  /* head != NULL, for pollers */
    /* A thread records into the queue's pipe context (runs a batch, a
     * launch on its enqueuing thread, or a fence for flights that need
@@ -59,6 +62,10 @@ struct kiln_executor {
    bool asleep;         /* the executor thread waits on wake */
    bool completer_asleep; /* the completer waits on wake_completer */
    struct in_flight *flying, *flying_tail;
+   /* Records of completed flights, for the next ones (kiln_flight_fly),
+    * freed with the executor (completer.c, KILN_SPARE_FLIGHTS). */
+   struct in_flight *spare_flights;
+   unsigned num_spare_flights;
    /* The oldest flight with a fence (NULL: none), which covers the
     * needs_fence flights before it. */
    struct in_flight *first_fenced;
