@@ -262,6 +262,7 @@ static void *completer_main(void *arg)
       }
       while (!completer_may_take(ex, &wait_ns) && !completer_done(ex)) {
          ex->completer_asleep = true;
+         ex->completer_napping = wait_ns != 0;
          if (wait_ns) {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
@@ -296,6 +297,7 @@ static void *completer_main(void *arg)
                ts.tv_nsec -= 1000000000l;
             }
             ex->completer_asleep = true;
+            ex->completer_napping = true;
             pthread_cond_timedwait(&ex->wake_completer, &ex->lock, &ts);
             ex->completer_asleep = false;
          }
@@ -362,6 +364,10 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
    }
    bool started = ex->completer_started;
    if (started) {
+      /* What the completer can do now that it could not before: take
+       * this flight, the first in flight, or, with its fence, the
+       * flights before it that wait for one. */
+      bool news = !ex->flying_tail || (fence && !ex->first_fenced);
       if (ex->flying_tail) {
          ex->flying_tail->next = f;
       } else {
@@ -372,7 +378,13 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
       if (fence && !ex->first_fenced)
          ex->first_fenced = f;
       atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
-      if (ex->completer_asleep)
+      /* A flight behind others that brings no fence changes nothing for
+       * a completer napping until the oldest's grace ends or the thread
+       * that records lets it make a fence: it looks again by itself, and
+       * the recorder does not pay a wake-up (a futex call, about 1 µs)
+       * every few launches of a long series.  Asleep without a timeout,
+       * it is told of every flight. */
+      if (ex->completer_asleep && (news || !ex->completer_napping))
          pthread_cond_signal(&ex->wake_completer);
    }
    pthread_mutex_unlock(&ex->lock);

@@ -172,6 +172,10 @@ static void *executor_main(void *arg)
          run_batch(ex, batch);
          pthread_mutex_lock(&ex->lock);
          ex->running = false;
+         /* A completer napping until the context is free may make the
+          * fence for the flights that need one now (add_fence). */
+         if (ex->completer_asleep && ex->flying && !ex->first_fenced && !ex->head)
+            pthread_cond_signal(&ex->wake_completer);
          polled = false;
          continue;
       }

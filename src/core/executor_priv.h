@@ -61,6 +61,9 @@ struct kiln_executor {
    atomic_bool fencing; /* running, taken by complete_oldest for a fence */
    bool asleep;         /* the executor thread waits on wake */
    bool completer_asleep; /* the completer waits on wake_completer */
+   /* ... with a timeout (the oldest flight's grace, or a nap while the
+    * recording thread holds the context): it looks again by itself. */
+   bool completer_napping;
    struct in_flight *flying, *flying_tail;
    /* Records of completed flights, for the next ones (kiln_flight_fly),
     * freed with the executor (completer.c, KILN_SPARE_FLIGHTS). */
