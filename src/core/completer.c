@@ -298,7 +298,9 @@ static void *completer_main(void *arg)
             }
             ex->completer_asleep = true;
             ex->completer_napping = true;
+            ex->completer_wants_context = true;
             pthread_cond_timedwait(&ex->wake_completer, &ex->lock, &ts);
+            ex->completer_wants_context = false;
             ex->completer_asleep = false;
          }
       }

@@ -181,8 +181,9 @@ static void *executor_main(void *arg)
          pthread_mutex_lock(&ex->lock);
          ex->running = false;
          /* A completer napping until the context is free may make the
-          * fence for the flights that need one now (add_fence). */
-         if (ex->completer_asleep && ex->flying && !ex->first_fenced && !ex->head)
+          * fence for the flights that need one now (add_fence).  Only
+          * then: woken in its grace, it would only nap again. */
+         if (ex->completer_wants_context && ex->flying && !ex->first_fenced && !ex->head)
             pthread_cond_signal(&ex->wake_completer);
          polled = false;
          continue;
