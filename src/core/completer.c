@@ -17,6 +17,12 @@
 #include "util/log.h"
 #include "util/spin.h"
 
+/* Completed flights' records an executor keeps for the next ones: as
+ * many as its queue may have commands, so that a stream of launches
+ * allocates none once it has run as far ahead of the device as it will
+ * (a record is a few dozen bytes; the events it tracked took far more). */
+#define KILN_SPARE_FLIGHTS KILN_QUEUE_MAX_PENDING
+
 cl_int kiln_flight_status(cl_event ev, cl_int err)
 {
    if (!err && ev->ops->done)
@@ -222,7 +228,13 @@ bool kiln_flight_complete_oldest(struct kiln_executor *ex)
     * sees that completion too). */
    atomic_fetch_sub_explicit(&ex->num_flying, 1, memory_order_release);
    atomic_store_explicit(&ex->completing, false, memory_order_relaxed);
-   kiln_free(f);
+   if (ex->num_spare_flights < KILN_SPARE_FLIGHTS) {
+      f->next = ex->spare_flights;
+      ex->spare_flights = f;
+      ex->num_spare_flights++;
+   } else {
+      kiln_free(f);
+   }
    return true;
 }
 
@@ -250,6 +262,7 @@ static void *completer_main(void *arg)
       }
       while (!completer_may_take(ex, &wait_ns) && !completer_done(ex)) {
          ex->completer_asleep = true;
+         ex->completer_napping = wait_ns != 0;
          if (wait_ns) {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
@@ -284,7 +297,10 @@ static void *completer_main(void *arg)
                ts.tv_nsec -= 1000000000l;
             }
             ex->completer_asleep = true;
+            ex->completer_napping = true;
+            ex->completer_wants_context = true;
             pthread_cond_timedwait(&ex->wake_completer, &ex->lock, &ts);
+            ex->completer_wants_context = false;
             ex->completer_asleep = false;
          }
       }
@@ -301,7 +317,26 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
                      cl_int err, bool needs_fence)
 {
    struct pipe_screen *screen = ex->device->screen;
-   struct in_flight *f = kiln_malloc(sizeof(*f));
+   /* Later commands of the same queue may now be recorded behind it: the
+    * device runs a context's work in order.  Before the completer sees
+    * ev, which may complete and free it at once.  (A failed command's
+    * dependents wait for its failure instead.) */
+   if (!err)
+      kiln_event_release_queue_dependents(ev);
+   uint64_t flown_ns = kiln_spin_ns() ? kiln_monotonic_ns() : 0;
+   pthread_mutex_lock(&ex->lock);
+   /* A record that an earlier flight left (kiln_flight_complete_oldest),
+    * taken under the lock that the list's append needs anyway: no
+    * malloc and free per command. */
+   struct in_flight *f = ex->spare_flights;
+   if (f) {
+      ex->spare_flights = f->next;
+      ex->num_spare_flights--;
+   } else {
+      f = kiln_malloc(sizeof(*f));
+   }
+   if (!f)
+      pthread_mutex_unlock(&ex->lock);
    if (!f && needs_fence) {
       /* Nothing to track it with: fence it after all. */
       ev->queue->pipe->flush(ev->queue->pipe, &fence);
@@ -319,15 +354,8 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
    f->fence = fence;
    f->err = err;
    f->next = NULL;
-   f->flown_ns = kiln_spin_ns() ? kiln_monotonic_ns() : 0;
+   f->flown_ns = flown_ns;
    f->needs_fence = needs_fence;
-   /* Later commands of the same queue may now be recorded behind it: the
-    * device runs a context's work in order.  Before the completer sees
-    * ev, which may complete and free it at once.  (A failed command's
-    * dependents wait for its failure instead.) */
-   if (!err)
-      kiln_event_release_queue_dependents(ev);
-   pthread_mutex_lock(&ex->lock);
    if (!ex->completer_started) {
       pthread_t t;
       if (!pthread_create(&t, NULL, completer_main, ex)) {
@@ -338,6 +366,10 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
    }
    bool started = ex->completer_started;
    if (started) {
+      /* What the completer can do now that it could not before: take
+       * this flight, the first in flight, or, with its fence, the
+       * flights before it that wait for one. */
+      bool news = !ex->flying_tail || (fence && !ex->first_fenced);
       if (ex->flying_tail) {
          ex->flying_tail->next = f;
       } else {
@@ -348,7 +380,13 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
       if (fence && !ex->first_fenced)
          ex->first_fenced = f;
       atomic_fetch_add_explicit(&ex->num_flying, 1, memory_order_relaxed);
-      if (ex->completer_asleep)
+      /* A flight behind others that brings no fence changes nothing for
+       * a completer napping until the oldest's grace ends or the thread
+       * that records lets it make a fence: it looks again by itself, and
+       * the recorder does not pay a wake-up (a futex call, about 1 µs)
+       * every few launches of a long series.  Asleep without a timeout,
+       * it is told of every flight. */
+      if (ex->completer_asleep && (news || !ex->completer_napping))
          pthread_cond_signal(&ex->wake_completer);
    }
    pthread_mutex_unlock(&ex->lock);

@@ -74,6 +74,24 @@ struct kiln_executor {
    bool executor_started, completer_started;
    unsigned refs; /* the queue's and each live thread's; the last frees ex */
    atomic_bool quit; /* the queue is gone: exit once nothing is left */
+   /* (Fields added since the launch-path work come last, so that those
+    * above, which threads poll, keep the cache lines they shared: moved
+    * up, kiln_bench's kernel + blocking read row over the fake libcuda
+    * lost ~0.3-0.9 µs on the 2-core VM.) */
+   /* Commands made ready by the batch the executor thread runs, which
+    * runs them next (run_batch); only that thread touches them. */
+   cl_event follow, follow_tail;
+   /* Records of completed flights, for the next ones (kiln_flight_fly),
+    * freed with the executor (completer.c, KILN_SPARE_FLIGHTS). */
+   struct in_flight *spare_flights;
+   unsigned num_spare_flights;
+   /* The completer waits on wake_completer (completer_asleep) with a
+    * timeout (the oldest flight's grace, or a nap while the recording
+    * thread holds the context): it looks again by itself. */
+   bool completer_napping;
+   /* ... the nap while another thread recorded and the oldest flight
+    * needed a fence (add_fence): the recorder wakes it when it stops. */
+   bool completer_wants_context;
 };
 
 /* executor.c */
