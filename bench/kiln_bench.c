@@ -1340,6 +1340,32 @@ static bool is_latency(enum bench_id b)
    return b == B_LAUNCH || b == B_ROUND_TRIP || b == B_LAUNCH_WIDE || b == B_READ_TRIP;
 }
 
+/* A table of rows[] as fractions of row `bound`, per platform, each of
+ * its own run. */
+static void print_fractions(const char *title, const struct platform *ps, int np,
+                            const char *const *names, const enum bench_id *rows, int nrows,
+                            enum bench_id bound)
+{
+   printf("\n| %s (same platform, same run) |", title);
+   for (int i = 0; i < np; i++)
+      printf(" %s |", ps[i].short_name);
+   printf("\n|---|");
+   for (int i = 0; i < np; i++)
+      printf("---:|");
+   printf("\n");
+   for (int j = 0; j < nrows; j++) {
+      printf("| %s |", names[rows[j]]);
+      for (int i = 0; i < np; i++) {
+         const struct result *r = &ps[i].r[rows[j]], *rb = &ps[i].r[bound];
+         if (r->status == ST_OK && rb->status == ST_OK)
+            printf(" %.3f |", (r->work / r->median_ms) / (rb->work / rb->median_ms));
+         else
+            printf(" - |");
+      }
+      printf("\n");
+   }
+}
+
 static void print_report(const struct options *o, const struct host *h, struct platform *ps,
                          int np, char (*skipped)[512], int ns)
 {
@@ -1443,51 +1469,15 @@ static void print_report(const struct options *o, const struct host *h, struct p
                 "thread on one contiguous range whose pages it touched first",
           LAUNCH_BATCH);
 
-   /* Each memory-bound row against the bound of the same platform and run. */
+   /* Each memory-bound row against the bound of the same platform and run;
+    * on a CPU the reductions also against what reading alone gets. */
    static const enum bench_id bounded[] = {B_SAXPY, B_SAXPY_NULL, B_REDUCE, B_REDUCE_CHUNKED,
                                            B_REDUCE_1PW};
-   printf("\n| fraction of the bound (same platform, same run) |");
-   for (int i = 0; i < np; i++)
-      printf(" %s |", ps[i].short_name);
-   printf("\n|---|");
-   for (int i = 0; i < np; i++)
-      printf("---:|");
-   printf("\n");
-   for (size_t j = 0; j < sizeof(bounded) / sizeof(bounded[0]); j++) {
-      enum bench_id b = bounded[j];
-      printf("| %s |", names[b]);
-      for (int i = 0; i < np; i++) {
-         const struct result *r = &ps[i].r[b], *rb = &ps[i].r[B_BOUND];
-         if (r->status == ST_OK && rb->status == ST_OK)
-            printf(" %.3f |", (r->work / r->median_ms) / (rb->work / rb->median_ms));
-         else
-            printf(" - |");
-      }
-      printf("\n");
-   }
+   print_fractions("fraction of the bound", ps, np, names, bounded, 5, B_BOUND);
    printf("A reduction only reads (4 bytes/element), so it can pass a bound that also "
           "writes.\n");
-   if (!gpu) {
-      /* The reductions against what reading alone gets from the memory. */
-      printf("\n| fraction of the read bound (same platform, same run) |");
-      for (int i = 0; i < np; i++)
-         printf(" %s |", ps[i].short_name);
-      printf("\n|---|");
-      for (int i = 0; i < np; i++)
-         printf("---:|");
-      printf("\n");
-      for (enum bench_id b = B_REDUCE; b <= B_REDUCE_1PW; b++) {
-         printf("| %s |", names[b]);
-         for (int i = 0; i < np; i++) {
-            const struct result *r = &ps[i].r[b], *rb = &ps[i].r[B_READ_BOUND];
-            if (r->status == ST_OK && rb->status == ST_OK)
-               printf(" %.3f |", (r->work / r->median_ms) / (rb->work / rb->median_ms));
-            else
-               printf(" - |");
-         }
-         printf("\n");
-      }
-   }
+   if (!gpu)
+      print_fractions("fraction of the read bound", ps, np, names, bounded + 2, 3, B_READ_BOUND);
 
    printf("\n| build (same source, 6 kernels) |");
    for (int i = 0; i < np; i++)

@@ -4,7 +4,6 @@
  * uniform and per-work-item state in the ways that analysis must tell
  * apart; every result is checked against a host simulation of the group,
  * at several group sizes (1, odd, a power of two). */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,33 +362,12 @@ static const char *matmul_source =
    "  C[row * n + col] = acc;\n"
    "}\n";
 
-/* Whether an optimised module dumped in dir holds a vector multiply-add;
- * empties and removes dir. */
-static bool dumped_vector_fma(const char *dir)
+static void find_vector_fma(FILE *f, void *arg)
 {
-   bool found = false;
-   DIR *d = opendir(dir);
-   if (!d)
-      return false;
-   struct dirent *e;
-   while ((e = readdir(d))) {
-      char path[512];
-      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-      size_t len = strlen(e->d_name);
-      if (len > 7 && !strcmp(e->d_name + len - 7, ".opt.ll")) {
-         FILE *f = fopen(path, "r");
-         char line[8192];
-         while (f && fgets(line, sizeof(line), f))
-            found |= strstr(line, "@llvm.fmuladd.v") || strstr(line, "@llvm.fma.v");
-         if (f)
-            fclose(f);
-      }
-      if (e->d_name[0] != '.')
-         remove(path);
-   }
-   closedir(d);
-   remove(dir);
-   return found;
+   bool *found = arg;
+   char line[8192];
+   while (fgets(line, sizeof(line), f))
+      *found |= strstr(line, "@llvm.fmuladd.v") || strstr(line, "@llvm.fma.v");
 }
 
 static void tiled_matmul(const struct kt_env *env)
@@ -432,9 +410,16 @@ static void tiled_matmul(const struct kt_env *env)
          KT_FAIL("tiled matmul: C[%d] = %g, expected %g", i, (double)c[i], (double)want[i]);
          break;
       }
-   if (dump)
-      CHECK(dumped_vector_fma(dir),
-            "the tiled product's inner loop is not vectorized across work-items");
+   if (dump) {
+      bool found = false;
+      CHECK(kk_each_dumped_ir(dir, "matmul", find_vector_fma, &found) > 0,
+            "KILN_DUMP wrote no optimised IR for matmul");
+      CHECK(found, "the tiled product's inner loop is not vectorized across work-items");
+      char cmd[128];
+      snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+      if (system(cmd))
+         fprintf(stderr, "could not remove %s\n", dir);
+   }
    CHECK_OK(clReleaseMemObject(ma));
    CHECK_OK(clReleaseMemObject(mb));
    CHECK_OK(clReleaseMemObject(mc));
