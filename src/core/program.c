@@ -411,14 +411,10 @@ static cl_int build_one(cl_program prog, unsigned i, const char *options)
    struct kiln_fcache *cache = kiln_program_cache();
    unsigned char key[KILN_FCACHE_KEY_SIZE];
    /* IL: the specialization constants set now are part of what is built. */
-   bool oom = false;
-   char *spec = NULL;
-   if (prog->il) {
-      spec = kiln_program_spec_arg(prog, &oom);
-      if (oom) {
-         kiln_free(fresh.options);
-         return CL_OUT_OF_HOST_MEMORY;
-      }
+   char *spec;
+   if (kiln_program_spec_arg(prog, &spec)) {
+      kiln_free(fresh.options);
+      return CL_OUT_OF_HOST_MEMORY;
    }
    if (cache && !(prog->il ? kiln_program_cache_il_key(prog->il, prog->il_size, spec, options,
                                                         false, &target, key)

@@ -76,10 +76,11 @@ cl_int kiln_program_create_il(cl_context ctx, const void *il, size_t size, cl_pr
 cl_int kiln_program_set_spec_constant(cl_program prog, cl_uint spec_id, size_t spec_size,
                                       const void *spec_value);
 
-/* The translator's argument for the constants set so far ("--spec-const=
- * 3:i32:42 ..."), kiln_malloc'd; NULL when none is set or out of memory
- * (*oom says which).  Takes prog->lock. */
-char *kiln_program_spec_arg(cl_program prog, bool *oom);
+/* *out: the translator's argument for the constants set so far
+ * ("--spec-const=3:i32:42 ..."), kiln_malloc'd, or NULL for a program
+ * without IL or with none set.  CL_OUT_OF_HOST_MEMORY when it could not
+ * be made.  Takes prog->lock. */
+cl_int kiln_program_spec_arg(cl_program prog, char **out);
 
 /* Builds for the given devices (all of the program's when n is 0).
  * Returns CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS,

@@ -120,10 +120,14 @@ static char *spec_arg(cl_program prog, bool *oom)
    return arg;
 }
 
-char *kiln_program_spec_arg(cl_program prog, bool *oom)
+cl_int kiln_program_spec_arg(cl_program prog, char **out)
 {
+   *out = NULL;
+   if (!prog->il)
+      return CL_SUCCESS;
+   bool oom;
    pthread_mutex_lock(&prog->lock);
-   char *arg = spec_arg(prog, oom);
+   *out = spec_arg(prog, &oom);
    pthread_mutex_unlock(&prog->lock);
-   return arg;
+   return oom ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
 }
