@@ -5,6 +5,8 @@
  *
  *   KILN_DEVICES=cuda build/tests/unit/kiln_bench_fake_cuda --device gpu --launch-only
  *
+ * FAKE_CUDA_LAUNCH_NS=4100 makes each launch cost what the driver's does.
+ *
  * The fake runs no PTX: every kernel a module declares (".entry name(")
  * is defined here with the parameter sizes the PTX gives and does
  * nothing, so results are not checked (kiln_bench checks none on the
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fake_cuda.h"
 
@@ -90,11 +93,28 @@ static CUresult count_push(CUcontext c)
    return real_push(c);
 }
 
+/* FAKE_CUDA_LAUNCH_NS: the CPU time a real cuLaunchKernel takes (about
+ * 4,100 ns on the H200 machine), spent spinning, so that back-to-back
+ * launches here are bound by the launching thread as on the GPU machine
+ * and what Kiln adds per launch shows as time above it. */
+static long launch_ns;
+
+static void spin_ns(long ns)
+{
+   struct timespec t0, t;
+   clock_gettime(CLOCK_MONOTONIC, &t0);
+   do
+      clock_gettime(CLOCK_MONOTONIC, &t);
+   while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ns);
+}
+
 static CUresult count_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                              unsigned by, unsigned bz, unsigned shared, CUstream s,
                              void **params, void **extra)
 {
    __atomic_add_fetch(&n_launch, 1, __ATOMIC_RELAXED);
+   if (launch_ns)
+      spin_ns(launch_ns);
    return real_launch(f, gx, gy, gz, bx, by, bz, shared, s, params, extra);
 }
 
@@ -150,6 +170,8 @@ struct cuda_api *__wrap_cuda_api_load(void)
    table.cuEventQuery = count_query;
    real_attr = table.cuFuncGetAttribute;
    table.cuFuncGetAttribute = count_attr;
+   const char *cost = getenv("FAKE_CUDA_LAUNCH_NS");
+   launch_ns = cost ? strtol(cost, NULL, 10) : 0;
    if (getenv("FAKE_CUDA_COUNT"))
       atexit(print_counts);
    return &table;

@@ -107,11 +107,15 @@ static bool completer_done(struct kiln_executor *ex)
 
 /* Flushes p with a fence for the flights that need one and hangs it on
  * the newest flight, or on a flight of its own at the end of the list.
- * The caller records into p (ex->running is its); ex->lock not held on
- * entry, held on return. */
-static void fence_flights(struct kiln_executor *ex, struct pipe_context *p)
+ * wait: the caller waits for that fence next, so where the pipe can wait
+ * for its work without one (pipe_context::finish), it does, and the flush
+ * then needs no fence.  The caller records into p (ex->running is its);
+ * ex->lock not held on entry, held on return. */
+static void fence_flights(struct kiln_executor *ex, struct pipe_context *p, bool wait)
 {
    struct pipe_fence *fence = NULL;
+   if (wait && p->finish)
+      p->finish(p);
    p->flush(p, &fence);
    /* The newest flight takes the fence when it is a launch that needs one
     * (the usual case: no allocation), else a flight of the fence's own. */
@@ -146,16 +150,17 @@ static void fence_flights(struct kiln_executor *ex, struct pipe_context *p)
 
 /* Makes a fence for the flights that need one (the oldest does, and none
  * after it has a fence), as add_fence's caller, which does not record
- * (ex->lock held, released meanwhile).  False when another thread records
- * into the pipe context: it will hand out a fence or the context soon. */
-static bool add_fence(struct kiln_executor *ex, struct pipe_context *p)
+ * (ex->lock held, released meanwhile); wait: as fence_flights'.  False
+ * when another thread records into the pipe context: it will hand out a
+ * fence or the context soon. */
+static bool add_fence(struct kiln_executor *ex, struct pipe_context *p, bool wait)
 {
    if (ex->running || ex->head)
       return false;
    ex->running = true;
    atomic_store(&ex->fencing, true);
    pthread_mutex_unlock(&ex->lock);
-   fence_flights(ex, p);
+   fence_flights(ex, p, wait);
    ex->running = false;
    atomic_store(&ex->fencing, false);
    if (ex->head && ex->asleep)
@@ -173,7 +178,7 @@ void kiln_flight_fence_shared(struct kiln_executor *ex, struct pipe_context *p)
    pthread_mutex_unlock(&ex->lock);
    if (!need)
       return;
-   fence_flights(ex, p);
+   fence_flights(ex, p, false);
    if (ex->completer_asleep)
       pthread_cond_signal(&ex->wake_completer);
    pthread_mutex_unlock(&ex->lock);
@@ -184,7 +189,7 @@ void kiln_flight_fence_shared(struct kiln_executor *ex, struct pipe_context *p)
  * held, released meanwhile; nobody else completing).  False when nothing
  * could be done: the oldest needs a fence that only the thread recording
  * into the context can make now. */
-bool kiln_flight_complete_oldest(struct kiln_executor *ex)
+bool kiln_flight_complete_oldest(struct kiln_executor *ex, bool finisher)
 {
    struct pipe_screen *screen = ex->device->screen;
    struct in_flight *f = ex->flying;
@@ -194,7 +199,10 @@ bool kiln_flight_complete_oldest(struct kiln_executor *ex)
       if (!g) {
          struct pipe_context *p = f->ev->queue->pipe;
          atomic_store_explicit(&ex->completing, true, memory_order_relaxed);
-         bool made = add_fence(ex, p);
+         /* A finisher (clFinish, a wait) waits for the fence at once;
+          * the completer does too, but another thread may be waiting to
+          * record behind it, which a stream-wide wait would hold up. */
+         bool made = add_fence(ex, p, finisher);
          atomic_store_explicit(&ex->completing, false, memory_order_relaxed);
          return made; /* and the caller comes back for f */
       }
@@ -279,7 +287,7 @@ static void *completer_main(void *arg)
       }
       if (!completer_may_take(ex, &wait_ns))
          break; /* done */
-      if (!kiln_flight_complete_oldest(ex)) {
+      if (!kiln_flight_complete_oldest(ex, false)) {
          /* The oldest needs a fence and another thread records: it is
           * done within microseconds, or runs a long command (a map
           * waiting for the device), which gives the fence first

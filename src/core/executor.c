@@ -72,8 +72,11 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
    p->timed = ev->profiling;
    /* A command that may wait for the device (a read into host memory, a
     * map): the launches before it that share a fence get one now, or the
-    * completer could take them only after this command (docs/design.md). */
-   if (ex && !ev->ops->records_only && kiln_flights_shared())
+    * completer could take them only after this command (docs/design.md).
+    * Not when the caller waits for this command next: it completes them
+    * itself afterwards, and a blocking read on an in-order queue is done
+    * only once they are (a CUDA event less per read). */
+   if (ex && !settle && !ev->ops->records_only && kiln_flights_shared())
       kiln_flight_fence_shared(ex, p);
    cl_int err = ev->ops->run(ev);
    /* A launch nobody waits for by itself, on a device whose launches only
@@ -262,14 +265,14 @@ static bool start_executor(struct kiln_executor *ex)
  * the calling thread waits for next (a blocking transfer or map), on the
  * calling thread, which took the queue (ex->running) with nothing queued
  * ahead of ev; then hands the queue back, with what was pushed meanwhile
- * going to the executor thread. */
-static void run_here(struct kiln_executor *ex, cl_event ev)
+ * going to the executor thread.  settle: as run_command's. */
+static void run_here(struct kiln_executor *ex, cl_event ev, bool settle)
 {
    bool was = on_executor_thread;
    /* Callbacks run here now: an enqueue from one must not wait for the
     * queue to drain (queue.c, throttle). */
    on_executor_thread = true;
-   run_command(ex, ev, false);
+   run_command(ex, ev, settle);
    pthread_mutex_lock(&ex->lock);
    while (ex->head && !start_executor(ex)) {
       /* No thread for the rest: run it here rather than never. */
@@ -354,7 +357,7 @@ void kiln_executor_push(struct kiln_executor *ex, cl_event ev)
       if (settle)
          atomic_fetch_add_explicit(&ex->finishers, 1, memory_order_relaxed);
       pthread_mutex_unlock(&ex->lock);
-      run_here(ex, ev);
+      run_here(ex, ev, settle);
       if (settle) {
          /* ex lives on: the caller holds ev, which holds its queue. */
          kiln_executor_help(ex, ev);
@@ -427,7 +430,7 @@ void kiln_executor_help(struct kiln_executor *ex, cl_event last)
          /* What went to the device ahead of last (launches recorded on
           * the enqueuing thread, kiln_executor_push): wait for it here. */
          on_executor_thread = true;
-         bool done = kiln_flight_complete_oldest(ex);
+         bool done = kiln_flight_complete_oldest(ex, true);
          on_executor_thread = was;
          if (done)
             continue;

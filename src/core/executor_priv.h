@@ -113,8 +113,9 @@ void kiln_flight_fly(struct kiln_executor *ex, cl_event ev, struct pipe_fence *f
                      cl_int err, bool needs_fence);
 /* Completes the oldest flight (ex->lock held, released meanwhile);
  * false when it needs a fence that only the thread recording can make
- * now. */
-bool kiln_flight_complete_oldest(struct kiln_executor *ex);
+ * now.  finisher: the caller waits for the queue's commands (clFinish,
+ * kiln_executor_help), not the completer thread. */
+bool kiln_flight_complete_oldest(struct kiln_executor *ex, bool finisher);
 /* KILN_SHARED_FENCES: launches nobody waits for by themselves may share
  * a later fence. */
 bool kiln_flights_shared(void);

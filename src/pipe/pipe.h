@@ -396,6 +396,16 @@ struct pipe_context {
     * its own to do relies on it), or NULL only when all of it is complete
     * already. */
    void (*flush)(struct pipe_context *ctx, struct pipe_fence **fence);
+   /* Optional.  Waits until all work recorded on this context so far is
+    * complete, for a thread that would otherwise make a fence only to wait
+    * for it at once (a clFinish): where all of it succeeded, the next
+    * flush then hands out no fence for it.  Where it failed, or the work
+    * wants what only a fence gives (device times), it leaves the context
+    * as it was and the next flush makes the fence that reports it.
+    * Cheaper than a fence where the device can wait for its queue
+    * directly (a CUDA stream synchronize against an event recorded and
+    * waited for: docs/performance.md). */
+   void (*finish)(struct pipe_context *ctx);
 
    /* Host access to [offset, offset+size) of res, synchronous: waits for
     * the context's recorded work, returns a pointer to the bytes (the

@@ -1098,6 +1098,7 @@ static CUresult f_cuStreamSynchronize(CUstream stream)
 {
    NEED_CTX("cuStreamSynchronize");
    NEED_STREAM(stream);
+   fake_cuda.stream_syncs++;
    run_stream(st);
    RETURN(sticky(dev));
 }

@@ -112,6 +112,7 @@ struct fake_cuda_state {
    unsigned event_records; /* cuEventRecord calls */
    pthread_t dtoh_thread;  /* that called cuMemcpyDtoHAsync last */
    unsigned untimed_records; /* of those, of CU_EVENT_DISABLE_TIMING events */
+   unsigned stream_syncs;    /* cuStreamSynchronize calls */
 };
 
 extern struct fake_cuda_state fake_cuda;

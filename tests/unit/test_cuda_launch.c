@@ -121,16 +121,19 @@ static void test_launches_on_enqueuing_thread(void **state)
    assert_int_equal(read_first(io), N);
 
    /* The round trip: a launch nobody holds the event of, and clFinish,
-    * which makes the one fence it waits for. */
+    * which waits for the stream itself (pipe_context::finish) rather than
+    * for an event it would record only to wait for it. */
    first = fake_cuda.num_launches;
    records = fake_cuda.event_records;
+   unsigned syncs = fake_cuda.stream_syncs;
    for (int i = 0; i < 4; i++) {
       assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, NULL),
                        CL_SUCCESS);
       assert_int_equal(clFinish(q), CL_SUCCESS);
       assert_true(pthread_equal(launch(first + (unsigned)i)->thread, pthread_self()));
    }
-   assert_int_equal(fake_cuda.event_records - records, 4);
+   assert_int_equal(fake_cuda.event_records - records, 0);
+   assert_int_equal(fake_cuda.stream_syncs - syncs, 4);
    assert_int_equal(read_first(io), N + 4);
    clReleaseCommandQueue(q);
    clReleaseCommandQueue(io);
@@ -173,10 +176,23 @@ static void test_blocking_read_on_enqueuing_thread(void **state)
                        CL_SUCCESS);
       assert_int_equal(got[0], 1);
       clReleaseEvent(l);
+      /* Without its event held, the launch shares the fence of what
+       * follows it; a blocking read on its own thread waits for the
+       * stream itself, after which nothing needs one (no CUDA event). */
+      unsigned records = fake_cuda.event_records;
+      assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, NULL),
+                       CL_SUCCESS);
+      assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(got), got, 0, NULL, NULL),
+                       CL_SUCCESS);
+      assert_int_equal(got[0], 2);
+      bool here = fake_cuda.num_launches == first + 2 &&
+                  pthread_equal(launch(first + 1)->thread, pthread_self());
+      if (here)
+         assert_int_equal(fake_cuda.event_records - records, 0);
       /* Only where the launch went to the device from here was the read
        * ready during its enqueue (the executor thread may still have held
        * the queue after the write, on a loaded machine). */
-      if (fake_cuda.num_launches == first + 1 && pthread_equal(launch(first)->thread, pthread_self())) {
+      if (here && pthread_equal(launch(first)->thread, pthread_self())) {
          assert_true(pthread_equal(fake_cuda.dtoh_thread, pthread_self()));
          checked++;
       }

@@ -392,6 +392,22 @@ static void flush(struct pipe_context *ctx, struct pipe_fence **fence)
    *fence = f;
 }
 
+/* pipe_context::finish: a stream synchronize instead of an event
+ * recorded and waited for (docs/performance.md, "clFinish and blocking
+ * reads without a CUDA event").  A context with a start event (device
+ * times) or a failure keeps them for its next fence. */
+static void finish(struct pipe_context *ctx)
+{
+   struct cuda_context *c = cuda_context(ctx);
+   if (c->start || c->error || (!c->unfenced && !c->recorded))
+      return;
+   if (cuda_ws_stream_sync(c->screen->ws, c->stream))
+      return; /* the fence the next flush makes reports it */
+   c->unfenced = false;
+   c->recorded = false;
+   cuda_printf_finish(c->screen, cuda_printf_take(c), true);
+}
+
 /* ---- host access ---- */
 
 static void *take_staging(struct cuda_context *c, size_t size, size_t *got, bool *cached)
@@ -539,6 +555,7 @@ struct pipe_context *cuda_context_create(struct pipe_screen *screen)
    c->base.clear_buffer = clear_buffer;
    c->base.launch_grid = cuda_launch_grid;
    c->base.flush = flush;
+   c->base.finish = finish;
    c->base.transfer_map = transfer_map;
    c->base.transfer_unmap = transfer_unmap;
    return &c->base;
