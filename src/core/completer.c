@@ -246,13 +246,6 @@ bool kiln_flight_complete_oldest(struct kiln_executor *ex, bool finisher)
    return true;
 }
 
-static bool recorder_done(void *arg)
-{
-   struct kiln_executor *ex = arg;
-   return !atomic_load_explicit(&ex->running, memory_order_relaxed) &&
-          !atomic_load_explicit(&ex->queued, memory_order_relaxed);
-}
-
 static void *completer_main(void *arg)
 {
    struct kiln_executor *ex = arg;
@@ -288,15 +281,15 @@ static void *completer_main(void *arg)
       if (!completer_may_take(ex, &wait_ns))
          break; /* done */
       if (!kiln_flight_complete_oldest(ex, false)) {
-         /* The oldest needs a fence and another thread records: it is
-          * done within microseconds, or runs a long command (a map
-          * waiting for the device), which gives the fence first
-          * (kiln_flight_fence_shared, which wakes us), so poll, then nap
-          * unless the fence came meanwhile. */
-         pthread_mutex_unlock(&ex->lock);
-         bool done = kiln_spin_until(recorder_done, ex);
-         pthread_mutex_lock(&ex->lock);
-         if (!done && !ex->first_fenced) {
+         /* The oldest needs a fence and another thread records: a series
+          * of launches, a long command (a map waiting for the device,
+          * which gives the fence first: kiln_flight_fence_shared wakes
+          * us) or one launch.  Nap until the recorder lets go of the
+          * context, which wakes us (completer_wants_context), rather than
+          * poll: polling reads the executor's fields while the recorder
+          * writes them, a cache line handed over and back per launch of
+          * a series. */
+         if (!ex->first_fenced) {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
             ts.tv_nsec += 100000;

@@ -284,6 +284,8 @@ static void run_here(struct kiln_executor *ex, cl_event ev, bool settle)
    ex->running = false;
    if (ex->head && ex->asleep)
       pthread_cond_signal(&ex->wake);
+   else if (!ex->head && ex->completer_wants_context && ex->flying && !ex->first_fenced)
+      pthread_cond_signal(&ex->wake_completer); /* as executor_main does */
    on_executor_thread = was;
    /* ev may have completed and its queue gone meanwhile (this thread may
     * be another queue's completer): ex lived on through this reference. */
