@@ -13,7 +13,10 @@
  *   b  jammed, 8 rows per block
  *   c  jammed, 16 rows per block
  *   d  b with a prefetch D bytes ahead in each row, once per 32-byte read
- *      (what KILN_JAM_PREFETCH=D makes Kiln emit)
+ *      (what KILN_JAM_PREFETCH=D makes Kiln emit; -d, default 256, 1024,
+ *      2048, 4096).  A block's rows are adjacent: D below 8 rows (2 KiB
+ *      for 64-float rows) lands in a row of the same block, which the
+ *      same round reads anyway; D = 8 rows is the next block's row.
  *   e  b with a prefetch of the next block's rows, one per 64-byte line
  *   f  b with the arithmetic of Kiln's code: the 8 rows' vectors
  *      transposed in registers, then strict-order float adds per row (one
@@ -211,7 +214,7 @@ int main(int argc, char **argv)
    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
    unsigned threads = cpus > 0 ? (unsigned)cpus : 1, runs = 9;
    size_t mi = 64, row = 64;
-   unsigned ahead[MAX_D] = {256, 512, 1024}, nd = 3;
+   unsigned ahead[MAX_D] = {256, 1024, 2048, 4096}, nd = 4;
    int opt;
    while ((opt = getopt(argc, argv, "t:n:c:r:d:h")) != -1) {
       switch (opt) {
