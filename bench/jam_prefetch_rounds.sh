@@ -7,10 +7,12 @@
 # "reduce chunked" as a fraction of the triad and of the read bound.
 #
 # usage: bench/jam_prefetch_rounds.sh [ROUNDS [VALUES...]]
-#        defaults: 3 rounds of 0 512 2048 4096 (0 = unset is always run).
-# kiln_bench's rows are 256 bytes and a jammed block's 8 rows adjacent: a
-# prefetch less than 2 KiB ahead lands in the same block (read in the same
-# round anyway); 2048 is the next block's row.
+#        defaults: 3 rounds of 0 1024 2048 4096 (0 = unset is always run).
+# kiln_bench's rows are 256 bytes (1 KiB with --size 4) and a jammed
+# block's 8 rows adjacent: below 8 rows ahead a prefetch lands in a row of
+# the same block, which the same round reads.
+# READ_PATTERN=0: kiln_bench alone.  KILN_BENCH_ARGS: more kiln_bench
+# options ("--size 4 --runs 3": arrays past a large L3).
 # Where build-carry/common/run.sh is (bench/device/pack.sh: the device
 # machine) it runs the carried kiln_bench and read_pattern, else build/'s.
 set -euo pipefail
@@ -19,7 +21,7 @@ if [ $# -gt 1 ]; then
    shift
    values=(0 "$@")
 else
-   values=(0 512 2048 4096)
+   values=(0 1024 2048 4096)
 fi
 unset KILN_JAM_PREFETCH
 if [ -f build-carry/common/run.sh ]; then
@@ -31,18 +33,23 @@ else
    export OCL_ICD_VENDORS=$PWD/build/etc/OpenCL/vendors
 fi
 
-# The bench's rows (64 floats: 64M floats over 4096 x 256 work-items), 1 KiB
-# rows, and an array past any L3.
-"$rp" -c 64
-"$rp" -c 256 -d 512,1024,4096,8192
-"$rp" -c 64 -n 1024 -r 5
+# The bench's rows (64 floats: 64M floats over 4096 x 256 work-items; 256
+# floats, 1 KiB, with --size 4), in its array and in one past any L3.
+# READ_PATTERN=0 skips them.
+if [ "${READ_PATTERN:-1}" != 0 ]; then
+   "$rp" -c 64
+   "$rp" -c 256 -d 1024,2048,4096,8192
+   "$rp" -c 64 -n 1024 -r 5
+   "$rp" -c 256 -n 1024 -r 5 -d 1024,2048,4096,8192
+fi
 
 runs=$(mktemp)
 trap 'rm -f "$runs"' EXIT
 for r in $(seq 1 "$rounds"); do
    for d in "${values[@]}"; do
       if [ "$d" = 0 ]; then unset KILN_JAM_PREFETCH; else export KILN_JAM_PREFETCH=$d; fi
-      out=$("${kb[@]}" --platform kiln --no-child 2>/dev/null) || true
+      # shellcheck disable=SC2086 # KILN_BENCH_ARGS: several words
+      out=$("${kb[@]}" --platform kiln --no-child ${KILN_BENCH_ARGS:-} 2>/dev/null) || true
       # Columns: GB/s, then the fractions of the triad and of the read bound.
       line=$(echo "$out" | awk -F'|' -v d="$d" '
          /^\| reduce chunked/ { v[++n] = $(NF - 1) + 0 }
