@@ -7,7 +7,8 @@
  * block), KILN_DUMP's optimised IR of the jammed kernels calls
  * llvm.prefetch with the variable set and not without, the program
  * binary's target id says so (the compile cache and binaries keep the
- * two apart) and a bad value is ignored with a warning in the build log. */
+ * two apart: a binary built under the other setting, in a child, is
+ * refused) and a bad value is ignored with a warning in the build log. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -161,26 +162,87 @@ static void check_ir(const char *dir, const char *first, const char *kernel, boo
          want ? "no" : "an unwanted");
 }
 
-/* The target id in the program's binary names the setting or not. */
-static void check_binary(const struct kt_env *env, cl_program p, bool want)
+static unsigned char *get_binary(cl_program p, size_t *size)
 {
-   size_t size = 0;
-   CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
-   REQUIRE(size > 0);
-   unsigned char *bin = malloc(size);
+   *size = 0;
+   CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(*size), size, NULL));
+   REQUIRE(*size > 0);
+   unsigned char *bin = malloc(*size);
    REQUIRE(bin);
    unsigned char *bins[1] = {bin};
    CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bins), bins, NULL));
+   return bin;
+}
+
+/* The target id in the program's binary names the setting or not. */
+static void check_binary(cl_program p, bool want)
+{
+   size_t size;
+   unsigned char *bin = get_binary(p, &size);
    bool has = memmem(bin, size, ":jam-prefetch=512", 17) != NULL;
    bool any = memmem(bin, size, "jam-prefetch", 12) != NULL;
    CHECK(want ? has : !any, "the binary's target id %s jam-prefetch=512",
          want ? "lacks" : "has a");
    free(bin);
-   (void)env;
+}
+
+/* In a child process under the other setting (kk_child): the program's
+ * binary, into the file JAM_PREFETCH_BINARY names. */
+static int child_main(const char *name)
+{
+   if (strcmp(name, "binary"))
+      return 3;
+   unsetenv("KILN_DUMP");
+   struct kt_env env;
+   kt_setup(&env, 0);
+   cl_program p = kk_build(&env, source, NULL);
+   size_t size;
+   unsigned char *bin = get_binary(p, &size);
+   FILE *f = fopen(getenv("JAM_PREFETCH_BINARY"), "wb");
+   REQUIRE(f && fwrite(bin, 1, size, f) == size);
+   fclose(f);
+   free(bin);
+   CHECK_OK(clReleaseProgram(p));
+   kt_teardown(&env);
+   return kt_result();
+}
+
+/* A binary built under the other setting is refused (its target id
+ * differs), as the compile cache keeps the two apart. */
+static void check_other_binary(const struct kt_env *env, const char *other)
+{
+   char path[] = "/tmp/kiln-jam-prefetch-bin-XXXXXX";
+   int fd = mkstemp(path);
+   REQUIRE(fd >= 0);
+   close(fd);
+   char *mine = strdup(getenv("KILN_JAM_PREFETCH"));
+   REQUIRE(mine);
+   setenv("JAM_PREFETCH_BINARY", path, 1);
+   setenv("KILN_JAM_PREFETCH", other, 1);
+   int rc = kk_child("binary", 60);
+   setenv("KILN_JAM_PREFETCH", mine, 1);
+   free(mine);
+   REQUIRE(rc == 0, " the child building with KILN_JAM_PREFETCH=%s failed (%d)", other, rc);
+   FILE *f = fopen(path, "rb");
+   REQUIRE(f);
+   static unsigned char bin[1 << 20];
+   size_t size = fread(bin, 1, sizeof(bin), f);
+   fclose(f);
+   unlink(path);
+   REQUIRE(size > 0 && size < sizeof(bin));
+   const unsigned char *bins[1] = {bin};
+   cl_int st = 0, err = 0;
+   cl_program q = clCreateProgramWithBinary(env->context, 1, &env->device, &size, bins, &st, &err);
+   CHECK(err == CL_INVALID_BINARY && st == CL_INVALID_BINARY && !q,
+         " a binary built with KILN_JAM_PREFETCH=%s gave %s/%s", other, kt_err_name(err),
+         kt_err_name(st));
+   if (q)
+      clReleaseProgram(q);
 }
 
 int main(int argc, char **argv)
 {
+   KK_CHILD_MAIN(argc, argv, child_main);
    const char *mode = argc == 2 ? argv[1] : "";
    bool on = !strcmp(mode, "on"), bad = !strcmp(mode, "bad");
    const char *e = getenv("KILN_JAM_PREFETCH");
@@ -209,7 +271,9 @@ int main(int argc, char **argv)
       /* KILN_DUMP names the files for the program's first kernel. */
       check_ir(dir, "chunked", "chunked", on);
       check_ir(dir, "chunked", "rows", on);
-      check_binary(&env, p, on);
+      check_binary(p, on);
+      if (!bad)
+         check_other_binary(&env, on ? "0" : "512");
       if (bad) {
          char log[4096] = "";
          CHECK_OK(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
