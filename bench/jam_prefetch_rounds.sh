@@ -7,7 +7,7 @@
 # "reduce chunked" as a fraction of the triad and of the read bound.
 #
 # usage: bench/jam_prefetch_rounds.sh [ROUNDS [VALUES...]]
-#        defaults: 3 rounds of 0 1024 2048 4096 (0 = unset is always run).
+#        defaults: 3 rounds of 0 2048 4096 8192 (0 = unset is always run).
 # kiln_bench's rows are 256 bytes (1 KiB with --size 4) and a jammed
 # block's 8 rows adjacent: below 8 rows ahead a prefetch lands in a row of
 # the same block, which the same round reads.
@@ -21,7 +21,7 @@ if [ $# -gt 1 ]; then
    shift
    values=(0 "$@")
 else
-   values=(0 1024 2048 4096)
+   values=(0 2048 4096 8192)
 fi
 unset KILN_JAM_PREFETCH
 if [ -f build-carry/common/run.sh ]; then
