@@ -9,7 +9,7 @@
 #                              driver's compiler reads from /usr/lib/clc
 #   build-carry/p/p.tar.xz     Debian 12's PoCL 3.1 with libLLVM-15 and
 #                              libclang-cpp15; libxml2/libz3 replaced by stubs
-#   build-carry/common/        kiln_bench, ocl-icd's libOpenCL.so.1, run.sh
+#   build-carry/common/        kiln_bench, read_pattern, ocl-icd's libOpenCL.so.1, run.sh
 # usage: bench/device/pack.sh BUILDDIR
 # then, on the device machine (run tool, carry ["build-carry"]):
 #   bash build-carry/common/run.sh --runs 9             Kiln and PoCL, CPUs
@@ -47,6 +47,9 @@ gcc -shared -fPIC -o "$P/libz3.so.4" -Wl,-soname,libz3.so.4 "$T/z3.c"
 tar cf - -C "$T" pcarry | xz -9 -T0 > "$OUT/p/p.tar.xz"
 
 cp "$B/bench/kiln_bench" "$OUT/common/" && strip "$OUT/common/kiln_bench"
+# read_pattern (no OpenCL) and bench/jam_prefetch_rounds.sh, which runs it
+# with kiln_bench (issue 19).
+cp "$B/bench/read_pattern" "$OUT/common/" && strip "$OUT/common/read_pattern"
 cp -L "$L/libOpenCL.so.1" "$OUT/common/"
 cp "$HERE/run.sh" "$OUT/common/"
 du -sh "$OUT"/*

@@ -36,6 +36,7 @@ void kiln_llvm_machine_fini(struct kiln_llvm_machine *m)
    kiln_free(m->cpu);
    kiln_free(m->features);
    kiln_free(m->libclc);
+   kiln_free(m->codegen);
    memset(m, 0, sizeof(*m));
 }
 
@@ -67,12 +68,13 @@ enum kiln_build_status kiln_llvm_machine_init(struct kiln_llvm_machine *m,
 
 char *kiln_llvm_machine_id(const struct kiln_llvm_machine *m, bool bounds_check)
 {
+   const char *codegen = m->codegen ? m->codegen : "";
    size_t n = strlen(m->target->id_name) + strlen(m->triple) + strlen(m->cpu) +
-              strlen(m->features) + strlen(CHECK_SUFFIX) + 4;
+              strlen(m->features) + strlen(codegen) + strlen(CHECK_SUFFIX) + 5;
    char *id = kiln_malloc(n);
    if (id)
-      snprintf(id, n, "%s:%s:%s%s%s%s", m->target->id_name, m->triple, m->cpu,
-               *m->features ? ":" : "", m->features,
+      snprintf(id, n, "%s:%s:%s%s%s%s%s%s", m->target->id_name, m->triple, m->cpu,
+               *m->features ? ":" : "", m->features, *codegen ? ":" : "", codegen,
                bounds_check && m->target->bounds_check ? CHECK_SUFFIX : "");
    return id;
 }

@@ -34,6 +34,9 @@ struct kiln_llvm_machine {
    char *cpu;      /* LLVM's processor: "znver3", "gfx1030", "sm_90" */
    char *features; /* "+avx2,..."; "" for the processor's defaults */
    char *libclc;   /* KILN_LLVM_BUILTINS_LIBCLC: the file under the libclc directory */
+   /* Settings of Kiln's own passes that change the code, for the id
+    * ("jam-prefetch=512": KILN_JAM_PREFETCH); NULL for none. */
+   char *codegen;
 };
 
 struct kiln_llvm_target {
@@ -107,7 +110,7 @@ enum kiln_build_status kiln_llvm_machine_init(struct kiln_llvm_machine *m,
                                               struct kiln_build_log *log);
 void kiln_llvm_machine_fini(struct kiln_llvm_machine *m);
 
-/* "<id_name>:<triple>:<cpu>[:<features>][:check=bounds]" (kiln_malloc'd;
+/* "<id_name>:<triple>:<cpu>[:<features>][:<codegen>][:check=bounds]" (kiln_malloc'd;
  * NULL when out of memory).  A target that cannot check has no suffix
  * either way: its builds under KILN_CHECK=bounds fail, and its binaries
  * stay usable. */

@@ -19,6 +19,7 @@
 #include "llvm/build_log.h"
 #include "llvm/cpu/bounds_check.h"
 #include "llvm/cpu/cpu_code.h"
+#include "llvm/cpu/jam_prefetch.h"
 #include "llvm/cpu/safe_div.h"
 #include "llvm/cpu/vector_width.h"
 #include "llvm/cpu/wg_denormals.h"
@@ -67,6 +68,20 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
       snprintf(f, n, "%s%s%s", host.features, *host.features ? "," : "", tune);
       kiln_free(host.features);
       m->features = f;
+   }
+   /* KILN_JAM_PREFETCH (docs/env.md) changes the work-group functions:
+    * part of the id, so that the compile cache and program binaries tell
+    * the two kinds of code apart. */
+   unsigned ahead = kiln_jam_prefetch_bytes(&invalid);
+   if (invalid)
+      kiln_build_log_append(log, "warning: KILN_JAM_PREFETCH=%s is not a number of bytes "
+                                 "up to %u: ignored\n", invalid, KILN_JAM_PREFETCH_MAX);
+   if (ahead) {
+      char id[32];
+      snprintf(id, sizeof(id), "jam-prefetch=%u", ahead);
+      /* kiln_llvm_machine_init frees the rest. */
+      if (!(m->codegen = kiln_strdup(id)))
+         return KILN_BUILD_OUT_OF_MEMORY;
    }
    return KILN_BUILD_OK;
 }

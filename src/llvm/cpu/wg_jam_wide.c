@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "llvm/cpu/jam_prefetch.h"
 #include "llvm/cpu/wg_graph.h"
 #include "llvm/cpu/wg_internal.h"
 #include "llvm/cpu/wg_jam.h"
@@ -523,6 +524,26 @@ static void retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef bb, LLVMBasicBlock
    }
 }
 
+/* KILN_JAM_PREFETCH (jam_prefetch.h): llvm.prefetch of addr + ahead bytes
+ * (a read, kept in every cache level, data), before the round's load of
+ * addr.  The address may lie past the buffer: a prefetch never faults,
+ * and the GEP is not inbounds, so it is no poison either. */
+static void prefetch(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef addr, unsigned ahead)
+{
+   LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
+   LLVMTypeRef pt = LLVMTypeOf(addr), i32 = LLVMInt32TypeInContext(c);
+   unsigned id = LLVMLookupIntrinsicID("llvm.prefetch", 13);
+   LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, &pt, 1);
+   LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(c), ahead, 0);
+   LLVMValueRef args[4] = {
+      LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), addr, &off, 1, "wide.ahead"),
+      LLVMConstInt(i32, 0, 0), /* read */
+      LLVMConstInt(i32, 3, 0), /* locality: keep in every level */
+      LLVMConstInt(i32, 1, 0), /* data cache */
+   };
+   LLVMBuildCall2(b, LLVMIntrinsicGetType(c, id, &pt, 1), fn, args, 4, "");
+}
+
 /* The wide copy of the analysed loop (wg_jam_wide.h).  False when out of
  * memory before anything changed. */
 static bool build_wide(struct loop *l)
@@ -588,14 +609,19 @@ static bool build_wide(struct loop *l)
     * before the last load moves ahead of the other work-items' bodies
     * (kiln_wg_jam_transpose), and the elements are stored (reg2mem). */
    LLVMValueRef rows[MAX_LOADS];
+   unsigned ahead = kiln_jam_prefetch_bytes(NULL);
    for (unsigned n = 0; n < l->nloads; n++) {
       struct wide_load *wl = &l->loads[n];
       LLVMValueRef addr = rebuild(l, b, iv8, wl->addr);
+      bool same = same_everywhere(l, wl->addr, 0);
+      /* A row common to the block is read by all 8 and stays cached. */
+      if (ahead && !same)
+         prefetch(b, c, addr, ahead);
       rows[n] = LLVMBuildLoad2(b, LLVMVectorType(LLVMTypeOf(wl->load), WIDE), addr, "wide.row");
       LLVMSetAlignment(rows[n], LLVMGetAlignment(wl->load));
       LLVMValueRef md = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
       LLVMSetMetadata(rows[n], kind, md);
-      if (same_everywhere(l, wl->addr, 0))
+      if (same)
          LLVMSetMetadata(rows[n], same_kind(c), md);
    }
    for (unsigned n = 0; n < l->nloads; n++)
@@ -721,7 +747,8 @@ static unsigned wide_loads(LLVMBasicBlockRef bb, unsigned kind, LLVMValueRef *ou
 }
 
 /* What comes before the last wide load may move before the other
- * work-items' bodies: it sets lid.x, reads and computes, nothing else. */
+ * work-items' bodies: it sets lid.x, reads (prefetches among them:
+ * KILN_JAM_PREFETCH) and computes, nothing else. */
 static bool movable_front(struct kiln_wg *w, LLVMBasicBlockRef bb, LLVMValueRef last)
 {
    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -731,6 +758,8 @@ static bool movable_front(struct kiln_wg *w, LLVMBasicBlockRef bb, LLVMValueRef 
             return false;
          continue;
       }
+      if (LLVMIsACallInst(i) && kiln_wg_is_intrinsic_call(i, "llvm.prefetch"))
+         continue;
       if (LLVMIsACallInst(i) || LLVMIsAPHINode(i) ||
           LLVMIsATerminatorInst(i) || LLVMIsAAllocaInst(i) || LLVMIsAFenceInst(i) ||
           LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))

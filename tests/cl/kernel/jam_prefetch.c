@@ -1,0 +1,292 @@
+/* KILN_JAM_PREFETCH (docs/env.md, experimental): jammed row loops that
+ * read 8 elements at a time (src/llvm/cpu/wg_jam_wide.h) prefetch each
+ * row that many bytes ahead.  Run as `on` under KILN_JAM_PREFETCH=512,
+ * `off` under 0 and `bad` under a value that is no number (meson.build):
+ * the results are exact either way (float sums in the kernel's order,
+ * rows at any alignment, trip counts that differ, a row shared by the
+ * block), KILN_DUMP's optimised IR of the jammed kernels calls
+ * llvm.prefetch with the variable set and not without, the program
+ * binary's target id says so (the compile cache and binaries keep the
+ * two apart: a binary built under the other setting, in a child, is
+ * refused) and a bad value is ignored with a warning in the build log. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kk.h"
+
+static const char *source =
+   /* kiln_bench's reduce_chunked loop: contiguous chunks per work-item. */
+   "__kernel void chunked(__global const float *in, __global float *out, uint n)\n"
+   "{\n"
+   "  uint gid = (uint)get_global_id(0), gsize = (uint)get_global_size(0);\n"
+   "  uint chunk = (n + gsize - 1) / gsize;\n"
+   "  uint begin = gid * chunk, end = min(begin + chunk, n);\n"
+   "  float s = 0.0f;\n"
+   "  for (uint i = begin; i < end; i++) s += in[i];\n"
+   "  out[gid] = s;\n"
+   "}\n"
+   /* Rows 37 elements apart, 3 to 42 trips: wide rounds and remainders. */
+   "__kernel void rows(__global const float *in, __global float *out, uint n)\n"
+   "{\n"
+   "  uint g = get_global_id(0);\n"
+   "  uint begin = g * 37u + g % 5u, end = begin + 3u + (g * 5u + n) % 40u;\n"
+   "  float s = 0.25f;\n"
+   "  for (uint i = begin; i < end; i++) s += in[i];\n"
+   "  out[g] = s;\n"
+   "}\n"
+   /* A row per work-item and one shared by the block (x). */
+   "__kernel void matvec(__global const float *A, __global const float *x,\n"
+   "                     __global float *y, uint n)\n"
+   "{\n"
+   "  uint r = get_global_id(0);\n"
+   "  float s = 0.0f;\n"
+   "  for (uint k = 0; k < n; k++) s = fma(A[r * n + k], x[k], s);\n"
+   "  y[r] = s;\n"
+   "}\n";
+
+enum { G = 64, N = 8192 };
+static float in[N], x[N / G];
+
+static bool is_cpu(const struct kt_env *env)
+{
+   cl_device_type type = 0;
+   CHECK_OK(clGetDeviceInfo(env->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
+   return type & CL_DEVICE_TYPE_CPU;
+}
+
+static void check_out(const char *kernel, cl_uint n, const float *got, const float *want)
+{
+   for (unsigned g = 0; g < G; g++)
+      if (memcmp(&got[g], &want[g], sizeof(float))) {
+         KT_FAIL("%s, n %u: item %u = %a, expected %a", kernel, n, g, got[g], want[g]);
+         return;
+      }
+}
+
+static void run(const struct kt_env *env, cl_program p)
+{
+   cl_mem min = kk_buffer_in(env, sizeof(in), in);
+   cl_mem mx = kk_buffer_in(env, sizeof(x), x);
+   cl_mem out = kk_buffer_in(env, G * sizeof(float), NULL);
+   size_t global = G, local = G;
+   float got[G], want[G];
+   cl_kernel k = kk_kernel(p, "chunked");
+   static const cl_uint sizes[] = {0, 5, 1000, 4099, N};
+   for (size_t t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+      cl_uint n = sizes[t], chunk = (n + G - 1) / G;
+      KK_ARG(k, 0, min);
+      KK_ARG(k, 1, out);
+      KK_ARG(k, 2, n);
+      KK_RUN(env, k, 1, NULL, &global, &local);
+      kk_read(env, out, sizeof(got), got);
+      for (cl_uint g = 0; g < G; g++) {
+         want[g] = 0.0f;
+         for (cl_uint i = g * chunk; i < g * chunk + chunk && i < n; i++)
+            want[g] += in[i];
+      }
+      check_out("chunked", n, got, want);
+   }
+   CHECK_OK(clReleaseKernel(k));
+   k = kk_kernel(p, "rows");
+   for (cl_uint n = 0; n < 3; n++) {
+      KK_ARG(k, 0, min);
+      KK_ARG(k, 1, out);
+      KK_ARG(k, 2, n);
+      KK_RUN(env, k, 1, NULL, &global, &local);
+      kk_read(env, out, sizeof(got), got);
+      for (cl_uint g = 0; g < G; g++) {
+         cl_uint begin = g * 37 + g % 5, end = begin + 3 + (g * 5 + n) % 40;
+         want[g] = 0.25f;
+         for (cl_uint i = begin; i < end; i++)
+            want[g] += in[i];
+      }
+      check_out("rows", n, got, want);
+   }
+   CHECK_OK(clReleaseKernel(k));
+   k = kk_kernel(p, "matvec");
+   cl_uint n = N / G;
+   KK_ARG(k, 0, min);
+   KK_ARG(k, 1, mx);
+   KK_ARG(k, 2, out);
+   KK_ARG(k, 3, n);
+   KK_RUN(env, k, 1, NULL, &global, &local);
+   kk_read(env, out, sizeof(got), got);
+   for (cl_uint r = 0; r < G; r++) {
+      want[r] = 0.0f;
+      for (cl_uint i = 0; i < n; i++)
+         want[r] = fmaf(in[r * n + i], x[i], want[r]);
+   }
+   check_out("matvec", n, got, want);
+   CHECK_OK(clReleaseKernel(k));
+   CHECK_OK(clReleaseMemObject(min));
+   CHECK_OK(clReleaseMemObject(mx));
+   CHECK_OK(clReleaseMemObject(out));
+}
+
+struct ir {
+   const char *fn; /* "@__kiln_wg_<kernel>(" */
+   bool found, vector, prefetch;
+};
+
+static void scan_ir(FILE *f, void *arg)
+{
+   struct ir *r = arg;
+   char line[4096];
+   bool in_fn = false;
+   while (fgets(line, sizeof(line), f)) {
+      if (!strncmp(line, "define ", 7))
+         in_fn = strstr(line, r->fn) != NULL;
+      else if (line[0] == '}')
+         in_fn = false;
+      if (!in_fn)
+         continue;
+      r->found = true;
+      r->vector |= strstr(line, " = load <8 x ") != NULL;
+      r->prefetch |= strstr(line, "call void @llvm.prefetch") != NULL;
+   }
+}
+
+/* In the dump named for first, the jammed loop of kernel reads rows 8 elements at a time, with a
+ * prefetch exactly when one was asked for. */
+static void check_ir(const char *dir, const char *first, const char *kernel, bool want)
+{
+   char fn[128];
+   snprintf(fn, sizeof(fn), "@__kiln_wg_%s(", kernel);
+   struct ir r = {.fn = fn};
+   CHECK(kk_each_dumped_ir(dir, first, scan_ir, &r) > 0 && r.found,
+         "KILN_DUMP wrote no optimised IR for %s", kernel);
+   CHECK(r.vector, "%s: the rows are not read 8 elements at a time (not jammed)", kernel);
+   CHECK(r.prefetch == want, "%s: %s llvm.prefetch", kernel,
+         want ? "no" : "an unwanted");
+}
+
+static unsigned char *get_binary(cl_program p, size_t *size)
+{
+   *size = 0;
+   CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(*size), size, NULL));
+   REQUIRE(*size > 0);
+   unsigned char *bin = malloc(*size);
+   REQUIRE(bin);
+   unsigned char *bins[1] = {bin};
+   CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bins), bins, NULL));
+   return bin;
+}
+
+/* The target id in the program's binary names the setting or not. */
+static void check_binary(cl_program p, bool want)
+{
+   size_t size;
+   unsigned char *bin = get_binary(p, &size);
+   bool has = memmem(bin, size, ":jam-prefetch=512", 17) != NULL;
+   bool any = memmem(bin, size, "jam-prefetch", 12) != NULL;
+   CHECK(want ? has : !any, "the binary's target id %s jam-prefetch=512",
+         want ? "lacks" : "has a");
+   free(bin);
+}
+
+/* In a child process under the other setting (kk_child): the program's
+ * binary, into the file JAM_PREFETCH_BINARY names. */
+static int child_main(const char *name)
+{
+   if (strcmp(name, "binary"))
+      return 3;
+   unsetenv("KILN_DUMP");
+   struct kt_env env;
+   kt_setup(&env, 0);
+   cl_program p = kk_build(&env, source, NULL);
+   size_t size;
+   unsigned char *bin = get_binary(p, &size);
+   FILE *f = fopen(getenv("JAM_PREFETCH_BINARY"), "wb");
+   REQUIRE(f && fwrite(bin, 1, size, f) == size);
+   fclose(f);
+   free(bin);
+   CHECK_OK(clReleaseProgram(p));
+   kt_teardown(&env);
+   return kt_result();
+}
+
+/* A binary built under the other setting is refused (its target id
+ * differs), as the compile cache keeps the two apart. */
+static void check_other_binary(const struct kt_env *env, const char *other)
+{
+   char path[] = "/tmp/kiln-jam-prefetch-bin-XXXXXX";
+   int fd = mkstemp(path);
+   REQUIRE(fd >= 0);
+   close(fd);
+   char *mine = strdup(getenv("KILN_JAM_PREFETCH"));
+   REQUIRE(mine);
+   setenv("JAM_PREFETCH_BINARY", path, 1);
+   setenv("KILN_JAM_PREFETCH", other, 1);
+   int rc = kk_child("binary", 60);
+   setenv("KILN_JAM_PREFETCH", mine, 1);
+   free(mine);
+   REQUIRE(rc == 0, " the child building with KILN_JAM_PREFETCH=%s failed (%d)", other, rc);
+   FILE *f = fopen(path, "rb");
+   REQUIRE(f);
+   static unsigned char bin[1 << 20];
+   size_t size = fread(bin, 1, sizeof(bin), f);
+   fclose(f);
+   unlink(path);
+   REQUIRE(size > 0 && size < sizeof(bin));
+   const unsigned char *bins[1] = {bin};
+   cl_int st = 0, err = 0;
+   cl_program q = clCreateProgramWithBinary(env->context, 1, &env->device, &size, bins, &st, &err);
+   CHECK(err == CL_INVALID_BINARY && st == CL_INVALID_BINARY && !q,
+         " a binary built with KILN_JAM_PREFETCH=%s gave %s/%s", other, kt_err_name(err),
+         kt_err_name(st));
+   if (q)
+      clReleaseProgram(q);
+}
+
+int main(int argc, char **argv)
+{
+   KK_CHILD_MAIN(argc, argv, child_main);
+   const char *mode = argc == 2 ? argv[1] : "";
+   bool on = !strcmp(mode, "on"), bad = !strcmp(mode, "bad");
+   const char *e = getenv("KILN_JAM_PREFETCH");
+   if (!(on && e && !strcmp(e, "512")) && !(!strcmp(mode, "off") && (!e || !strcmp(e, "0"))) &&
+       !(bad && e && !strcmp(e, "lots"))) {
+      fprintf(stderr, "usage: KILN_JAM_PREFETCH=512 %s on | KILN_JAM_PREFETCH=0 %s off | "
+                      "KILN_JAM_PREFETCH=lots %s bad\n", argv[0], argv[0], argv[0]);
+      return 2;
+   }
+   /* Values whose float sums depend on the order of the adds. */
+   for (size_t i = 0; i < N; i++)
+      in[i] = (float)((i * 2654435761u) % 1000u) * 0.001f + (i % 7 ? 1e-7f : 1e4f);
+   for (size_t i = 0; i < N / G; i++)
+      x[i] = 1.0f / (float)(i + 3);
+   char dir[] = "/tmp/kiln-jam-prefetch-XXXXXX";
+   REQUIRE(mkdtemp(dir), "mkdtemp failed");
+   setenv("KILN_DUMP", dir, 1);
+   struct kt_env env;
+   kt_setup(&env, 0);
+   cl_program p = kk_build(&env, source, NULL);
+   run(&env, p);
+   /* Bounds checks put their own code in the loop, which then is not
+    * jammed (meson.build runs this test with KILN_CHECK=none). */
+   const char *check = getenv("KILN_CHECK");
+   if (is_cpu(&env) && !(check && strstr(check, "bounds"))) {
+      /* KILN_DUMP names the files for the program's first kernel. */
+      check_ir(dir, "chunked", "chunked", on);
+      check_ir(dir, "chunked", "rows", on);
+      check_binary(p, on);
+      if (!bad)
+         check_other_binary(&env, on ? "0" : "512");
+      if (bad) {
+         char log[4096] = "";
+         CHECK_OK(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
+                                        NULL));
+         CHECK(strstr(log, "KILN_JAM_PREFETCH=lots") && strstr(log, "ignored"),
+               "no warning about KILN_JAM_PREFETCH=lots in the build log: %s", log);
+      }
+   }
+   CHECK_OK(clReleaseProgram(p));
+   kt_teardown(&env);
+   char cmd[128];
+   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+   if (system(cmd))
+      fprintf(stderr, "could not remove %s\n", dir);
+   return kt_result();
+}
