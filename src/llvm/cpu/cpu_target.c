@@ -75,7 +75,8 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
    unsigned ahead = kiln_jam_prefetch_bytes(&invalid);
    if (invalid)
       kiln_build_log_append(log, "warning: KILN_JAM_PREFETCH=%s is not a number of bytes "
-                                 "up to %u: ignored\n", invalid, KILN_JAM_PREFETCH_MAX);
+                                 "up to %u: ignored (the default, %u, applies)\n", invalid,
+                            KILN_JAM_PREFETCH_MAX, KILN_JAM_PREFETCH_DEFAULT);
    if (ahead) {
       char id[32];
       snprintf(id, sizeof(id), "jam-prefetch=%u", ahead);

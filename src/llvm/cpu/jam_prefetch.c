@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static unsigned bytes;
+static unsigned bytes = KILN_JAM_PREFETCH_DEFAULT;
 static const char *bad; /* a value that is not a number of bytes */
 
 static void read_env(void)

@@ -1,7 +1,8 @@
-/* KILN_JAM_PREFETCH (docs/env.md, experimental): jammed row loops that
+/* KILN_JAM_PREFETCH (docs/env.md): jammed row loops that
  * read 8 elements at a time (src/llvm/cpu/wg_jam_wide.h) prefetch each
  * row that many bytes ahead.  Run as `on` under KILN_JAM_PREFETCH=512,
- * `off` under 0 and `bad` under a value that is no number (meson.build):
+ * `default` with it empty (2048 bytes), `off` under 0 and `bad` under a
+ * value that is no number, which keeps the default (meson.build):
  * the results are exact either way (float sums in the kernel's order,
  * rows at any alignment, trip counts that differ, a row shared by the
  * block), KILN_DUMP's optimised IR of the jammed kernels calls
@@ -174,15 +175,16 @@ static unsigned char *get_binary(cl_program p, size_t *size)
    return bin;
 }
 
-/* The target id in the program's binary names the setting or not. */
-static void check_binary(cl_program p, bool want)
+/* The target id in the program's binary names the setting (want, e.g.
+ * ":jam-prefetch=512"), or none (NULL). */
+static void check_binary(cl_program p, const char *want)
 {
    size_t size;
    unsigned char *bin = get_binary(p, &size);
-   bool has = memmem(bin, size, ":jam-prefetch=512", 17) != NULL;
+   bool has = want && memmem(bin, size, want, strlen(want)) != NULL;
    bool any = memmem(bin, size, "jam-prefetch", 12) != NULL;
-   CHECK(want ? has : !any, "the binary's target id %s jam-prefetch=512",
-         want ? "lacks" : "has a");
+   CHECK(want ? has : !any, "the binary's target id %s %s", want ? "lacks" : "has a",
+         want ? want : "jam-prefetch");
    free(bin);
 }
 
@@ -244,14 +246,18 @@ int main(int argc, char **argv)
 {
    KK_CHILD_MAIN(argc, argv, child_main);
    const char *mode = argc == 2 ? argv[1] : "";
-   bool on = !strcmp(mode, "on"), bad = !strcmp(mode, "bad");
+   bool on = !strcmp(mode, "on"), bad = !strcmp(mode, "bad"), off = !strcmp(mode, "off");
+   bool dflt = !strcmp(mode, "default");
    const char *e = getenv("KILN_JAM_PREFETCH");
-   if (!(on && e && !strcmp(e, "512")) && !(!strcmp(mode, "off") && (!e || !strcmp(e, "0"))) &&
-       !(bad && e && !strcmp(e, "lots"))) {
-      fprintf(stderr, "usage: KILN_JAM_PREFETCH=512 %s on | KILN_JAM_PREFETCH=0 %s off | "
-                      "KILN_JAM_PREFETCH=lots %s bad\n", argv[0], argv[0], argv[0]);
+   if (!(on && e && !strcmp(e, "512")) && !(off && e && !strcmp(e, "0")) &&
+       !(dflt && e && !*e) && !(bad && e && !strcmp(e, "lots"))) {
+      fprintf(stderr, "usage: KILN_JAM_PREFETCH=512 %s on | KILN_JAM_PREFETCH= %s default | "
+                      "KILN_JAM_PREFETCH=0 %s off | KILN_JAM_PREFETCH=lots %s bad\n",
+              argv[0], argv[0], argv[0], argv[0]);
       return 2;
    }
+   /* What the id says: the setting, the default where unset or bad. */
+   const char *id = on ? ":jam-prefetch=512" : off ? NULL : ":jam-prefetch=2048";
    /* Values whose float sums depend on the order of the adds. */
    for (size_t i = 0; i < N; i++)
       in[i] = (float)((i * 2654435761u) % 1000u) * 0.001f + (i % 7 ? 1e-7f : 1e4f);
@@ -269,11 +275,11 @@ int main(int argc, char **argv)
    const char *check = getenv("KILN_CHECK");
    if (is_cpu(&env) && !(check && strstr(check, "bounds"))) {
       /* KILN_DUMP names the files for the program's first kernel. */
-      check_ir(dir, "chunked", "chunked", on);
-      check_ir(dir, "chunked", "rows", on);
-      check_binary(p, on);
+      check_ir(dir, "chunked", "chunked", !off);
+      check_ir(dir, "chunked", "rows", !off);
+      check_binary(p, id);
       if (!bad)
-         check_other_binary(&env, on ? "0" : "512");
+         check_other_binary(&env, off ? "512" : "0");
       if (bad) {
          char log[4096] = "";
          CHECK_OK(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
