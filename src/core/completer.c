@@ -196,7 +196,8 @@ bool kiln_flight_complete_oldest(struct kiln_executor *ex, bool finisher)
    /* What completes now: f alone, or, where f waits for a later fence,
     * every flight up to the one that brings it (first_fenced): they
     * share its result, so one wait and one pass of the lock serve them
-    * all (a series of launches completes about 1.5x faster). */
+    * all (docs/performance.md, "Where the rest of a back-to-back launch
+    * goes"). */
    struct in_flight *last = f;
    if (f->needs_fence) {
       last = ex->first_fenced;
