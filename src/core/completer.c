@@ -224,15 +224,18 @@ bool kiln_flight_complete_oldest(struct kiln_executor *ex, bool finisher)
     * without device work (no needs_fence) end with no error. */
    unsigned n = 0;
    struct in_flight *x = f, *next;
-   do {
-      next = x->next;
+   for (;; x = next) {
+      /* last->next is the recording thread's to write meanwhile. */
+      next = x == last ? NULL : x->next;
       x->result = x == last || x->needs_fence ? r : 0;
       if (x->ev)
          kiln_flight_finish(ex, x);
       else if (x->fence)
          screen->fence_destroy(screen, x->fence); /* a fence of add_fence's */
       n++;
-   } while (x != last && (x = next));
+      if (!next)
+         break;
+   }
    pthread_mutex_lock(&ex->lock);
    ex->flying = last->next;
    if (!ex->flying)

@@ -1169,6 +1169,8 @@ static CUresult f_cuEventRecord(CUevent event, CUstream stream)
    if (!e || e->device != dev)
       RETURN(CUDA_ERROR_INVALID_HANDLE);
    fake_cuda.event_records++;
+   if (fake_cuda.watch_thread && pthread_equal(pthread_self(), fake_cuda.watched))
+      fake_cuda.watched_records++;
    if (e->flags & CU_EVENT_DISABLE_TIMING)
       fake_cuda.untimed_records++;
    e->recorded = true;

@@ -17,6 +17,7 @@
 #define KILN_TESTS_FAKE_CUDA_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -113,6 +114,11 @@ struct fake_cuda_state {
    pthread_t dtoh_thread;  /* that called cuMemcpyDtoHAsync last */
    unsigned untimed_records; /* of those, of CU_EVENT_DISABLE_TIMING events */
    unsigned stream_syncs;    /* cuStreamSynchronize calls */
+   /* With watch_thread, cuEventRecord calls made by thread watched: what
+    * one thread records, whatever the completer thread does meanwhile. */
+   atomic_bool watch_thread; /* set after watched, read before it */
+   pthread_t watched;
+   unsigned watched_records;
 };
 
 extern struct fake_cuda_state fake_cuda;
