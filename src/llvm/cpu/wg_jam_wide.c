@@ -797,27 +797,50 @@ static LLVMValueRef shuffle(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef x, 
    return LLVMBuildShuffleVector(b, x, y, LLVMConstVector(m, WIDE), "wide.t");
 }
 
-/* r[k] = lane k of every v[j], in lane j: three rounds of two-vector
- * shuffles (pairs of lanes, pairs of pairs, halves), 24 in all. */
+/* Half h (0: elements 0-3, 1: 4-7) of the row that load v reads, loaded
+ * again, as 4 elements. */
+static LLVMValueRef load_half(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef v, unsigned h)
+{
+   LLVMTypeRef elem = LLVMGetElementType(LLVMTypeOf(v));
+   LLVMValueRef addr = LLVMGetOperand(v, 0);
+   if (h) {
+      LLVMValueRef four = LLVMConstInt(LLVMInt64TypeInContext(c), WIDE / 2, 0);
+      addr = LLVMBuildGEP2(b, elem, addr, &four, 1, "wide.half");
+   }
+   LLVMValueRef half = LLVMBuildLoad2(b, LLVMVectorType(elem, WIDE / 2), addr, "wide.half");
+   LLVMSetAlignment(half, LLVMGetAlignment(v));
+   return half;
+}
+
+/* r[k] = lane k of every v[j] (loads of 8 elements), in lane j: the
+ * halves first, [v[j] low, v[j+4] low] and [v[j] high, v[j+4] high],
+ * each loaded as two 4-element halves, which the x86 backend joins with
+ * a vinsertf128 from memory (the load ports and any ALU port) rather than
+ * a shuffle on the one port that the 16 in-lane shuffles after them
+ * need; then a 4x4 transpose in each 128-bit lane (pairs of lanes, pairs
+ * of pairs) leaves r[k] = [v[0][k] ... v[7][k]].  The 8-element loads
+ * then have no users left. */
 static void transpose(LLVMBuilderRef b, LLVMContextRef c, const LLVMValueRef *v, LLVMValueRef *r)
 {
    static const unsigned lo1[WIDE] = {0, 8, 1, 9, 4, 12, 5, 13}, hi1[WIDE] = {2, 10, 3, 11, 6, 14, 7, 15};
    static const unsigned lo2[WIDE] = {0, 1, 8, 9, 4, 5, 12, 13}, hi2[WIDE] = {2, 3, 10, 11, 6, 7, 14, 15};
-   static const unsigned lo4[WIDE] = {0, 1, 2, 3, 8, 9, 10, 11}, hi4[WIDE] = {4, 5, 6, 7, 12, 13, 14, 15};
-   LLVMValueRef t[WIDE], u[WIDE];
-   for (unsigned p = 0; p < WIDE; p += 2) {
-      t[p] = shuffle(b, c, v[p], v[p + 1], lo1);
-      t[p + 1] = shuffle(b, c, v[p], v[p + 1], hi1);
-   }
+   LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+   LLVMValueRef join[WIDE], h[WIDE];
+   for (unsigned k = 0; k < WIDE; k++)
+      join[k] = LLVMConstInt(i32, k, 0);
+   for (unsigned j = 0; j < WIDE / 2; j++)
+      for (unsigned half = 0; half < 2; half++) {
+         LLVMValueRef x = load_half(b, c, v[j], half), y = load_half(b, c, v[j + 4], half);
+         h[j + 4 * half] = LLVMBuildShuffleVector(b, x, y, LLVMConstVector(join, WIDE), "wide.t");
+      }
    for (unsigned q = 0; q < WIDE; q += 4) {
-      u[q] = shuffle(b, c, t[q], t[q + 2], lo2);
-      u[q + 1] = shuffle(b, c, t[q], t[q + 2], hi2);
-      u[q + 2] = shuffle(b, c, t[q + 1], t[q + 3], lo2);
-      u[q + 3] = shuffle(b, c, t[q + 1], t[q + 3], hi2);
-   }
-   for (unsigned q = 0; q < WIDE / 2; q++) {
-      r[q] = shuffle(b, c, u[q], u[q + 4], lo4);
-      r[q + WIDE / 2] = shuffle(b, c, u[q], u[q + 4], hi4);
+      LLVMValueRef t0 = shuffle(b, c, h[q], h[q + 1], lo1), t1 = shuffle(b, c, h[q], h[q + 1], hi1);
+      LLVMValueRef t2 = shuffle(b, c, h[q + 2], h[q + 3], lo1);
+      LLVMValueRef t3 = shuffle(b, c, h[q + 2], h[q + 3], hi1);
+      r[q] = shuffle(b, c, t0, t2, lo2);
+      r[q + 1] = shuffle(b, c, t0, t2, hi2);
+      r[q + 2] = shuffle(b, c, t1, t3, lo2);
+      r[q + 3] = shuffle(b, c, t1, t3, hi2);
    }
    /* InstCombine would fold each extract of a lane through the shuffles
     * to the lane of a load it comes from, and the SLP vectorizer then
