@@ -48,8 +48,8 @@ def kiln(build, src, introspect, dest):
             p = os.path.realpath(os.path.join(build, v))
         else:
             p = os.path.join(build, v)
-            if not os.path.exists(p):
-                return v           # a plain word ('on', 'off', 'bounds')
+            if not v or not os.path.exists(p):
+                return v           # a plain word ('on', 'off', 'bounds') or ''
             # A path relative to the build dir: the test runs there too.
             p = os.path.realpath(p)
             copy(p, build, 'b')
