@@ -908,6 +908,48 @@ static void transpose(LLVMBuilderRef b, LLVMContextRef c, const LLVMValueRef *v,
       r[k] = LLVMBuildFreeze(b, r[k], "wide.row");
 }
 
+/* The prefetch calls of bb in order (at most MAX_LOADS), their count. */
+static unsigned prefetches(LLVMBasicBlockRef bb, LLVMValueRef *out)
+{
+   unsigned n = 0;
+   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && kiln_wg_is_intrinsic_call(i, "llvm.prefetch")) {
+         if (n == MAX_LOADS)
+            return MAX_LOADS + 1;
+         out[n++] = i;
+      }
+   return n;
+}
+
+/* KILN_JAM_PREFETCH_ROWS: each work-item's distance comes from its own
+ * state (a value per work-item, 8 more live in the jammed round, which
+ * spill).  The rows of a block are as long as each other but for the
+ * last work-items of a range: the whole block takes work-item 0's
+ * distance (front[0] runs first and dominates the others), so that one
+ * value serves the round.  Only where to prefetch changes, never what a
+ * work-item computes. */
+static void share_distance(LLVMBasicBlockRef *front)
+{
+   LLVMValueRef p0[MAX_LOADS + 1], pj[MAX_LOADS + 1];
+   unsigned n = prefetches(front[0], p0);
+   if (n > MAX_LOADS)
+      return;
+   for (unsigned j = 1; j < KILN_WG_JAM; j++) {
+      if (prefetches(front[j], pj) != n)
+         continue;
+      for (unsigned m = 0; m < n; m++) {
+         LLVMValueRef g0 = LLVMGetOperand(p0[m], 0), gj = LLVMGetOperand(pj[m], 0);
+         if (!LLVMIsAGetElementPtrInst(g0) || !LLVMIsAGetElementPtrInst(gj) ||
+             LLVMGetNumOperands(g0) != 2 || LLVMGetNumOperands(gj) != 2 ||
+             LLVMGetGEPSourceElementType(g0) != LLVMGetGEPSourceElementType(gj) ||
+             LLVMIsAConstant(LLVMGetOperand(g0, 1)) ||
+             LLVMTypeOf(LLVMGetOperand(g0, 1)) != LLVMTypeOf(LLVMGetOperand(gj, 1)))
+            continue;
+         LLVMSetOperand(gj, 1, LLVMGetOperand(g0, 1));
+      }
+   }
+}
+
 _Static_assert(WIDE == 8, "the transposition's masks are for 8 lanes");
 
 LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts, LLVMValueRef *xs)
@@ -951,6 +993,7 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
       LLVMPositionBuilderAtEnd(w->b, front[j]);
       LLVMBuildBr(w->b, j + 1 < K ? front[j + 1] : tr);
    }
+   share_distance(front);
    LLVMPositionBuilderAtEnd(w->b, tr);
    unsigned same = same_kind(w->c);
    for (unsigned m = 0; m < n; m++) {
