@@ -29,18 +29,22 @@ struct kiln_jam_prefetch {
  *    most KILN_JAM_PREFETCH_ROWS_HI;
  *    KILN_JAM_PREFETCH_ROWS_LONG (within the row itself) for longer rows.
  *
- * Rows of more than HI / 8 bytes would keep over HI bytes prefetched but
- * not yet read per work-item (the L2's share of a core, and the
- * prefetches of a block then stream far apart), and a distance that is
- * a multiple of the row length below 8 rows lands where another row of
- * the same block reads in the same round: useless.  LONG is below every
- * such row's length, so it is a plain streaming prefetch in the row.
+ * Rows of more than HI / 8 bytes (4 KiB) would keep over HI bytes
+ * prefetched but not yet read per work-item, and a distance that is a
+ * multiple of the row length below 8 rows lands where another row of the
+ * same block reads in the same round: useless.  LONG is below every such
+ * row's length, so it is a plain streaming prefetch in the row.  On the
+ * VM (read_pattern, 4 GiB, docs/performance.md) rows of 4 KiB gained
+ * most from the next block (0.89 of a contiguous read, 0.80-0.81 in-row),
+ * rows of 8 KiB as much from either (0.86 / 0.87 with 512 in-row), rows
+ * of 16 KiB most from 512 in-row (0.92; 1024: 0.90, 2048: 0.88, the next
+ * block: 0.85-0.86).
  * Where rows are not adjacent (a pitch larger than the row), 8 rows'
  * length is another in-row or beyond-row distance ahead: a prefetch
  * never faults, it only may fetch a line nobody reads. */
 #define KILN_JAM_PREFETCH_ROWS_LO 512u
-#define KILN_JAM_PREFETCH_ROWS_HI 65536u
-#define KILN_JAM_PREFETCH_ROWS_LONG 2048u
+#define KILN_JAM_PREFETCH_ROWS_HI 32768u
+#define KILN_JAM_PREFETCH_ROWS_LONG 512u
 #define KILN_JAM_PREFETCH_MAX 65536u
 
 /* The setting (read once per process).  *invalid, where not NULL: the
