@@ -1,16 +1,19 @@
 #!/bin/bash
 # Issue 19: does a software prefetch help jammed row loops?  Runs
 # read_pattern (the access order in plain C) and then kiln_bench on Kiln's
-# CPU device with KILN_JAM_PREFETCH unset and each value in turn, ROUNDS
+# CPU device with KILN_JAM_PREFETCH unset (the default: a distance that
+# follows the rows, docs/env.md) and each value in turn, ROUNDS
 # times alternating (a noisy machine drifts; alternation spreads it over
 # all values), and prints one line per run and the median per value of
 # "reduce chunked" as a fraction of the triad and of the read bound.
 #
 # usage: bench/jam_prefetch_rounds.sh [ROUNDS [VALUES...]]
-#        defaults: 3 rounds of 0 2048 4096 8192 (0 = unset is always run).
+#        defaults: 3 rounds of 0 2048 4096 8192 (0 = unset, the default,
+#        is always run; "off" runs KILN_JAM_PREFETCH=0, no prefetch).
 # kiln_bench's rows are 256 bytes (1 KiB with --size 4) and a jammed
 # block's 8 rows adjacent: below 8 rows ahead a prefetch lands in a row of
-# the same block, which the same round reads.
+# the same block, which the same round reads (the default takes 8 rows:
+# 2048 at size 1, 8192 at size 4).
 # READ_PATTERN=0: kiln_bench alone.  KILN_BENCH_ARGS: more kiln_bench
 # options ("--size 4 --runs 3": arrays past a large L3).
 # Where build-carry/common/run.sh is (bench/device/pack.sh: the device
@@ -47,7 +50,11 @@ runs=$(mktemp)
 trap 'rm -f "$runs"' EXIT
 for r in $(seq 1 "$rounds"); do
    for d in "${values[@]}"; do
-      if [ "$d" = 0 ]; then unset KILN_JAM_PREFETCH; else export KILN_JAM_PREFETCH=$d; fi
+      case $d in
+      0) unset KILN_JAM_PREFETCH ;;
+      off) export KILN_JAM_PREFETCH=0 ;;
+      *) export KILN_JAM_PREFETCH=$d ;;
+      esac
       # shellcheck disable=SC2086 # KILN_BENCH_ARGS: several words
       out=$("${kb[@]}" --platform kiln --no-child ${KILN_BENCH_ARGS:-} 2>/dev/null) || true
       # Columns: GB/s, then the fractions of the triad and of the read bound.

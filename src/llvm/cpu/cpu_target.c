@@ -72,14 +72,20 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
    /* KILN_JAM_PREFETCH (docs/env.md) changes the work-group functions:
     * part of the id, so that the compile cache and program binaries tell
     * the two kinds of code apart. */
-   unsigned ahead = kiln_jam_prefetch_bytes(&invalid);
+   struct kiln_jam_prefetch pf = kiln_jam_prefetch_setting(&invalid);
    if (invalid)
-      kiln_build_log_append(log, "warning: KILN_JAM_PREFETCH=%s is not a number of bytes "
-                                 "up to %u: ignored (the default, %u, applies)\n", invalid,
-                            KILN_JAM_PREFETCH_MAX, KILN_JAM_PREFETCH_DEFAULT);
-   if (ahead) {
+      kiln_build_log_append(log, "warning: KILN_JAM_PREFETCH=%s is neither \"rows\" nor a number "
+                                 "of bytes up to %u: ignored (the default, rows, applies)\n",
+                            invalid, KILN_JAM_PREFETCH_MAX);
+   if (pf.kind != KILN_JAM_PREFETCH_OFF) {
+      /* "rows": the distance follows the rows (jam_prefetch.h), a token of
+       * its own so that code built with the former fixed default (2048)
+       * is refused. */
       char id[32];
-      snprintf(id, sizeof(id), "jam-prefetch=%u", ahead);
+      if (pf.kind == KILN_JAM_PREFETCH_ROWS)
+         snprintf(id, sizeof(id), "jam-prefetch=rows");
+      else
+         snprintf(id, sizeof(id), "jam-prefetch=%u", pf.bytes);
       /* kiln_llvm_machine_init frees the rest. */
       if (!(m->codegen = kiln_strdup(id)))
          return KILN_BUILD_OUT_OF_MEMORY;

@@ -2,18 +2,54 @@
  * of jammed row loops (wg_jam_wide.h).  The hardware prefetchers follow 8
  * rows read 32 bytes at a time in turn poorly: on the 16-core Xeon of the
  * GPU machine kiln_bench's chunked reduction went from 0.63-0.68 to
- * 0.85-1.00 of the triad bound with 2048 bytes (docs/performance.md). */
+ * 0.85-1.00 of the triad bound with a prefetch of each row's next block
+ * (docs/performance.md). */
 #ifndef KILN_LLVM_CPU_JAM_PREFETCH_H
 #define KILN_LLVM_CPU_JAM_PREFETCH_H
 
-/* How many bytes ahead of each wide load's address a wide round
- * prefetches: KILN_JAM_PREFETCH_DEFAULT where the variable is unset or
- * empty, 0 for none.  *invalid, where not NULL: the variable's value when
- * it is not a number of bytes up to KILN_JAM_PREFETCH_MAX (then ignored),
- * else NULL.  Read once per process.  The default is a block of 8 rows of
- * 256 bytes ahead (kiln_bench's chunks of 64 floats): a row's next block. */
-#define KILN_JAM_PREFETCH_DEFAULT 2048u
+enum kiln_jam_prefetch_kind {
+   KILN_JAM_PREFETCH_OFF,   /* KILN_JAM_PREFETCH=0 */
+   KILN_JAM_PREFETCH_FIXED, /* KILN_JAM_PREFETCH=D: D bytes ahead */
+   KILN_JAM_PREFETCH_ROWS,  /* unset, empty or "rows": from the rows' length */
+};
+
+struct kiln_jam_prefetch {
+   enum kiln_jam_prefetch_kind kind;
+   unsigned bytes; /* FIXED: the distance, 1 to KILN_JAM_PREFETCH_MAX */
+};
+
+/* The default, ROWS: each wide round prefetches a row's next jammed
+ * block, the same row of the block of 8 rows that follows, assuming the
+ * rows lie one after another (a chunk per work-item, a matrix row per
+ * work-item).  The row length is the loop's trip count times the load's
+ * element size, both as the loop starts (wg_jam_wide.c), so the distance
+ * is 8 rows:
+ *
+ *    8 * row bytes, at least KILN_JAM_PREFETCH_ROWS_LO, where that is at
+ *    most KILN_JAM_PREFETCH_ROWS_HI;
+ *    KILN_JAM_PREFETCH_ROWS_LONG (within the row itself) for longer rows.
+ *
+ * Rows of more than HI / 8 bytes (4 KiB) would keep over HI bytes
+ * prefetched but not yet read per work-item, and a distance that is a
+ * multiple of the row length below 8 rows lands where another row of the
+ * same block reads in the same round: useless.  LONG is below every such
+ * row's length, so it is a plain streaming prefetch in the row.  On the
+ * VM (read_pattern, 4 GiB, docs/performance.md) rows of 4 KiB gained
+ * most from the next block (0.89 of a contiguous read, 0.80-0.81 in-row),
+ * rows of 8 KiB as much from either (0.86 / 0.87 with 512 in-row), rows
+ * of 16 KiB most from 512 in-row (0.92; 1024: 0.90, 2048: 0.88, the next
+ * block: 0.85-0.86).
+ * Where rows are not adjacent (a pitch larger than the row), 8 rows'
+ * length is another in-row or beyond-row distance ahead: a prefetch
+ * never faults, it only may fetch a line nobody reads. */
+#define KILN_JAM_PREFETCH_ROWS_LO 512u
+#define KILN_JAM_PREFETCH_ROWS_HI 32768u
+#define KILN_JAM_PREFETCH_ROWS_LONG 512u
 #define KILN_JAM_PREFETCH_MAX 65536u
-unsigned kiln_jam_prefetch_bytes(const char **invalid);
+
+/* The setting (read once per process).  *invalid, where not NULL: the
+ * variable's value when it is neither "rows" nor a number of bytes up to
+ * KILN_JAM_PREFETCH_MAX (then ignored: the default applies), else NULL. */
+struct kiln_jam_prefetch kiln_jam_prefetch_setting(const char **invalid);
 
 #endif

@@ -525,18 +525,17 @@ static void retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef bb, LLVMBasicBlock
 }
 
 /* KILN_JAM_PREFETCH (jam_prefetch.h): llvm.prefetch of addr + ahead bytes
- * (a read, kept in every cache level, data), before the round's load of
- * addr.  The address may lie past the buffer: a prefetch never faults,
- * and the GEP is not inbounds, so it is no poison either. */
-static void prefetch(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef addr, unsigned ahead)
+ * (ahead an i64; a read, kept in every cache level, data), before the
+ * round's load of addr.  The address may lie past the buffer: a prefetch
+ * never faults, and the GEP is not inbounds, so it is no poison either. */
+static void prefetch(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef addr, LLVMValueRef ahead)
 {
    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
    LLVMTypeRef pt = LLVMTypeOf(addr), i32 = LLVMInt32TypeInContext(c);
    unsigned id = LLVMLookupIntrinsicID("llvm.prefetch", 13);
    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, &pt, 1);
-   LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(c), ahead, 0);
    LLVMValueRef args[4] = {
-      LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), addr, &off, 1, "wide.ahead"),
+      LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), addr, &ahead, 1, "wide.ahead"),
       LLVMConstInt(i32, 0, 0), /* read */
       LLVMConstInt(i32, 3, 0), /* locality: keep in every level */
       LLVMConstInt(i32, 1, 0), /* data cache */
@@ -544,9 +543,91 @@ static void prefetch(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef addr, unsi
    LLVMBuildCall2(b, LLVMIntrinsicGetType(c, id, &pt, 1), fn, args, 4, "");
 }
 
+/* The loop's trip count as it starts, an i64, at the builder (the
+ * preheader): bound - start (+ 1 for <=) in the counter's width, which is
+ * the count wherever a wide round runs (round_test), zero-extended.  It
+ * may be anything where no round runs (a guard that failed, values then
+ * poison): frozen, it only feeds prefetch distances. */
+static LLVMValueRef trip_count(const struct loop *l, LLVMBuilderRef b, LLVMContextRef c)
+{
+   LLVMValueRef start = NULL;
+   for (unsigned k = 0; k < LLVMCountIncoming(l->iv); k++)
+      if (LLVMGetIncomingBlock(l->iv, k) == l->p)
+         start = LLVMGetIncomingValue(l->iv, k);
+   /* The bound is invariant: rebuild never meets the counter. */
+   LLVMValueRef bound = rebuild(l, b, NULL, l->bound);
+   LLVMValueRef n = LLVMBuildSub(b, bound, start, "");
+   if (l->pred == LLVMIntULE || l->pred == LLVMIntSLE)
+      n = LLVMBuildAdd(b, n, LLVMConstInt(LLVMTypeOf(n), 1, 0), "");
+   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+   unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(n));
+   if (w < 64)
+      n = LLVMBuildZExt(b, n, i64, "");
+   else if (w > 64) /* only feeds a distance clamped below */
+      n = LLVMBuildTrunc(b, n, i64, "");
+   return LLVMBuildFreeze(b, n, "wide.trips");
+}
+
+/* KILN_JAM_PREFETCH_ROWS (jam_prefetch.h): the distance for rows of
+ * `trips` elements of `size` bytes, at the builder (the preheader). */
+static LLVMValueRef rows_ahead(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef trips,
+                               unsigned long long size)
+{
+   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+   unsigned long long block = (unsigned long long)WIDE * size;
+   /* trips * block without overflow where it is at most HI. */
+   LLVMValueRef longer = LLVMBuildICmp(b, LLVMIntUGT, trips,
+                                       LLVMConstInt(i64, KILN_JAM_PREFETCH_ROWS_HI / block, 0), "");
+   LLVMValueRef next = LLVMBuildMul(b, trips, LLVMConstInt(i64, block, 0), "");
+   LLVMValueRef lo = LLVMConstInt(i64, KILN_JAM_PREFETCH_ROWS_LO, 0);
+   next = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, next, lo, ""), lo, next, "");
+   return LLVMBuildSelect(b, longer, LLVMConstInt(i64, KILN_JAM_PREFETCH_ROWS_LONG, 0), next,
+                          "wide.ahead.rows");
+}
+
+_Static_assert(KILN_JAM_PREFETCH_ROWS_LONG <= KILN_JAM_PREFETCH_ROWS_HI / WIDE,
+               "the in-row distance must be shorter than every row it is used for");
+
+/* Each wide load's prefetch distance (an i64 value), NULL for none.
+ * ROWS computes it in the preheader, once per work-item and loop, for
+ * each element size; it reaches the rounds through the work-item's
+ * state like the loop's other values. */
+static void prefetch_distances(const struct loop *l, LLVMBuilderRef b, LLVMContextRef c,
+                               LLVMTargetDataRef td, LLVMValueRef *ahead)
+{
+   struct kiln_jam_prefetch pf = kiln_jam_prefetch_setting(NULL);
+   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+   LLVMValueRef trips = NULL;
+   unsigned long long sizes[MAX_LOADS];
+   LLVMValueRef by_size[MAX_LOADS];
+   unsigned nsizes = 0;
+   for (unsigned n = 0; n < l->nloads; n++) {
+      ahead[n] = NULL;
+      /* A row common to the block is read by all 8 and stays cached. */
+      if (pf.kind == KILN_JAM_PREFETCH_OFF || same_everywhere(l, l->loads[n].addr, 0))
+         continue;
+      if (pf.kind == KILN_JAM_PREFETCH_FIXED) {
+         ahead[n] = LLVMConstInt(i64, pf.bytes, 0);
+         continue;
+      }
+      unsigned long long size = LLVMABISizeOfType(td, LLVMTypeOf(l->loads[n].load));
+      for (unsigned k = 0; k < nsizes && !ahead[n]; k++)
+         if (sizes[k] == size)
+            ahead[n] = by_size[k];
+      if (ahead[n])
+         continue;
+      if (!trips) {
+         LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l->p));
+         trips = trip_count(l, b, c);
+      }
+      sizes[nsizes] = size;
+      ahead[n] = by_size[nsizes++] = rows_ahead(b, c, trips, size);
+   }
+}
+
 /* The wide copy of the analysed loop (wg_jam_wide.h).  False when out of
  * memory before anything changed. */
-static bool build_wide(struct loop *l)
+static bool build_wide(struct loop *l, LLVMTargetDataRef td)
 {
    const struct kiln_wg_graph *g = l->g;
    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(l->h)));
@@ -608,15 +689,15 @@ static bool build_wide(struct loop *l)
    /* Every load before every element: in a jammed round, what comes
     * before the last load moves ahead of the other work-items' bodies
     * (kiln_wg_jam_transpose), and the elements are stored (reg2mem). */
-   LLVMValueRef rows[MAX_LOADS];
-   unsigned ahead = kiln_jam_prefetch_bytes(NULL);
+   LLVMValueRef rows[MAX_LOADS], ahead[MAX_LOADS];
+   prefetch_distances(l, b, c, td, ahead);
+   LLVMPositionBuilderAtEnd(b, r);
    for (unsigned n = 0; n < l->nloads; n++) {
       struct wide_load *wl = &l->loads[n];
       LLVMValueRef addr = rebuild(l, b, iv8, wl->addr);
       bool same = same_everywhere(l, wl->addr, 0);
-      /* A row common to the block is read by all 8 and stays cached. */
-      if (ahead && !same)
-         prefetch(b, c, addr, ahead);
+      if (ahead[n])
+         prefetch(b, c, addr, ahead[n]);
       rows[n] = LLVMBuildLoad2(b, LLVMVectorType(LLVMTypeOf(wl->load), WIDE), addr, "wide.row");
       LLVMSetAlignment(rows[n], LLVMGetAlignment(wl->load));
       LLVMValueRef md = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
@@ -726,7 +807,7 @@ bool kiln_wg_jam_widen(LLVMValueRef fn, LLVMBasicBlockRef hb)
    LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
    struct kiln_wg_graph g;
    struct loop l;
-   bool done = kiln_wg_graph_init(&g, fn) && analyse(&l, &g, td, hb) && build_wide(&l);
+   bool done = kiln_wg_graph_init(&g, fn) && analyse(&l, &g, td, hb) && build_wide(&l, td);
    kiln_wg_graph_fini(&g);
    return done;
 }
@@ -850,6 +931,48 @@ static void transpose(LLVMBuilderRef b, LLVMContextRef c, const LLVMValueRef *v,
       r[k] = LLVMBuildFreeze(b, r[k], "wide.row");
 }
 
+/* The prefetch calls of bb in order (at most MAX_LOADS), their count. */
+static unsigned prefetches(LLVMBasicBlockRef bb, LLVMValueRef *out)
+{
+   unsigned n = 0;
+   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && kiln_wg_is_intrinsic_call(i, "llvm.prefetch")) {
+         if (n == MAX_LOADS)
+            return MAX_LOADS + 1;
+         out[n++] = i;
+      }
+   return n;
+}
+
+/* KILN_JAM_PREFETCH_ROWS: each work-item's distance comes from its own
+ * state (a value per work-item, 8 more live in the jammed round, which
+ * spill).  The rows of a block are as long as each other but for the
+ * last work-items of a range: the whole block takes work-item 0's
+ * distance (front[0] runs first and dominates the others), so that one
+ * value serves the round.  Only where to prefetch changes, never what a
+ * work-item computes. */
+static void share_distance(LLVMBasicBlockRef *front)
+{
+   LLVMValueRef p0[MAX_LOADS + 1], pj[MAX_LOADS + 1];
+   unsigned n = prefetches(front[0], p0);
+   if (n > MAX_LOADS)
+      return;
+   for (unsigned j = 1; j < KILN_WG_JAM; j++) {
+      if (prefetches(front[j], pj) != n)
+         continue;
+      for (unsigned m = 0; m < n; m++) {
+         LLVMValueRef g0 = LLVMGetOperand(p0[m], 0), gj = LLVMGetOperand(pj[m], 0);
+         if (!LLVMIsAGetElementPtrInst(g0) || !LLVMIsAGetElementPtrInst(gj) ||
+             LLVMGetNumOperands(g0) != 2 || LLVMGetNumOperands(gj) != 2 ||
+             LLVMGetGEPSourceElementType(g0) != LLVMGetGEPSourceElementType(gj) ||
+             LLVMIsAConstant(LLVMGetOperand(g0, 1)) ||
+             LLVMTypeOf(LLVMGetOperand(g0, 1)) != LLVMTypeOf(LLVMGetOperand(gj, 1)))
+            continue;
+         LLVMSetOperand(gj, 1, LLVMGetOperand(g0, 1));
+      }
+   }
+}
+
 _Static_assert(WIDE == 8, "the transposition's masks are for 8 lanes");
 
 LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts, LLVMValueRef *xs)
@@ -893,6 +1016,7 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
       LLVMPositionBuilderAtEnd(w->b, front[j]);
       LLVMBuildBr(w->b, j + 1 < K ? front[j + 1] : tr);
    }
+   share_distance(front);
    LLVMPositionBuilderAtEnd(w->b, tr);
    unsigned same = same_kind(w->c);
    for (unsigned m = 0; m < n; m++) {

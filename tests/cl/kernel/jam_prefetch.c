@@ -1,15 +1,19 @@
 /* KILN_JAM_PREFETCH (docs/env.md): jammed row loops that
  * read 8 elements at a time (src/llvm/cpu/wg_jam_wide.h) prefetch each
- * row that many bytes ahead.  Run as `on` under KILN_JAM_PREFETCH=512,
- * `default` with it empty (2048 bytes), `off` under 0 and `bad` under a
- * value that is no number, which keeps the default (meson.build):
- * the results are exact either way (float sums in the kernel's order,
- * rows at any alignment, trip counts that differ, a row shared by the
- * block), KILN_DUMP's optimised IR of the jammed kernels calls
- * llvm.prefetch with the variable set and not without, the program
- * binary's target id says so (the compile cache and binaries keep the
- * two apart: a binary built under the other setting, in a child, is
- * refused) and a bad value is ignored with a warning in the build log. */
+ * row ahead.  Run as `on` under KILN_JAM_PREFETCH=512 (that many bytes),
+ * `default` with it empty and `rows` under "rows" (the distance follows
+ * the rows: 8 rows' length, clamped, computed as each loop starts), `off`
+ * under 0 and `bad` under a value that is no number, which keeps the
+ * default (meson.build): the results are exact either way (float sums in
+ * the kernel's order, rows at any alignment, trip counts that differ, a
+ * row shared by the block), KILN_DUMP's optimised IR of the jammed
+ * kernels calls llvm.prefetch with prefetching on and not without, each
+ * at the row's address plus 512 under 512 and plus a value computed at
+ * run time (with the least distance, 512, among its constants) by
+ * default, the program binary's target id says which (the compile cache
+ * and binaries keep them apart: a binary built under another setting, in
+ * a child, is refused; by default also one built with 2048, the former
+ * default) and a bad value is ignored with a warning in the build log. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -126,9 +130,20 @@ static void run(const struct kt_env *env, cl_program p)
    CHECK_OK(clReleaseMemObject(out));
 }
 
+/* The last few `%name = getelementptr i8, ptr addrspace(1) %row, i64 OFF`
+ * of the function (the prefetch's address, wg_jam_wide.c), OFF a number
+ * or a value. */
+#define RECENT 16
+
 struct ir {
    const char *fn; /* "@__kiln_wg_<kernel>(" */
-   bool found, vector, prefetch;
+   bool found, vector;
+   unsigned prefetches, constant, variable; /* of the prefetches: offset 512, a value */
+   bool lo;                                 /* "i64 512" in a umax or select: the least distance */
+   char gep[RECENT][32];
+   bool gep_var[RECENT];
+   long gep_off[RECENT];
+   unsigned ngep;
 };
 
 static void scan_ir(FILE *f, void *arg)
@@ -145,13 +160,39 @@ static void scan_ir(FILE *f, void *arg)
          continue;
       r->found = true;
       r->vector |= strstr(line, " = load <8 x ") != NULL;
-      r->prefetch |= strstr(line, "call void @llvm.prefetch") != NULL;
+      r->lo |= (strstr(line, "@llvm.umax") || strstr(line, " select ")) &&
+               strstr(line, "i64 512") != NULL;
+      char name[32], off[32];
+      if (sscanf(line, " %31s = getelementptr i8, ptr addrspace(1) %%%*[^,], i64 %31s", name, off) ==
+          2) {
+         unsigned k = r->ngep++ % RECENT;
+         snprintf(r->gep[k], sizeof(r->gep[k]), "%s", name);
+         r->gep_var[k] = off[0] == '%';
+         r->gep_off[k] = r->gep_var[k] ? -1 : strtol(off, NULL, 10);
+         continue;
+      }
+      const char *call = strstr(line, "call void @llvm.prefetch");
+      if (!call)
+         continue;
+      r->prefetches++;
+      const char *a = strstr(call, " %");
+      if (a && sscanf(a + 1, "%31[^,)]", name) == 1)
+         for (unsigned k = 0; k < RECENT && k < r->ngep; k++)
+            if (!strcmp(r->gep[k], name)) {
+               r->variable += r->gep_var[k];
+               r->constant += r->gep_off[k] == 512;
+               break;
+            }
    }
 }
 
-/* In the dump named for first, the jammed loop of kernel reads rows 8 elements at a time, with a
- * prefetch exactly when one was asked for. */
-static void check_ir(const char *dir, const char *first, const char *kernel, bool want)
+enum want { NONE, FIXED_512, ROWS };
+
+/* In the dump named for first, the jammed loop of kernel reads rows 8
+ * elements at a time, with the prefetches asked for: none, each at the
+ * row's address + 512, or each + a value and the least distance among
+ * the constants. */
+static void check_ir(const char *dir, const char *first, const char *kernel, enum want want)
 {
    char fn[128];
    snprintf(fn, sizeof(fn), "@__kiln_wg_%s(", kernel);
@@ -159,8 +200,19 @@ static void check_ir(const char *dir, const char *first, const char *kernel, boo
    CHECK(kk_each_dumped_ir(dir, first, scan_ir, &r) > 0 && r.found,
          "KILN_DUMP wrote no optimised IR for %s", kernel);
    CHECK(r.vector, "%s: the rows are not read 8 elements at a time (not jammed)", kernel);
-   CHECK(r.prefetch == want, "%s: %s llvm.prefetch", kernel,
-         want ? "no" : "an unwanted");
+   if (want == NONE) {
+      CHECK(!r.prefetches, "%s: an unwanted llvm.prefetch", kernel);
+      return;
+   }
+   CHECK(r.prefetches, "%s: no llvm.prefetch", kernel);
+   if (want == FIXED_512)
+      CHECK(r.constant == r.prefetches && !r.variable,
+            "%s: of %u prefetches %u at the row + 512, %u at the row + a value", kernel,
+            r.prefetches, r.constant, r.variable);
+   else
+      CHECK(r.variable == r.prefetches && r.lo,
+            "%s: of %u prefetches %u at the row + a value (want all), least distance 512 %s",
+            kernel, r.prefetches, r.variable, r.lo ? "found" : "missing");
 }
 
 static unsigned char *get_binary(cl_program p, size_t *size)
@@ -247,17 +299,20 @@ int main(int argc, char **argv)
    KK_CHILD_MAIN(argc, argv, child_main);
    const char *mode = argc == 2 ? argv[1] : "";
    bool on = !strcmp(mode, "on"), bad = !strcmp(mode, "bad"), off = !strcmp(mode, "off");
-   bool dflt = !strcmp(mode, "default");
+   bool dflt = !strcmp(mode, "default"), rows = !strcmp(mode, "rows");
    const char *e = getenv("KILN_JAM_PREFETCH");
    if (!(on && e && !strcmp(e, "512")) && !(off && e && !strcmp(e, "0")) &&
-       !(dflt && e && !*e) && !(bad && e && !strcmp(e, "lots"))) {
+       !(dflt && e && !*e) && !(rows && e && !strcmp(e, "rows")) &&
+       !(bad && e && !strcmp(e, "lots"))) {
       fprintf(stderr, "usage: KILN_JAM_PREFETCH=512 %s on | KILN_JAM_PREFETCH= %s default | "
-                      "KILN_JAM_PREFETCH=0 %s off | KILN_JAM_PREFETCH=lots %s bad\n",
-              argv[0], argv[0], argv[0], argv[0]);
+                      "KILN_JAM_PREFETCH=rows %s rows | KILN_JAM_PREFETCH=0 %s off | "
+                      "KILN_JAM_PREFETCH=lots %s bad\n",
+              argv[0], argv[0], argv[0], argv[0], argv[0]);
       return 2;
    }
    /* What the id says: the setting, the default where unset or bad. */
-   const char *id = on ? ":jam-prefetch=512" : off ? NULL : ":jam-prefetch=2048";
+   const char *id = on ? ":jam-prefetch=512" : off ? NULL : ":jam-prefetch=rows";
+   enum want want = on ? FIXED_512 : off ? NONE : ROWS;
    /* Values whose float sums depend on the order of the adds. */
    for (size_t i = 0; i < N; i++)
       in[i] = (float)((i * 2654435761u) % 1000u) * 0.001f + (i % 7 ? 1e-7f : 1e4f);
@@ -275,11 +330,14 @@ int main(int argc, char **argv)
    const char *check = getenv("KILN_CHECK");
    if (is_cpu(&env) && !(check && strstr(check, "bounds"))) {
       /* KILN_DUMP names the files for the program's first kernel. */
-      check_ir(dir, "chunked", "chunked", !off);
-      check_ir(dir, "chunked", "rows", !off);
+      check_ir(dir, "chunked", "chunked", want);
+      check_ir(dir, "chunked", "rows", want);
       check_binary(p, id);
       if (!bad)
          check_other_binary(&env, off ? "512" : "0");
+      /* Code of the former fixed default is refused where rows apply. */
+      if (dflt || rows)
+         check_other_binary(&env, "2048");
       if (bad) {
          char log[4096] = "";
          CHECK_OK(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
