@@ -19,8 +19,10 @@
  *   wg_predicate.c  loops with varying trip counts in step (own header)
  *   wg_jam.c        row loops run by blocks of work-items interleaved
  *                   (own header: wg_jam.h)
- *   wg_jam_wide.c   such rows read 8 elements at a time, transposed
- *                   (own header: wg_jam_wide.h)
+ *   wg_jam_wide.c   such rows read 8 elements at a time (own header:
+ *                   wg_jam_wide.h)
+ *   wg_jam_transpose.c  a jammed round's rows transposed in registers
+ *                   (own header: wg_jam_transpose.h)
  */
 #ifndef KILN_LLVM_CPU_WG_INTERNAL_H
 #define KILN_LLVM_CPU_WG_INTERNAL_H

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "llvm/cpu/wg_internal.h"
-#include "llvm/cpu/wg_jam_wide.h"
+#include "llvm/cpu/wg_jam_transpose.h"
 #include "llvm/cpu/wg_uniform.h"
 #include "util/alloc.h"
 
@@ -604,7 +604,7 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
          LLVMBuildCondBr(w->b, all, LLVMValueAsBasicBlock(kiln_value_map_get(&map[0], LLVMBasicBlockAsValue(body))), fallback);
       }
    }
-   /* Rows read as vectors (wg_jam_wide.h): the block's loads first, then
+   /* Rows read as vectors (wg_jam_transpose.h): the block's loads first, then
     * the transposed rows, then each work-item's rest. */
    LLVMBasicBlockRef starts[KILN_WG_JAM];
    for (unsigned j = 0; j < K; j++)

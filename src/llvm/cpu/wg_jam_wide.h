@@ -29,24 +29,13 @@
  * iterations: W tests that too.  Other loads stay one per iteration.
  * Each work-item's operations keep their order: only the loads change.
  *
- * Step 3 (kiln_wg_jam_transpose, from kiln_wg_jam_region): in a jammed
- * round of W, each work-item's copy of R becomes two parts, the address
- * and the vector loads first for all 8 work-items, then the 8 vectors of
- * each load transposed (24 shuffles), then each work-item's rest, whose
- * e_k of work-item j becomes lane j of the k-th transposed vector: lane =
- * work-item, as the SLP vectorizer lays out the 8 interleaved chains,
- * which then take the transposed vectors as they are.  A row that step
- * 1 found to be the same for every work-item of a block (its address
- * built from values common to the group and a counter that starts at
- * such a value: x[k] of a matrix-vector product) is not transposed:
- * work-item 0's row serves all 8, lane k broadcast. */
+ * Step 3 is wg_jam_transpose.h's: a jammed round's wide loads
+ * transposed in registers. */
 #ifndef KILN_LLVM_WG_JAM_WIDE_H
 #define KILN_LLVM_WG_JAM_WIDE_H
 
 #include <llvm-c/Core.h>
 #include <stdbool.h>
-
-struct kiln_wg;
 
 /* Step 1, for the loop of header hb marked for jamming in fn: puts the
  * wide copy in front, moves the mark onto it.  Leaves the loop as it is
@@ -54,11 +43,13 @@ struct kiln_wg;
  * contiguous load. */
 bool kiln_wg_jam_widen(LLVMValueRef fn, LLVMBasicBlockRef hb);
 
-/* Step 3: starts[j] is the copy of R of work-item j of a jammed round
- * (j < KILN_WG_JAM), whose first instruction sets lid.x to xs[j].
- * Returns the block the round's headers must go on to: the first of the
- * vector loads when the round was rearranged, starts[0] otherwise. */
-LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts,
-                                        LLVMValueRef *xs);
+/* The metadata kinds step 1 puts on the wide loads (kiln.jam.wide) and
+ * on those whose row is the same for every work-item of a block
+ * (kiln.jam.wide.same), for step 3. */
+unsigned kiln_wg_jam_wide_kind(LLVMContextRef c);
+unsigned kiln_wg_jam_same_kind(LLVMContextRef c);
+
+/* Wide loads per loop, at most. */
+#define KILN_WG_JAM_WIDE_MAX_LOADS 8
 
 #endif

@@ -1,0 +1,257 @@
+/* Jammed row loops, step 3 (see wg_jam_wide.h), and the transposition in
+ * registers of a jammed round's rows. */
+#include "llvm/cpu/wg_jam_transpose.h"
+
+#include "llvm/cpu/wg_internal.h"
+#include "llvm/cpu/wg_jam.h"
+#include "llvm/cpu/wg_jam_wide.h"
+
+/* A round's lanes: one per work-item of a jammed block. */
+#define WIDE KILN_WG_JAM
+#define MAX_LOADS KILN_WG_JAM_WIDE_MAX_LOADS
+#define MAX_EXTRACTS (4 * WIDE)
+
+/* The wide loads of bb in order, and the last one. */
+static unsigned wide_loads(LLVMBasicBlockRef bb, unsigned kind, LLVMValueRef *out, unsigned max)
+{
+   unsigned n = 0;
+   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsALoadInst(i) && LLVMGetMetadata(i, kind)) {
+         if (n == max)
+            return max + 1;
+         out[n++] = i;
+      }
+   return n;
+}
+
+/* What comes before the last wide load may move before the other
+ * work-items' bodies: it sets lid.x, reads (prefetches among them:
+ * KILN_JAM_PREFETCH) and computes, nothing else. */
+static bool movable_front(struct kiln_wg *w, LLVMBasicBlockRef bb, LLVMValueRef last)
+{
+   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAStoreInst(i)) {
+         LLVMValueRef p = LLVMGetOperand(i, 1);
+         if (p != w->lid && !(LLVMIsAGetElementPtrInst(p) && LLVMGetOperand(p, 0) == w->lid))
+            return false;
+         continue;
+      }
+      if (LLVMIsACallInst(i) && kiln_wg_is_intrinsic_call(i, "llvm.prefetch"))
+         continue;
+      if (LLVMIsACallInst(i) || LLVMIsAPHINode(i) ||
+          LLVMIsATerminatorInst(i) || LLVMIsAAllocaInst(i) || LLVMIsAFenceInst(i) ||
+          LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
+         return false;
+      if (i == last)
+         return true;
+   }
+   return false;
+}
+
+/* Every use of v (at most MAX_EXTRACTS): an extractelement of a
+ * constant lane in bb. */
+static bool only_extracts(LLVMValueRef v, LLVMBasicBlockRef bb)
+{
+   unsigned n = 0;
+   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef e = LLVMGetUser(u);
+      if (++n > MAX_EXTRACTS)
+         return false;
+      if (!LLVMIsAExtractElementInst(e) || LLVMGetInstructionParent(e) != bb ||
+          LLVMGetOperand(e, 0) != v || !LLVMIsAConstantInt(LLVMGetOperand(e, 1)) ||
+          LLVMConstIntGetZExtValue(LLVMGetOperand(e, 1)) >= WIDE)
+         return false;
+   }
+   return true;
+}
+
+static LLVMValueRef shuffle(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef x, LLVMValueRef y,
+                            const unsigned *mask)
+{
+   LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+   LLVMValueRef m[WIDE];
+   for (unsigned k = 0; k < WIDE; k++)
+      m[k] = LLVMConstInt(i32, mask[k], 0);
+   return LLVMBuildShuffleVector(b, x, y, LLVMConstVector(m, WIDE), "wide.t");
+}
+
+/* Half h (0: elements 0-3, 1: 4-7) of the row that load v reads, loaded
+ * again, as 4 elements. */
+static LLVMValueRef load_half(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef v, unsigned h)
+{
+   LLVMTypeRef elem = LLVMGetElementType(LLVMTypeOf(v));
+   LLVMValueRef addr = LLVMGetOperand(v, 0);
+   if (h) {
+      LLVMValueRef four = LLVMConstInt(LLVMInt64TypeInContext(c), WIDE / 2, 0);
+      addr = LLVMBuildGEP2(b, elem, addr, &four, 1, "wide.half");
+   }
+   LLVMValueRef half = LLVMBuildLoad2(b, LLVMVectorType(elem, WIDE / 2), addr, "wide.half");
+   LLVMSetAlignment(half, LLVMGetAlignment(v));
+   return half;
+}
+
+/* r[k] = lane k of every v[j] (loads of 8 elements), in lane j: the
+ * halves first, [v[j] low, v[j+4] low] and [v[j] high, v[j+4] high],
+ * each loaded as two 4-element halves, which the x86 backend joins with
+ * a vinsertf128 from memory (the load ports and any ALU port) rather than
+ * a shuffle on the one port that the 16 in-lane shuffles after them
+ * need; then a 4x4 transpose in each 128-bit lane (pairs of lanes, pairs
+ * of pairs) leaves r[k] = [v[0][k] ... v[7][k]].  The 8-element loads
+ * then have no users left. */
+static void transpose(LLVMBuilderRef b, LLVMContextRef c, const LLVMValueRef *v, LLVMValueRef *r)
+{
+   static const unsigned lo1[WIDE] = {0, 8, 1, 9, 4, 12, 5, 13}, hi1[WIDE] = {2, 10, 3, 11, 6, 14, 7, 15};
+   static const unsigned lo2[WIDE] = {0, 1, 8, 9, 4, 5, 12, 13}, hi2[WIDE] = {2, 3, 10, 11, 6, 7, 14, 15};
+   LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+   LLVMValueRef join[WIDE], h[WIDE];
+   for (unsigned k = 0; k < WIDE; k++)
+      join[k] = LLVMConstInt(i32, k, 0);
+   for (unsigned j = 0; j < WIDE / 2; j++)
+      for (unsigned half = 0; half < 2; half++) {
+         LLVMValueRef x = load_half(b, c, v[j], half), y = load_half(b, c, v[j + 4], half);
+         h[j + 4 * half] = LLVMBuildShuffleVector(b, x, y, LLVMConstVector(join, WIDE), "wide.t");
+      }
+   for (unsigned q = 0; q < WIDE; q += 4) {
+      LLVMValueRef t0 = shuffle(b, c, h[q], h[q + 1], lo1), t1 = shuffle(b, c, h[q], h[q + 1], hi1);
+      LLVMValueRef t2 = shuffle(b, c, h[q + 2], h[q + 3], lo1);
+      LLVMValueRef t3 = shuffle(b, c, h[q + 2], h[q + 3], hi1);
+      r[q] = shuffle(b, c, t0, t2, lo2);
+      r[q + 1] = shuffle(b, c, t0, t2, hi2);
+      r[q + 2] = shuffle(b, c, t1, t3, lo2);
+      r[q + 3] = shuffle(b, c, t1, t3, hi2);
+   }
+   /* InstCombine would fold each extract of a lane through the shuffles
+    * to the lane of a load it comes from, and the SLP vectorizer then
+    * build its vectors again from those scalars; behind a freeze (a
+    * no-op here: loaded values) the transposed vectors stay whole. */
+   for (unsigned k = 0; k < WIDE; k++)
+      r[k] = LLVMBuildFreeze(b, r[k], "wide.row");
+}
+
+/* The prefetch calls of bb in order (at most MAX_LOADS), their count. */
+static unsigned prefetches(LLVMBasicBlockRef bb, LLVMValueRef *out)
+{
+   unsigned n = 0;
+   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && kiln_wg_is_intrinsic_call(i, "llvm.prefetch")) {
+         if (n == MAX_LOADS)
+            return MAX_LOADS + 1;
+         out[n++] = i;
+      }
+   return n;
+}
+
+/* KILN_JAM_PREFETCH_ROWS: each work-item's distance comes from its own
+ * state (a value per work-item, 8 more live in the jammed round, which
+ * spill).  The rows of a block are as long as each other but for the
+ * last work-items of a range: the whole block takes work-item 0's
+ * distance (front[0] runs first and dominates the others), so that one
+ * value serves the round.  Only where to prefetch changes, never what a
+ * work-item computes. */
+static void share_distance(LLVMBasicBlockRef *front)
+{
+   LLVMValueRef p0[MAX_LOADS + 1], pj[MAX_LOADS + 1];
+   unsigned n = prefetches(front[0], p0);
+   if (n > MAX_LOADS)
+      return;
+   for (unsigned j = 1; j < KILN_WG_JAM; j++) {
+      if (prefetches(front[j], pj) != n)
+         continue;
+      for (unsigned m = 0; m < n; m++) {
+         LLVMValueRef g0 = LLVMGetOperand(p0[m], 0), gj = LLVMGetOperand(pj[m], 0);
+         if (!LLVMIsAGetElementPtrInst(g0) || !LLVMIsAGetElementPtrInst(gj) ||
+             LLVMGetNumOperands(g0) != 2 || LLVMGetNumOperands(gj) != 2 ||
+             LLVMGetGEPSourceElementType(g0) != LLVMGetGEPSourceElementType(gj) ||
+             LLVMIsAConstant(LLVMGetOperand(g0, 1)) ||
+             LLVMTypeOf(LLVMGetOperand(g0, 1)) != LLVMTypeOf(LLVMGetOperand(gj, 1)))
+            continue;
+         LLVMSetOperand(gj, 1, LLVMGetOperand(g0, 1));
+      }
+   }
+}
+
+_Static_assert(WIDE == 8, "the transposition's masks are for 8 lanes");
+
+LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts, LLVMValueRef *xs)
+{
+   const unsigned K = KILN_WG_JAM;
+   unsigned kind = kiln_wg_jam_wide_kind(w->c);
+   LLVMValueRef loads[KILN_WG_JAM][MAX_LOADS];
+   unsigned n = wide_loads(starts[0], kind, loads[0], MAX_LOADS);
+   if (!n || n > MAX_LOADS)
+      return starts[0];
+   for (unsigned j = 0; j < K; j++) {
+      if ((j && wide_loads(starts[j], kind, loads[j], MAX_LOADS) != n) ||
+          !movable_front(w, starts[j], loads[j][n - 1]))
+         return starts[0];
+      for (unsigned m = 0; m < n; m++)
+         if (!only_extracts(loads[j][m], starts[j]) ||
+             LLVMTypeOf(loads[j][m]) != LLVMTypeOf(loads[0][m]))
+            return starts[0];
+   }
+   /* A_j: work-item j's front part, up to its last vector load. */
+   LLVMBasicBlockRef front[KILN_WG_JAM];
+   LLVMValueRef zero = LLVMConstInt(w->i32, 0, 0);
+   for (unsigned j = 0; j < K; j++) {
+      front[j] = LLVMAppendBasicBlockInContext(w->c, w->fn, "wide.front");
+      LLVMPositionBuilderAtEnd(w->b, front[j]);
+      LLVMValueRef i = LLVMGetFirstInstruction(starts[j]);
+      for (;;) {
+         LLVMValueRef next = LLVMGetNextInstruction(i);
+         LLVMInstructionRemoveFromParent(i);
+         LLVMInsertIntoBuilder(w->b, i);
+         if (i == loads[j][n - 1])
+            break;
+         i = next;
+      }
+      /* The rest runs as work-item j again, after the others' fronts. */
+      LLVMPositionBuilderBefore(w->b, LLVMGetFirstInstruction(starts[j]));
+      LLVMBuildStore(w->b, xs[j], kiln_wg_lid_ptr(w, zero));
+   }
+   LLVMBasicBlockRef tr = LLVMAppendBasicBlockInContext(w->c, w->fn, "wide.transpose");
+   for (unsigned j = 0; j < K; j++) {
+      LLVMPositionBuilderAtEnd(w->b, front[j]);
+      LLVMBuildBr(w->b, j + 1 < K ? front[j + 1] : tr);
+   }
+   share_distance(front);
+   LLVMPositionBuilderAtEnd(w->b, tr);
+   unsigned same = kiln_wg_jam_same_kind(w->c);
+   for (unsigned m = 0; m < n; m++) {
+      LLVMValueRef v[KILN_WG_JAM], r[KILN_WG_JAM];
+      for (unsigned j = 0; j < K; j++)
+         v[j] = loads[j][m];
+      if (LLVMGetMetadata(v[0], same)) {
+         /* One row for the whole block: lane k of work-item j's row is
+          * lane k of work-item 0's (a broadcast), the other loads die. */
+         for (unsigned j = 1; j < K; j++) {
+            LLVMValueRef users[MAX_EXTRACTS];
+            unsigned nu = 0;
+            for (LLVMUseRef u = LLVMGetFirstUse(v[j]); u; u = LLVMGetNextUse(u))
+               if (nu < MAX_EXTRACTS)
+                  users[nu++] = LLVMGetUser(u);
+            for (unsigned q = 0; q < nu; q++)
+               LLVMSetOperand(users[q], 0, v[0]);
+         }
+         continue;
+      }
+      transpose(w->b, w->c, v, r);
+      /* Lane k of work-item j's row is lane j of r[k]. */
+      for (unsigned j = 0; j < K; j++) {
+         LLVMValueRef users[MAX_EXTRACTS];
+         unsigned nu = 0;
+         /* The extracts (only_extracts), not the shuffles just built. */
+         for (LLVMUseRef u = LLVMGetFirstUse(v[j]); u; u = LLVMGetNextUse(u))
+            if (LLVMIsAExtractElementInst(LLVMGetUser(u)) && nu < MAX_EXTRACTS)
+               users[nu++] = LLVMGetUser(u);
+         for (unsigned q = 0; q < nu; q++) {
+            LLVMValueRef e = users[q];
+            LLVMValueRef lane = LLVMGetOperand(e, 1);
+            unsigned k = (unsigned)LLVMConstIntGetZExtValue(lane);
+            LLVMSetOperand(e, 0, r[k]);
+            LLVMSetOperand(e, 1, LLVMConstInt(LLVMTypeOf(lane), j, 0));
+         }
+      }
+   }
+   LLVMBuildBr(w->b, starts[0]);
+   return front[0];
+}
