@@ -151,13 +151,7 @@ static void scan_ir(FILE *f, void *arg)
    struct ir *r = arg;
    char line[4096];
    bool in_fn = false;
-   while (fgets(line, sizeof(line), f)) {
-      if (!strncmp(line, "define ", 7))
-         in_fn = strstr(line, r->fn) != NULL;
-      else if (line[0] == '}')
-         in_fn = false;
-      if (!in_fn)
-         continue;
+   while (kk_next_line_in(f, r->fn, line, sizeof(line), &in_fn)) {
       r->found = true;
       r->vector |= strstr(line, " = load <8 x ") != NULL;
       r->lo |= (strstr(line, "@llvm.umax") || strstr(line, " select ")) &&

@@ -175,6 +175,19 @@ int kk_child(const char *name, int timeout_s)
    return WEXITSTATUS(ws);
 }
 
+bool kk_next_line_in(FILE *f, const char *fn, char *line, size_t size, bool *in)
+{
+   while (fgets(line, (int)size, f)) {
+      if (!strncmp(line, "define ", 7))
+         *in = strstr(line, fn) != NULL;
+      else if (line[0] == '}')
+         *in = false;
+      if (*in)
+         return true;
+   }
+   return false;
+}
+
 int kk_each_dumped_ir(const char *dir, const char *kernel, void (*fn)(FILE *f, void *arg),
                       void *arg)
 {

@@ -66,6 +66,11 @@ void kk_read(const struct kt_env *env, cl_mem m, size_t size, void *host);
 int kk_each_dumped_ir(const char *dir, const char *kernel, void (*fn)(FILE *f, void *arg),
                       void *arg);
 
+/* Reads f's next line into line (size bytes) that lies inside the function
+ * whose `define` line contains fn ("@__kiln_wg_<kernel>("); false at the
+ * end of f.  *in carries the state between calls (false to start). */
+bool kk_next_line_in(FILE *f, const char *fn, char *line, size_t size, bool *in);
+
 /* ULP distance between two floats (0 for equal, INT64_MAX if one is NaN and
  * the other not). */
 int64_t kk_ulps(float got, float want);

@@ -628,13 +628,7 @@ static void find_row_loads(FILE *f, void *arg)
    struct row_loads *r = arg;
    char line[4096];
    bool in = false;
-   while (fgets(line, sizeof(line), f)) {
-      if (!strncmp(line, "define ", 7))
-         in = strstr(line, r->fn) != NULL;
-      else if (line[0] == '}')
-         in = false;
-      if (!in)
-         continue;
+   while (kk_next_line_in(f, r->fn, line, sizeof(line), &in)) {
       r->found = true;
       r->gather |= strstr(line, "llvm.masked.gather") != NULL;
       r->vector |= strstr(line, " = load <8 x ") != NULL;
