@@ -573,8 +573,11 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
    LLVMValueRef room = LLVMBuildICmp(w->b, LLVMIntULE,
                                      LLVMBuildAdd(w->b, x, LLVMConstInt(w->i64, K, 0), ""),
                                      w->lsize[0], "");
-   LLVMBuildCondBr(w->b, LLVMBuildAnd(w->b, aligned, room, "jam.block"), jam[0], head);
+   LLVMBasicBlockRef pre = LLVMAppendBasicBlockInContext(w->c, w->fn, "jam.start");
+   LLVMBuildCondBr(w->b, LLVMBuildAnd(w->b, aligned, room, "jam.block"), pre, head);
    LLVMInstructionEraseFromParent(br);
+   LLVMPositionBuilderAtEnd(w->b, pre);
+   LLVMBuildBr(w->b, jam[0]);
    /* Each copy runs as its work-item: lid.x = x + j where its header and
    * its body start.  The headers run one after another and only read, so
    * that the state of all K is loaded at the top of every round. */
@@ -609,7 +612,11 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
    LLVMBasicBlockRef starts[KILN_WG_JAM];
    for (unsigned j = 0; j < K; j++)
       starts[j] = LLVMValueAsBasicBlock(kiln_value_map_get(&map[j], LLVMBasicBlockAsValue(body)));
-   LLVMBasicBlockRef first = kiln_wg_jam_transpose(w, starts, xs);
+   LLVMBasicBlockRef heads[KILN_WG_JAM];
+   for (unsigned j = 0; j < K; j++)
+      heads[j] = jam[j * n];
+   struct kiln_wg_jam_block block = {.pre = pre, .x = x, .heads = heads};
+   LLVMBasicBlockRef first = kiln_wg_jam_transpose(w, starts, xs, &block);
    LLVMValueRef last = LLVMGetBasicBlockTerminator(jam[(K - 1) * n]);
    if (first != starts[0])
       LLVMSetSuccessor(last, 0, first);

@@ -70,7 +70,7 @@
 
 /* Work-items per jammed block: float adds have a latency of 4 cycles and
  * two ports on current x86 cores, so 8 chains keep both busy. */
-#define KILN_WG_JAM 8
+#define KILN_WG_JAM 16
 
 struct kiln_wg;
 

@@ -5,9 +5,10 @@
 #include "llvm/cpu/wg_internal.h"
 #include "llvm/cpu/wg_jam.h"
 #include "llvm/cpu/wg_jam_wide.h"
+#include "llvm/cpu/value_map.h"
 
 /* A round's lanes: one per work-item of a jammed block. */
-#define WIDE KILN_WG_JAM
+#define WIDE 8
 #define MAX_LOADS KILN_WG_JAM_WIDE_MAX_LOADS
 #define MAX_EXTRACTS (4 * WIDE)
 
@@ -170,9 +171,151 @@ static void share_distance(LLVMBasicBlockRef *front)
    }
 }
 
+/* Whether v may be used in jam->pre as it is: not an instruction of the
+ * round (defined in the function's entry or setup block, or x). */
+static bool before_block(struct kiln_wg *w, const struct kiln_wg_jam_block *jam, LLVMValueRef v)
+{
+   if (!LLVMIsAInstruction(v) || v == jam->x)
+      return true;
+   LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+   return bb == w->setup || bb == LLVMGetEntryBasicBlock(w->fn);
+}
+
+/* Clones instruction i at the builder, its operands through map (those
+ * not in it must be usable as they are); records the clone in map. */
+static bool clone_into(struct kiln_wg *w, const struct kiln_wg_jam_block *jam, LLVMValueRef i,
+                       struct kiln_value_map *map)
+{
+   LLVMValueRef c = LLVMInstructionClone(i);
+   for (int o = 0; o < LLVMGetNumOperands(i); o++) {
+      LLVMValueRef op = LLVMGetOperand(i, (unsigned)o), m = kiln_value_map_get(map, op);
+      if (m)
+         LLVMSetOperand(c, (unsigned)o, m);
+      else if (!before_block(w, jam, op)) {
+         LLVMDeleteInstruction(c);
+         return false;
+      }
+   }
+   LLVMInsertIntoBuilder(w->b, c);
+   if (!kiln_value_map_put(map, i, c)) {
+      w->oom = true;
+      return false;
+   }
+   return true;
+}
+
+/* Marks in map (value -> itself) the instructions of front that v is
+ * computed from; false where one cannot run in jam->pre. */
+static bool slice(struct kiln_wg *w, const struct kiln_wg_jam_block *jam, LLVMBasicBlockRef front,
+                  LLVMValueRef v, struct kiln_value_map *map, unsigned depth)
+{
+   if (before_block(w, jam, v) || kiln_value_map_get(map, v))
+      return true;
+   if (LLVMGetInstructionParent(v) != front || depth > 32 || LLVMIsACallInst(v) ||
+       LLVMIsAPHINode(v) || LLVMGetMetadata(v, kiln_wg_jam_wide_kind(w->c)))
+      return false;
+   for (int o = 0; o < LLVMGetNumOperands(v); o++)
+      if (!slice(w, jam, front, LLVMGetOperand(v, (unsigned)o), map, depth + 1))
+         return false;
+   if (!kiln_value_map_put(map, v, v)) {
+      w->oom = true;
+      return false;
+   }
+   return true;
+}
+
+/* Work-item j's addresses of its wide loads as its loop starts, computed
+ * again in jam->pre: its header H_j first (it only reads memory and
+ * writes the work-item's own variables, as it will in the first round
+ * anyway; the front reads what it wrote: reg2mem keeps the counter's
+ * value apart from the phi's variable), then what the front computes the
+ * addresses from.  out[m] = the address of loads[m] there.  False where
+ * that cannot be done (the caller then leaves the rows as they are; what
+ * was built is dead code, lid.x is restored by the caller). */
+static bool front_at_start(struct kiln_wg *w, const struct kiln_wg_jam_block *jam,
+                           LLVMBasicBlockRef front, unsigned j, const LLVMValueRef *loads,
+                           unsigned n, LLVMValueRef *out)
+{
+   struct kiln_value_map map;
+   kiln_value_map_init(&map);
+   bool ok = true;
+   LLVMValueRef ht = LLVMGetBasicBlockTerminator(jam->heads[j]);
+   /* What the header computes from other headers (the last one's test
+    * of the whole block) stays out: it stores nothing. */
+   for (LLVMValueRef i = LLVMGetFirstInstruction(jam->heads[j]); ok && i != ht;
+        i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) || (!clone_into(w, jam, i, &map) && (w->oom || LLVMIsAStoreInst(i))))
+         ok = false;
+   for (unsigned m = 0; ok && m < n; m++)
+      ok = slice(w, jam, front, LLVMGetOperand(loads[m], 0), &map, 0);
+   if (ok) {
+      LLVMValueRef zero = LLVMConstInt(w->i32, 0, 0);
+      LLVMValueRef xj = j ? LLVMBuildAdd(w->b, jam->x, LLVMConstInt(w->i64, j, 0), "") : jam->x;
+      LLVMBuildStore(w->b, xj, kiln_wg_lid_ptr(w, zero));
+   }
+   /* In the front's order, so that operands come before their users. */
+   for (LLVMValueRef i = LLVMGetFirstInstruction(front); ok && i; i = LLVMGetNextInstruction(i))
+      if (kiln_value_map_get(&map, i) == i)
+         ok = clone_into(w, jam, i, &map);
+   for (unsigned m = 0; ok && m < n; m++) {
+      LLVMValueRef a = LLVMGetOperand(loads[m], 0);
+      out[m] = before_block(w, jam, a) ? a : kiln_value_map_get(&map, a);
+   }
+   kiln_value_map_fini(&map);
+   return ok;
+}
+
+/* Rows in lockstep (kiln.jam.wide.lockstep, wg_jam_wide.c): the distance
+ * from work-item 0's row to work-item j's stays what it was at the
+ * block's start, so jam->pre computes it once and each round addresses
+ * work-item j's row from work-item 0's.  The rounds then no longer need
+ * the other work-items' counters for their loads (with 16 work-items,
+ * LLVM kept them as vectors and took each row's index out of a vector,
+ * on the shuffle port the transposition needs); only their loop tests
+ * read them. */
+static void lockstep_rows(struct kiln_wg *w, const struct kiln_wg_jam_block *jam,
+                          LLVMBasicBlockRef *front, LLVMValueRef (*loads)[MAX_LOADS], unsigned n)
+{
+   unsigned lockstep = kiln_wg_jam_lockstep_kind(w->c);
+   bool any = false;
+   for (unsigned m = 0; m < n; m++)
+      any |= LLVMGetMetadata(loads[0][m], lockstep) != NULL;
+   if (!any || !jam || !jam->pre)
+      return;
+   LLVMValueRef at[KILN_WG_JAM][MAX_LOADS];
+   LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
+   bool ok = true;
+   for (unsigned j = 0; ok && j < KILN_WG_JAM; j++)
+      ok = front_at_start(w, jam, front[j], j, loads[j], n, at[j]);
+   LLVMBuildStore(w->b, jam->x, kiln_wg_lid_ptr(w, LLVMConstInt(w->i32, 0, 0)));
+   if (!ok)
+      return;
+   for (unsigned m = 0; m < n; m++) {
+      if (!LLVMGetMetadata(loads[0][m], lockstep))
+         continue;
+      LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
+      LLVMValueRef a0 = LLVMBuildPtrToInt(w->b, at[0][m], w->i64, "");
+      for (unsigned j = 1; j < KILN_WG_JAM; j++) {
+         LLVMValueRef d = LLVMBuildSub(w->b, LLVMBuildPtrToInt(w->b, at[j][m], w->i64, ""), a0,
+                                       "jam.row.distance");
+         LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
+         LLVMValueRef old = LLVMGetOperand(loads[j][m], 0);
+         if (LLVMIsAInstruction(old))
+            LLVMPositionBuilderBefore(w->b, LLVMGetNextInstruction(old));
+         else
+            LLVMPositionBuilderBefore(w->b, loads[j][m]);
+         LLVMValueRef row = LLVMBuildGEP2(w->b, LLVMInt8TypeInContext(w->c), LLVMGetOperand(loads[0][m], 0),
+                                          &d, 1, "jam.row");
+         LLVMReplaceAllUsesWith(old, row);
+         LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
+      }
+   }
+}
+
 _Static_assert(WIDE == 8, "the transposition's masks are for 8 lanes");
 
-LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts, LLVMValueRef *xs)
+LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts, LLVMValueRef *xs,
+                                        const struct kiln_wg_jam_block *jam)
 {
    const unsigned K = KILN_WG_JAM;
    unsigned kind = kiln_wg_jam_wide_kind(w->c);
@@ -214,6 +357,7 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
       LLVMBuildBr(w->b, j + 1 < K ? front[j + 1] : tr);
    }
    share_distance(front);
+   lockstep_rows(w, jam, front, loads, n);
    LLVMPositionBuilderAtEnd(w->b, tr);
    unsigned same = kiln_wg_jam_same_kind(w->c);
    for (unsigned m = 0; m < n; m++) {
@@ -234,9 +378,10 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
          }
          continue;
       }
-      transpose(w->b, w->c, v, r);
+      for (unsigned g = 0; g < K; g += WIDE) {
+      transpose(w->b, w->c, v + g, r);
       /* Lane k of work-item j's row is lane j of r[k]. */
-      for (unsigned j = 0; j < K; j++) {
+      for (unsigned j = g; j < g + WIDE; j++) {
          LLVMValueRef users[MAX_EXTRACTS];
          unsigned nu = 0;
          /* The extracts (only_extracts), not the shuffles just built. */
@@ -248,8 +393,9 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
             LLVMValueRef lane = LLVMGetOperand(e, 1);
             unsigned k = (unsigned)LLVMConstIntGetZExtValue(lane);
             LLVMSetOperand(e, 0, r[k]);
-            LLVMSetOperand(e, 1, LLVMConstInt(LLVMTypeOf(lane), j, 0));
+            LLVMSetOperand(e, 1, LLVMConstInt(LLVMTypeOf(lane), j - g, 0));
          }
+      }
       }
    }
    LLVMBuildBr(w->b, starts[0]);

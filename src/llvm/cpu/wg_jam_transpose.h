@@ -20,11 +20,20 @@
 
 struct kiln_wg;
 
+/* What the jammed block has besides its rounds' bodies: pre, a block
+ * that runs once as the block starts, with lid.x = x (NULL: none), and
+ * the headers H_j of the round (wg_jam.h). */
+struct kiln_wg_jam_block {
+   LLVMBasicBlockRef pre;
+   LLVMValueRef x;
+   LLVMBasicBlockRef *heads;
+};
+
 /* starts[j] is the copy of R of work-item j of a jammed round
  * (j < KILN_WG_JAM), whose first instruction sets lid.x to xs[j].
  * Returns the block the round's headers must go on to: the first of the
  * vector loads when the round was rearranged, starts[0] otherwise. */
 LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts,
-                                        LLVMValueRef *xs);
+                                        LLVMValueRef *xs, const struct kiln_wg_jam_block *jam);
 
 #endif

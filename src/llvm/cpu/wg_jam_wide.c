@@ -11,7 +11,7 @@
 
 /* Iterations per round of the wide copy: one per lane of a work-item
  * block, so that the block's vectors form a square to transpose. */
-#define WIDE KILN_WG_JAM
+#define WIDE 8
 #define WIDE_NAME "kiln.jam.wide"
 /* Loop instructions that the wide copy repeats WIDE times (the jam then
  * copies that KILN_WG_JAM times). */
@@ -34,6 +34,14 @@ unsigned kiln_wg_jam_same_kind(LLVMContextRef c)
    return LLVMGetMDKindIDInContext(c, SAME_NAME, (unsigned)strlen(SAME_NAME));
 }
 
+/* On a wide load whose rows keep their distances (lockstep below). */
+#define LOCKSTEP_NAME "kiln.jam.wide.lockstep"
+
+unsigned kiln_wg_jam_lockstep_kind(LLVMContextRef c)
+{
+   return LLVMGetMDKindIDInContext(c, LOCKSTEP_NAME, (unsigned)strlen(LOCKSTEP_NAME));
+}
+
 /* ---- step 1: the shape of the loop ---- */
 
 struct check {
@@ -43,6 +51,7 @@ struct check {
 
 struct wide_load {
    LLVMValueRef load, addr;
+   unsigned check0, nchecks; /* its index's extensions in l->checks */
    LLVMValueRef e[WIDE]; /* its element in each iteration of a round */
 };
 
@@ -261,7 +270,27 @@ static void consider_load(struct loop *l, LLVMTargetDataRef td, LLVMValueRef i, 
       l->nchecks = before;
       return;
    }
-   l->loads[l->nloads++] = (struct wide_load){.load = i, .addr = addr};
+   l->loads[l->nloads++] = (struct wide_load){
+      .load = i, .addr = addr, .check0 = before, .nchecks = l->nchecks - before};
+}
+
+/* Whether the rows that wl reads keep their distances from one work-item
+ * to another while the block runs, so that a jammed round may address
+ * each work-item's row from work-item 0's (wg_jam_transpose.h): the
+ * counters of a block step together, and an index that is the counter
+ * plus invariant values moves with it unless an extension on the way
+ * wraps in one work-item and not in another.  The counter itself,
+ * extended the way the loop compares it (`<` or `<=`), cannot wrap
+ * while the loop runs; anything else extended might. */
+static bool lockstep(const struct loop *l, const struct wide_load *wl)
+{
+   bool below = l->pred == LLVMIntULT || l->pred == LLVMIntULE || l->pred == LLVMIntSLT ||
+                l->pred == LLVMIntSLE;
+   bool is_signed = l->pred == LLVMIntSLT || l->pred == LLVMIntSLE;
+   for (unsigned k = wl->check0; k < wl->check0 + wl->nchecks; k++)
+      if (l->checks[k].v != l->iv || !below || l->checks[k].is_signed != is_signed)
+         return false;
+   return true;
 }
 
 static LLVMIntPredicate swapped(LLVMIntPredicate p)
@@ -573,7 +602,7 @@ static LLVMValueRef rows_ahead(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef 
                                unsigned long long size)
 {
    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
-   unsigned long long block = (unsigned long long)WIDE * size;
+   unsigned long long block = (unsigned long long)KILN_WG_JAM * size;
    /* trips * block without overflow where it is at most HI. */
    LLVMValueRef longer = LLVMBuildICmp(b, LLVMIntUGT, trips,
                                        LLVMConstInt(i64, KILN_JAM_PREFETCH_ROWS_HI / block, 0), "");
@@ -584,7 +613,7 @@ static LLVMValueRef rows_ahead(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef 
                           "wide.ahead.rows");
 }
 
-_Static_assert(KILN_JAM_PREFETCH_ROWS_LONG <= KILN_JAM_PREFETCH_ROWS_HI / WIDE,
+_Static_assert(KILN_JAM_PREFETCH_ROWS_LONG <= KILN_JAM_PREFETCH_ROWS_HI / KILN_WG_JAM,
                "the in-row distance must be shorter than every row it is used for");
 
 /* Each wide load's prefetch distance (an i64 value), NULL for none.
@@ -703,6 +732,8 @@ static bool build_wide(struct loop *l, LLVMTargetDataRef td)
       LLVMSetMetadata(rows[n], kind, md);
       if (same)
          LLVMSetMetadata(rows[n], kiln_wg_jam_same_kind(c), md);
+      else if (lockstep(l, wl))
+         LLVMSetMetadata(rows[n], kiln_wg_jam_lockstep_kind(c), md);
    }
    for (unsigned n = 0; n < l->nloads; n++)
       for (unsigned k = 0; k < WIDE; k++)

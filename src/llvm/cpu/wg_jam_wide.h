@@ -48,6 +48,9 @@ bool kiln_wg_jam_widen(LLVMValueRef fn, LLVMBasicBlockRef hb);
  * (kiln.jam.wide.same), for step 3. */
 unsigned kiln_wg_jam_wide_kind(LLVMContextRef c);
 unsigned kiln_wg_jam_same_kind(LLVMContextRef c);
+/* ... and on the others whose rows keep their distances from one
+ * work-item to another while the loop runs (kiln.jam.wide.lockstep). */
+unsigned kiln_wg_jam_lockstep_kind(LLVMContextRef c);
 
 /* Wide loads per loop, at most. */
 #define KILN_WG_JAM_WIDE_MAX_LOADS 8

@@ -617,7 +617,8 @@ static int side_by_side(const char *dir, const char *kernel)
 }
 
 /* Per work-group function of a dumped file: whether it gathers, and
- * whether it loads rows of 8 elements. */
+ * whether it loads rows as vectors (8 elements, or the transposition's
+ * halves of 4). */
 struct row_loads {
    const char *fn;   /* "__kiln_wg_<kernel>(" */
    bool found, gather, vector;
@@ -631,7 +632,7 @@ static void find_row_loads(FILE *f, void *arg)
    while (kk_next_line_in(f, r->fn, line, sizeof(line), &in)) {
       r->found = true;
       r->gather |= strstr(line, "llvm.masked.gather") != NULL;
-      r->vector |= strstr(line, " = load <8 x ") != NULL;
+      r->vector |= strstr(line, " = load <8 x ") != NULL || strstr(line, " = load <4 x ") != NULL;
    }
 }
 
