@@ -312,6 +312,68 @@ static void lockstep_rows(struct kiln_wg *w, const struct kiln_wg_jam_block *jam
    }
 }
 
+/* Bytes of a cache line, as prefetches fetch them. */
+#define LINE 64u
+
+/* KILN_JAM_PREFETCH once per cache line.  A round reads R = 8 elements
+ * of each row; where R is less than a line, every round's prefetch of a
+ * row would ask for the same line 64 / R times over, and on the 2-core
+ * VM the rounds stalled at their prefetches (perf: the samples sat on
+ * the instructions after them), the line fill buffers full.  The
+ * prefetches move to a block that runs every (64 / R)-th round: where
+ * work-item 0's first row address a has (a & (64 - R)) == 0, which holds
+ * once in 64 / R consecutive rounds whatever a's alignment.  A row
+ * prefetched at every 64 bytes of its progress still gets each of its
+ * lines once.  Only where every prefetched row has the same R. */
+static void prefetch_per_line(struct kiln_wg *w, LLVMBasicBlockRef *front, LLVMBasicBlockRef tr,
+                              LLVMValueRef (*loads)[MAX_LOADS], unsigned n)
+{
+   unsigned long long r = 0;
+   LLVMValueRef first = NULL;
+   LLVMValueRef calls[KILN_WG_JAM][MAX_LOADS + 1];
+   unsigned nc[KILN_WG_JAM];
+   for (unsigned j = 0; j < KILN_WG_JAM; j++) {
+      nc[j] = prefetches(front[j], calls[j]);
+      if (nc[j] > MAX_LOADS)
+         return;
+   }
+   for (unsigned c = 0; c < nc[0]; c++) {
+      LLVMValueRef g = LLVMGetOperand(calls[0][c], 0);
+      if (!LLVMIsAGetElementPtrInst(g))
+         return;
+      LLVMValueRef row = LLVMGetOperand(g, 0), load = NULL;
+      for (unsigned m = 0; m < n && !load; m++)
+         if (LLVMGetOperand(loads[0][m], 0) == row)
+            load = loads[0][m];
+      if (!load)
+         return;
+      unsigned long long rb = LLVMABISizeOfType(w->td, LLVMTypeOf(load));
+      if ((r && rb != r) || rb >= LINE || LINE % rb)
+         return;
+      r = rb;
+      if (!first)
+         first = row;
+   }
+   if (!first)
+      return;
+   LLVMBasicBlockRef pf = LLVMAppendBasicBlockInContext(w->c, w->fn, "wide.prefetch");
+   LLVMPositionBuilderAtEnd(w->b, pf);
+   for (unsigned j = 0; j < KILN_WG_JAM; j++)
+      for (unsigned c = 0; c < nc[j]; c++) {
+         LLVMInstructionRemoveFromParent(calls[j][c]);
+         LLVMInsertIntoBuilder(w->b, calls[j][c]);
+      }
+   LLVMBuildBr(w->b, tr);
+   LLVMBasicBlockRef last = front[KILN_WG_JAM - 1];
+   LLVMValueRef br = LLVMGetBasicBlockTerminator(last);
+   LLVMPositionBuilderBefore(w->b, br);
+   LLVMValueRef a = LLVMBuildPtrToInt(w->b, first, w->i64, "");
+   LLVMValueRef phase = LLVMBuildAnd(w->b, a, LLVMConstInt(w->i64, LINE - r, 0), "");
+   LLVMValueRef now = LLVMBuildICmp(w->b, LLVMIntEQ, phase, LLVMConstInt(w->i64, 0, 0), "wide.line");
+   LLVMBuildCondBr(w->b, now, pf, tr);
+   LLVMInstructionEraseFromParent(br);
+}
+
 _Static_assert(WIDE == 8, "the transposition's masks are for 8 lanes");
 
 LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts, LLVMValueRef *xs,
@@ -358,6 +420,7 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
    }
    share_distance(front);
    lockstep_rows(w, jam, front, loads, n);
+   prefetch_per_line(w, front, tr, loads, n);
    LLVMPositionBuilderAtEnd(w->b, tr);
    unsigned same = kiln_wg_jam_same_kind(w->c);
    for (unsigned m = 0; m < n; m++) {
