@@ -43,7 +43,7 @@ struct kiln_jam_prefetch {
  * length is another in-row or beyond-row distance ahead: a prefetch
  * never faults, it only may fetch a line nobody reads. */
 #define KILN_JAM_PREFETCH_ROWS_LO 512u
-#define KILN_JAM_PREFETCH_ROWS_HI 65536u
+#define KILN_JAM_PREFETCH_ROWS_HI 32768u
 #define KILN_JAM_PREFETCH_ROWS_LONG 512u
 #define KILN_JAM_PREFETCH_MAX 65536u
 

@@ -69,8 +69,11 @@
 #include "llvm/cpu/wg_graph.h"
 
 /* Work-items per jammed block: float adds have a latency of 4 cycles and
- * two ports on current x86 cores, so 8 chains keep both busy. */
-#define KILN_WG_JAM 16
+ * two ports on current x86 cores, so 8 chains keep both busy.  16 (one
+ * 512-bit chain per round, llvm-mca: 1.7x the rounds' compute on an Ice
+ * Lake core) lost 12% on the 16-core Xeon's chunked reduction, which is
+ * bound by memory there (docs/performance.md, 2026-11-27 afternoon). */
+#define KILN_WG_JAM 8
 
 struct kiln_wg;
 
