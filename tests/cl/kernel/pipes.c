@@ -333,6 +333,16 @@ static void api(const struct kt_env *e, cl_program p)
    CHECK_ERR(clSetKernelArg(k, 0, sizeof(cl_mem), NULL), CL_INVALID_ARG_VALUE);
    CHECK_ERR(clSetKernelArg(k, 0, 4, &pipe), CL_INVALID_ARG_SIZE);
    CHECK_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &pipe));
+   /* Nor does an SVM pointer make a pipe. */
+   cl_device_svm_capabilities svm = 0;
+   CHECK_OK(clGetDeviceInfo(e->device, CL_DEVICE_SVM_CAPABILITIES, sizeof(svm), &svm, NULL));
+   if (svm) {
+      void *ptr = clSVMAlloc(e->context, CL_MEM_READ_WRITE, 4096, 0);
+      CHECK(ptr != NULL);
+      CHECK_ERR(clSetKernelArgSVMPointer(k, 0, ptr), CL_INVALID_ARG_VALUE);
+      CHECK_OK(clSetKernelArgSVMPointer(k, 1, ptr));
+      clSVMFree(e->context, ptr);
+   }
    CHECK_ERR(clSetKernelArg(k, 1, sizeof(cl_mem), &pipe), CL_INVALID_MEM_OBJECT);
    cl_kernel_arg_type_qualifier tq = 0;
    cl_kernel_arg_address_qualifier aq = 0;
