@@ -12,7 +12,8 @@
  * 3-byte struct of alignment 1; long16, 128 bytes); every packet must come
  * out exactly once and whole.  Also: a full pipe refuses writes and an
  * empty one reads, get_pipe_num_packets/get_pipe_max_packets, and commits
- * made out of reservation order. */
+ * made out of reservation order.  With the argument `devices`: a pipe
+ * filled on one device of a context and emptied on another. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include "kk.h"
 
@@ -376,8 +377,71 @@ static void api(const struct kt_env *e, cl_program p)
    clReleaseMemObject(pipe);
 }
 
-int main(void)
+/* A pipe filled on one device and emptied on another of the same context
+ * (and back), for `devices`: the pipe's bytes (header, marks, packets)
+ * migrate between the devices' copies like a buffer's. */
+static void two_devices(void)
 {
+   kt_watchdog_start();
+   cl_platform_id plat = kt_find_kiln();
+   cl_device_id all[8], devs[2];
+   cl_uint n = 0, found = 0;
+   REQUIRE_OK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 8, all, &n));
+   for (cl_uint i = 0; i < n && i < 8 && found < 2; i++) {
+      cl_bool pipes = CL_FALSE;
+      REQUIRE_OK(clGetDeviceInfo(all[i], CL_DEVICE_PIPE_SUPPORT, sizeof(pipes), &pipes, NULL));
+      if (pipes)
+         devs[found++] = all[i];
+   }
+   REQUIRE(found == 2, "%u devices with pipes (KILN_DEVICES=cpu,cpu-discrete has two)", found);
+   cl_int err;
+   cl_context ctx = clCreateContext(NULL, 2, devs, NULL, NULL, &err);
+   REQUIRE(ctx && err == CL_SUCCESS, "%s", kt_err_name(err));
+   struct kt_env e[2];
+   for (int d = 0; d < 2; d++) {
+      e[d] = (struct kt_env){plat, devs[d], ctx, clCreateCommandQueue(ctx, devs[d], 0, &err)};
+      REQUIRE(e[d].queue && err == CL_SUCCESS, "%s", kt_err_name(err));
+   }
+   cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+   REQUIRE(p && err == CL_SUCCESS, "%s", kt_err_name(err));
+   err = clBuildProgram(p, 2, devs, CL30 " -DKIND=2", NULL, NULL);
+   REQUIRE(err == CL_SUCCESS, "build: %s", kt_err_name(err));
+   cl_mem pipe = clCreatePipe(ctx, 0, (cl_uint)packet_sizes[2], N, NULL, &err);
+   REQUIRE(pipe && err == CL_SUCCESS, "%s", kt_err_name(err));
+   int *host = malloc(N * sizeof(int));
+   REQUIRE(host);
+   static const char *const names[2][2] = {{"w_res", "r_wg"}, {"w_sg", "r2"}};
+   for (int round = 0; round < 2; round++) {
+      const struct kt_env *wenv = &e[round], *renv = &e[1 - round];
+      cl_mem ok = kk_buffer_in(wenv, N * sizeof(int), NULL);
+      cl_mem out = kk_buffer_in(renv, N * sizeof(int), NULL);
+      cl_kernel wk = kk_kernel(p, names[round][0]), rk = kk_kernel(p, names[round][1]);
+      run(wenv, wk, pipe, ok, N);
+      run(renv, rk, pipe, out, N);
+      kk_read(renv, out, N * sizeof(int), host);
+      char what[64];
+      snprintf(what, sizeof(what), "%s on device %d, %s on device %d", names[round][0], round,
+               names[round][1], 1 - round);
+      check_all_once(host, N, what);
+      clReleaseKernel(wk);
+      clReleaseKernel(rk);
+      clReleaseMemObject(ok);
+      clReleaseMemObject(out);
+   }
+   free(host);
+   clReleaseMemObject(pipe);
+   clReleaseProgram(p);
+   for (int d = 0; d < 2; d++)
+      clReleaseCommandQueue(e[d].queue);
+   clReleaseContext(ctx);
+}
+
+int main(int argc, char **argv)
+{
+   if (argc > 1 && !strcmp(argv[1], "devices")) {
+      two_devices();
+      return kt_result();
+   }
    struct kt_env env;
    kt_setup(&env, 0);
    cl_bool pipes = CL_FALSE;
