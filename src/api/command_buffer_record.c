@@ -315,7 +315,7 @@ static cl_int check_mems(cl_command_buffer_khr cb, cl_uint n, const cl_mem *mems
    }
    for (cl_uint i = 0; i < n; i++) {
       cl_mem m = kiln_mem_from(mems[i]);
-      if (!m || kiln_mem_is_image(m) != image[i])
+      if (!m || kiln_mem_is_image(m) != image[i] || m->type == CL_MEM_OBJECT_PIPE)
          return kiln_api_fail(func, CL_INVALID_MEM_OBJECT, "%p is not %s", (void *)mems[i],
                               image[i] ? "an image" : "a buffer");
       out[i] = m;

@@ -149,7 +149,14 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
                              ? CL_TRUE
                              : CL_FALSE);
    case CL_DEVICE_PIPE_SUPPORT:
-      INFO_VALUE(cl_bool, CL_FALSE);
+      INFO_VALUE(cl_bool, kiln_device_has_pipes(dev) ? CL_TRUE : CL_FALSE);
+   /* 0 where the device has no pipes (3.0, table 5). */
+   case CL_DEVICE_MAX_PIPE_ARGS:
+      INFO_VALUE(cl_uint, kiln_device_has_pipes(dev) ? c->max_pipe_args : 0);
+   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+      INFO_VALUE(cl_uint, kiln_device_has_pipes(dev) ? c->pipe_max_active_reservations : 0);
+   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+      INFO_VALUE(cl_uint, kiln_device_has_pipes(dev) ? c->pipe_max_packet_size : 0);
    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
       INFO_VALUE(cl_device_device_enqueue_capabilities, 0);
    case CL_DEVICE_SVM_CAPABILITIES:
@@ -160,9 +167,6 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-   case CL_DEVICE_MAX_PIPE_ARGS:
-   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
-   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
    /* No cl_khr_image2d_from_buffer: both alignments are 0 (3.0). */
    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:

@@ -26,7 +26,7 @@ cl_int kiln_api_image_check_objects(cl_command_queue command_queue, cl_uint num_
       return err;
    for (cl_uint i = 0; i < num_mems; i++) {
       cl_mem m = kiln_mem_from(mems[i]);
-      if (!m || kiln_mem_is_image(m) != image[i])
+      if (!m || kiln_mem_is_image(m) != image[i] || m->type == CL_MEM_OBJECT_PIPE)
          return kiln_api_fail(func, CL_INVALID_MEM_OBJECT, "%p is not %s", (void *)mems[i],
                               image[i] ? "an image" : "a buffer");
       out[i] = m;

@@ -137,6 +137,17 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
          return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: a buffer takes sizeof(cl_mem), not %zu",
                          arg_index, arg_size);
       cl_mem mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+      /* A pipe parameter (a __global handle to Clang) takes a pipe object
+       * and nothing else, not even NULL. */
+      if (ai->type_qualifier & CL_KERNEL_ARG_TYPE_PIPE) {
+         cl_mem m = mem ? kiln_mem_from(mem) : NULL;
+         if (!m || m->type != CL_MEM_OBJECT_PIPE)
+            return API_FAIL(CL_INVALID_ARG_VALUE, "arg %u: %p is not a pipe", arg_index,
+                            (void *)mem);
+         if (m->context != k->program->context)
+            return API_FAIL(CL_INVALID_MEM_OBJECT, "arg %u: pipe of another context", arg_index);
+         break;
+      }
       if (mem) {
          cl_mem m = kiln_mem_from(mem);
          if (!m || m->type != CL_MEM_OBJECT_BUFFER)

@@ -317,7 +317,10 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_ui
       return API_FAIL(CL_INVALID_ARG_INDEX, "index %u of %u arguments", arg_index,
                       k->info->num_args);
    enum kiln_arg_kind kind = k->info->args[arg_index].kind;
-   if (kind != KILN_ARG_GLOBAL && kind != KILN_ARG_CONSTANT)
+   /* A pipe is a __global handle to Clang, but its value must be a pipe
+    * object (clSetKernelArg). */
+   if ((kind != KILN_ARG_GLOBAL && kind != KILN_ARG_CONSTANT) ||
+       (k->info->args[arg_index].type_qualifier & CL_KERNEL_ARG_TYPE_PIPE))
       return API_FAIL(CL_INVALID_ARG_VALUE,
                       "argument %u is not a pointer to __global or __constant memory",
                       arg_index);

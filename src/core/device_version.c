@@ -93,6 +93,9 @@ static size_t caps_c_features(const struct pipe_caps *c, cl_name_version *out)
       put(out, n++, v, "__opencl_c_subgroups");
    if (c->generic_address_space)
       put(out, n++, v, "__opencl_c_generic_address_space");
+   /* Clang refuses __opencl_c_pipes without the generic address space. */
+   if (c->pipe_max_packet_size && c->generic_address_space)
+      put(out, n++, v, "__opencl_c_pipes");
    /* The C11 atomics' orders and scopes (OpenCL C 3.0 §6.2.1: the macros
     * follow CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES). */
    const cl_device_atomic_capabilities a = caps_atomic_memory(c);
@@ -110,6 +113,16 @@ static size_t caps_c_features(const struct pipe_caps *c, cl_name_version *out)
 size_t kiln_device_c_features(cl_device_id dev, cl_name_version *out)
 {
    return caps_c_features(dev->caps, out);
+}
+
+bool kiln_device_has_pipes(cl_device_id dev)
+{
+   cl_name_version f[KILN_MAX_C_FEATURES];
+   size_t n = caps_c_features(dev->caps, f);
+   for (size_t i = 0; i < n; i++)
+      if (!strcmp(f[i].name, "__opencl_c_pipes"))
+         return true;
+   return false;
 }
 
 /* Extensions whose version is not 1.0.0. */

@@ -7,11 +7,12 @@
 #define KILN_CORE_DEVICE_VERSION_H
 
 #include <CL/cl.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* At most this many OpenCL C versions and optional features. */
 #define KILN_MAX_C_VERSIONS 4
-#define KILN_MAX_C_FEATURES 16
+#define KILN_MAX_C_FEATURES 20
 
 /* 300 for an OpenCL 3.0 device, 120 for 1.2 (pipe_caps::opencl_version,
  * 0 counting as 120). */
@@ -24,6 +25,9 @@ size_t kiln_device_c_versions(cl_device_id dev, cl_name_version *out);
 /* CL_DEVICE_OPENCL_C_FEATURES: the __opencl_c_* features of a 3.0
  * device (none on an older one); same protocol. */
 size_t kiln_device_c_features(cl_device_id dev, cl_name_version *out);
+
+/* Whether the device lists __opencl_c_pipes (CL_DEVICE_PIPE_SUPPORT). */
+bool kiln_device_has_pipes(cl_device_id dev);
 
 /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES and _FENCE_CAPABILITIES: the
  * driver's (pipe_caps), or 3.0's minimum where it gives none. */

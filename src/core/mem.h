@@ -75,6 +75,12 @@ struct _cl_mem {
    /* clCreate{Buffer,Image}WithProperties' list (CL_MEM_PROPERTIES). */
    struct kiln_props props;
 
+   /* Pipes (CL_MEM_OBJECT_PIPE): a buffer laid out as
+    * include/kiln/pipe_layout.h says; clGetPipeInfo's values. */
+   struct {
+      cl_uint packet_size, max_packets;
+   } pipe;
+
    /* Images: a linear layout in res, addressed as (x, y, z) with
     * row_pitch/slice_pitch bytes, whatever the type, so that every
     * transfer, fill and kernel access is one byte rectangle:
@@ -109,6 +115,15 @@ cl_int kiln_mem_create_buffer(cl_context ctx, cl_mem_flags flags, size_t size, v
                               cl_mem *out);
 cl_int kiln_mem_create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
                                   cl_mem *out);
+
+/* A pipe of max_packets packets of packet_size bytes (both non-zero):
+ * a buffer of the size include/kiln/pipe_layout.h gives, its header
+ * written (empty pipe).  CL_INVALID_BUFFER_SIZE where that size does not
+ * fit in size_t. */
+cl_int kiln_mem_create_pipe(cl_context ctx, cl_mem_flags flags, cl_uint packet_size,
+                            cl_uint max_packets, cl_mem *out);
+/* The bytes a pipe of that shape takes, 0 if they overflow a size_t. */
+size_t kiln_mem_pipe_size(cl_uint packet_size, cl_uint max_packets);
 
 /* The geometry of an image, as the API resolved it (see struct _cl_mem):
  * storage extent and pitches, never 0 pitches where a host pointer is

@@ -81,6 +81,11 @@ static uint64_t md_int(LLVMValueRef v)
 
 static uint64_t type_qualifiers(const char *q)
 {
+   /* A pipe argument has only CL_KERNEL_ARG_TYPE_PIPE: a qualifier of the
+    * pipe's packet type does not qualify the argument (§5.9.3's table,
+    * and what the CTS's kernel_arg_info expects). */
+   if (strstr(q, "pipe"))
+      return CL_KERNEL_ARG_TYPE_PIPE;
    uint64_t bits = 0;
    if (strstr(q, "const"))
       bits |= CL_KERNEL_ARG_TYPE_CONST;

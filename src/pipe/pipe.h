@@ -113,6 +113,15 @@ struct pipe_caps {
     * generic pointer's space from its address alone (docs/kernels.md,
     * "Generic address space"). */
    bool generic_address_space;
+   /* Pipes (__opencl_c_pipes) of a 3.0 device: CL_DEVICE_PIPE_MAX_PACKET_SIZE,
+    * 0 where the device has none (then CL_DEVICE_PIPE_SUPPORT is false and
+    * the other two read 0, as 3.0 asks), CL_DEVICE_MAX_PIPE_ARGS and
+    * CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS.  The device must run the
+    * pipe builtins on the layout of include/kiln/pipe_layout.h, which
+    * core writes at clCreatePipe; they need the generic address space. */
+   cl_uint pipe_max_packet_size;
+   cl_uint max_pipe_args;
+   cl_uint pipe_max_active_reservations;
    /* CL_DEVICE_MAX_NUM_SUB_GROUPS (0: no sub-groups).  Non-zero on a 3.0
     * device means __opencl_c_subgroups; the driver lists cl_khr_subgroups
     * in `extensions` itself where it has independent forward progress. */

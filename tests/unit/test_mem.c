@@ -3,6 +3,9 @@
  * sections 5.2.1, 5.4). */
 #include "kiln_test_mem.h"
 #include "kiln/cl_version.h"
+#include "kiln/pipe_layout.h"
+#include "core/mem.h"
+#include "core/pipe_sync.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -742,6 +745,68 @@ static void info_error_order(void **state)
    assert_int_equal(e2, CL_INVALID_VALUE);
 }
 
+/* ---- clCreatePipe (the CPU device has pipes) ----------------------------- */
+
+/* What the pipe builtins find at creation (include/kiln/pipe_layout.h):
+ * the shape, every counter and mark zero, the packets after them at a
+ * 128-byte boundary, nothing past the last packet. */
+static void pipe_header_written(void **state)
+{
+   (void)state;
+   cl_int err;
+   cl_mem p = clCreatePipe(kt_context(), 0, 12, 1000, NULL, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   assert_non_null(p);
+   assert_int_equal(size_of(p), KILN_PIPE_DATA_OFFSET(1000) + 12 * 1000);
+   assert_int_equal(KILN_PIPE_DATA_OFFSET(1000) % KILN_PIPE_DATA_ALIGN, 0);
+   assert_true(KILN_PIPE_DATA_OFFSET(1000) >= sizeof(struct kiln_pipe_header) + 2 * 1000);
+   assert_int_equal(flags_of(p), CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS);
+   const unsigned char *bytes = kiln_resource_host_pointer(p->store[0].res);
+   assert_non_null(bytes);
+   struct kiln_pipe_header h;
+   memcpy(&h, bytes, sizeof(h));
+   assert_int_equal(h.packet_size, 12);
+   assert_int_equal(h.max_packets, 1000);
+   assert_int_equal(h.lock, 0);
+   assert_true(!h.write_reserved && !h.write_committed && !h.read_reserved &&
+               !h.read_committed);
+   for (size_t i = sizeof(h); i < sizeof(h) + 2 * 1000; i++)
+      assert_int_equal(bytes[i], 0);
+   assert_int_equal(clReleaseMemObject(p), CL_SUCCESS);
+}
+
+/* 3.0's order: context, no device with pipes, flags, properties, sizes. */
+static void pipe_error_order(void **state)
+{
+   (void)state;
+   cl_int err = 0;
+   const cl_pipe_properties props[] = {0};
+   assert_null(clCreatePipe(NULL, CL_MEM_READ_ONLY, 0, 0, props, &err));
+   assert_int_equal(err, CL_INVALID_CONTEXT);
+   assert_null(clCreatePipe(kt_released_context(), 0, 4, 4, NULL, &err));
+   assert_int_equal(err, CL_INVALID_CONTEXT);
+   assert_null(clCreatePipe(kt_context(), CL_MEM_READ_ONLY, 0, 0, props, &err));
+   assert_int_equal(err, CL_INVALID_VALUE);
+   assert_null(clCreatePipe(kt_context(), 0, 0, 0, props, &err));
+   assert_int_equal(err, CL_INVALID_VALUE);
+   assert_null(clCreatePipe(kt_context(), 0, 0, 0, NULL, &err));
+   assert_int_equal(err, CL_INVALID_PIPE_SIZE);
+   /* A pipe is no buffer: no sub-buffer of it, no pipe info of a buffer. */
+   cl_mem p = clCreatePipe(kt_context(), CL_MEM_HOST_NO_ACCESS, 4, 4, NULL, &err);
+   assert_int_equal(err, CL_SUCCESS);
+   cl_buffer_region r = {0, 4};
+   assert_null(clCreateSubBuffer(p, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err));
+   assert_int_equal(err, CL_INVALID_MEM_OBJECT);
+   cl_mem b = kt_buffer(kt_context(), CL_MEM_READ_WRITE, 64, NULL);
+   cl_uint u;
+   assert_int_equal(clGetPipeInfo(b, CL_PIPE_MAX_PACKETS, sizeof(u), &u, NULL),
+                    CL_INVALID_MEM_OBJECT);
+   assert_int_equal(clGetPipeInfo(p, CL_PIPE_MAX_PACKETS, sizeof(u), &u, NULL), CL_SUCCESS);
+   assert_int_equal(u, 4);
+   clReleaseMemObject(b);
+   clReleaseMemObject(p);
+}
+
 /* ---- clSetMemObjectDestructorCallback ----------------------------------- */
 
 static int order_log[8];
@@ -840,6 +905,8 @@ int main(void)
       cmocka_unit_test(info_protocol),
       cmocka_unit_test(info_invalid_param),
       cmocka_unit_test(info_error_order),
+      cmocka_unit_test(pipe_header_written),
+      cmocka_unit_test(pipe_error_order),
       cmocka_unit_test(destructor_reverse_order),
       cmocka_unit_test(destructor_waits_for_commands),
    };

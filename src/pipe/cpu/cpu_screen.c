@@ -177,6 +177,15 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
     * (src/llvm/builtins/generic.cl). */
    c->generic_address_space = true;
    c->sub_group_independent_forward_progress = true;
+   /* Pipes are builtins over the pipe's own header (a lock and four
+    * counters, include/kiln/pipe_layout.h): any packet size and count the
+    * memory holds.  1024 bytes and 16 pipe arguments are 3.0's minimums,
+    * and what kernels are tested with; a reservation is a value the
+    * work-item holds, so the number active is not bounded by the device:
+    * one per work-item per pipe is reported. */
+   c->pipe_max_packet_size = 1024;
+   c->max_pipe_args = 16;
+   c->pipe_max_active_reservations = 1;
    c->svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                          CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
    /* Work-items are vectorized in x by the float vector width, for every

@@ -120,7 +120,7 @@ static void device(cl_device_id d)
       CHECK((half != 0) == (strstr(ext, "cl_khr_fp16") != NULL));
       CHECK(has(fv, nf, "__opencl_c_3d_image_writes", v3) ==
             (images && strstr(ext, "cl_khr_3d_image_writes") != NULL));
-      static const char *const absent[] = {"__opencl_c_pipes", "__opencl_c_device_enqueue",
+      static const char *const absent[] = {"__opencl_c_device_enqueue",
                                            "__opencl_c_read_write_images"};
       for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
          CHECK(!has(fv, nf, absent[i], v3), "%s listed", absent[i]);
@@ -139,6 +139,12 @@ static void device(cl_device_id d)
       CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof(generic),
                                &generic, NULL));
       CHECK(has(fv, nf, "__opencl_c_generic_address_space", v3) == (generic == CL_TRUE));
+      /* Pipes exactly where the device says it has them, and only with
+       * the generic address space (kernel_pipes runs them). */
+      cl_bool pipes = CL_FALSE;
+      CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_PIPE_SUPPORT, sizeof(pipes), &pipes, NULL));
+      CHECK(has(fv, nf, "__opencl_c_pipes", v3) == (pipes == CL_TRUE));
+      CHECK(!pipes || generic, "pipes without the generic address space");
       /* Program-scope __global variables exactly where the device says
        * how large one may be (kernel_program_globals uses them). */
       size_t gmax = 0;
@@ -183,16 +189,25 @@ static void device(cl_device_id d)
                                &generic, NULL));
       CHECK(generic == CL_FALSE, "generic address space on a %u.%u device", major, minor);
    }
-   static const cl_device_info false_bools[] = {CL_DEVICE_PIPE_SUPPORT};
-   for (size_t i = 0; i < sizeof(false_bools) / sizeof(false_bools[0]); i++) {
-      cl_bool b = CL_TRUE;
-      CHECK_OK(clGetDeviceInfo(d, false_bools[i], sizeof(b), &b, NULL));
-      CHECK(b == CL_FALSE, "0x%x", false_bools[i]);
+   /* Pipe limits: 3.0's minimums on a device with pipes, 0 elsewhere. */
+   cl_bool pipes = CL_TRUE;
+   CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_PIPE_SUPPORT, sizeof(pipes), &pipes, NULL));
+   CHECK(pipes == CL_FALSE || major >= 3, "pipes on a %u.%u device", major, minor);
+   static const struct {
+      cl_device_info name;
+      cl_uint min;
+   } pipe_limits[] = {{CL_DEVICE_MAX_PIPE_ARGS, 16},
+                      {CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, 1},
+                      {CL_DEVICE_PIPE_MAX_PACKET_SIZE, 1024}};
+   for (size_t i = 0; i < sizeof(pipe_limits) / sizeof(pipe_limits[0]); i++) {
+      cl_uint u = 7;
+      CHECK_OK(clGetDeviceInfo(d, pipe_limits[i].name, sizeof(u), &u, NULL));
+      CHECK(pipes ? u >= pipe_limits[i].min : u == 0, "0x%x is %u (pipes %u)",
+            pipe_limits[i].name, u, pipes);
    }
    static const cl_device_info zero_uints[] = {
       CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE,
-      CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS, CL_DEVICE_MAX_PIPE_ARGS,
-      CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, CL_DEVICE_PIPE_MAX_PACKET_SIZE,
+      CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS,
       CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS,
       CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT};
    for (size_t i = 0; i < sizeof(zero_uints) / sizeof(zero_uints[0]); i++) {
