@@ -10,9 +10,11 @@
  * taking the image too), checked against a host model of the format's
  * conversions (rounding, saturation, missing channels) and against the
  * image's contents after the kernel; the image queries on read_write
- * images; CL_KERNEL_ARG_ACCESS_QUALIFIER; and the refusals (read_write in
- * OpenCL C 1.2, a sampler read of a read_write image).  A device without
- * the feature must report 0 and no formats, and refuse read_write. */
+ * images; another work-item's write seen after
+ * work_group_barrier(CLK_IMAGE_MEM_FENCE); CL_KERNEL_ARG_ACCESS_QUALIFIER;
+ * and the refusals (read_write in OpenCL C 1.2, a sampler read of a
+ * read_write image).  A device without the feature must report 0 and no
+ * formats, and refuse read_write. */
 #undef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
 #include "kk.h"
@@ -97,6 +99,18 @@ static char *program_source(bool half)
             it->coord, va->update, va->read, it->coord, va->tag, it->tag, it->cl, va->vec,
             va->tag, it->tag, va->out, va->write, it->coord, va->next);
       }
+      if (!half && it->type == CL_MEM_OBJECT_IMAGE2D)
+         n += (size_t)snprintf(
+            s + n, cap - n,
+            /* Another work-item's texel of the group, after a barrier. */
+            "kernel void rw_barrier(read_write image2d_t img, global uint4 *out)\n"
+            "{ int x = get_global_id(0), y = get_global_id(1);\n"
+            "  int lx = get_local_id(0), ly = get_local_id(1);\n"
+            "  int nx = x - lx + (lx + 1) %% (int)get_local_size(0);\n"
+            "  int ny = y - ly + (ly + 1) %% (int)get_local_size(1);\n"
+            "  write_imageui(img, (int2)(x, y), (uint4)(x, y, x * y, 7));\n"
+            "  work_group_barrier(CLK_IMAGE_MEM_FENCE);\n"
+            "  out[y * get_global_size(0) + x] = read_imageui(img, (int2)(nx, ny)); }\n");
       if (!half)
          n += (size_t)snprintf(s + n, cap - n,
                                "kernel void q_%s(read_write %s img, global int *o)\n"
@@ -384,6 +398,38 @@ static void queries(const struct kt_env *env, cl_program p)
    }
 }
 
+/* Writes of one work-item read by another of its group after
+ * work_group_barrier(CLK_IMAGE_MEM_FENCE). */
+static void barrier_run(const struct kt_env *env, cl_program p)
+{
+   const struct fmt *fm = &formats[3]; /* RGBA UNSIGNED_INT32 */
+   static const struct itype it = {"2d", "image2d_t", "", CL_MEM_OBJECT_IMAGE2D, {16, 8, 1}, "", 0};
+   size_t count = 16 * 8, local[2] = {8, 4};
+   cl_mem buffer;
+   cl_mem img = make_image(env, &it, fm, CL_MEM_READ_WRITE, NULL, &buffer);
+   cl_mem out = kk_buffer_in(env, count * 16, NULL);
+   cl_kernel k = kk_kernel(p, "rw_barrier");
+   KK_ARG(k, 0, img);
+   KK_ARG(k, 1, out);
+   KK_RUN(env, k, 2, NULL, it.size, local);
+   cl_uint got[16 * 8][4];
+   kk_read(env, out, sizeof(got), got);
+   int bad = 0;
+   for (cl_uint y = 0; y < 8; y++)
+      for (cl_uint x = 0; x < 16 && bad < 4; x++) {
+         cl_uint nx = x - x % 8 + (x % 8 + 1) % 8, ny = y - y % 4 + (y % 4 + 1) % 4;
+         cl_uint *g = got[y * 16 + x], want[4] = {nx, ny, nx * ny, 7};
+         if (memcmp(g, want, sizeof(want))) {
+            KT_FAIL("rw_barrier (%u, %u) read (%u, %u): %u %u %u %u", x, y, nx, ny, g[0], g[1],
+                    g[2], g[3]);
+            bad++;
+         }
+      }
+   CHECK_OK(clReleaseKernel(k));
+   CHECK_OK(clReleaseMemObject(out));
+   CHECK_OK(clReleaseMemObject(img));
+}
+
 /* clSetKernelArg: images of any kernel access (CL_MEM_READ_WRITE, also
  * READ_ONLY and WRITE_ONLY: the API lists no error for a read_write
  * argument, only for read_only/write_only ones) and of the right type;
@@ -543,6 +589,7 @@ int main(void)
             if (formats[f].variant != V_H)
                run_one(&env, p, &types[t], &formats[f]);
       queries(&env, p);
+      barrier_run(&env, p);
       set_arg(&env, p);
       CHECK_OK(clReleaseProgram(p));
       if (has_extension(env.device, "cl_khr_fp16")) {
