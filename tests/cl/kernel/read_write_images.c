@@ -112,11 +112,12 @@ static char *program_source(bool half)
             "  work_group_barrier(CLK_IMAGE_MEM_FENCE);\n"
             "  out[y * get_global_size(0) + x] = read_imageui(img, (int2)(nx, ny)); }\n");
       if (!half)
-         n += (size_t)snprintf(s + n, cap - n,
-                               "kernel void q_%s(read_write %s img, global int *o)\n"
-                               "{ o[0] = get_image_width(img); o[1] = get_image_channel_data_type(img);\n"
-                               "  o[2] = get_image_channel_order(img); %s }\n",
-                               it->tag, it->cl, it->queries);
+         n += (size_t)snprintf(
+            s + n, cap - n,
+            "kernel void q_%s(read_write %s img, global int *o)\n"
+            "{ o[0] = get_image_width(img); o[1] = get_image_channel_data_type(img);\n"
+            "  o[2] = get_image_channel_order(img); %s }\n",
+            it->tag, it->cl, it->queries);
       REQUIRE(n < cap, "source buffer too small");
    }
    return s;
