@@ -148,6 +148,9 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
       INFO_VALUE(cl_bool, c->generic_address_space && kiln_device_cl_version(dev) >= 300
                              ? CL_TRUE
                              : CL_FALSE);
+   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+      /* 0 where the device has no read_write images (3.0: optional). */
+      INFO_VALUE(cl_uint, c->image_support ? c->max_read_write_image_args : 0);
    case CL_DEVICE_PIPE_SUPPORT:
       INFO_VALUE(cl_bool, kiln_device_has_pipes(dev) ? CL_TRUE : CL_FALSE);
    /* 0 where the device has no pipes (3.0, table 5). */
@@ -167,7 +170,6 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
    /* No cl_khr_image2d_from_buffer: both alignments are 0 (3.0). */
    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:

@@ -16,8 +16,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, c
    if (!ctx)
       return API_FAIL(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
    /* 2.0 and 3.0 add CL_MEM_KERNEL_READ_AND_WRITE to this query: formats
-    * a kernel may read and write through one image, and no device has
-    * read-write images (CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS is 0). */
+    * a kernel may read and write through one read_write image argument.
+    * None in a context whose devices have no read_write images
+    * (CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS is 0 on every one). */
    bool read_write = flags & CL_MEM_KERNEL_READ_AND_WRITE;
    flags &= ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE;
    if (!kiln_api_valid_mem_flags(flags))
@@ -28,10 +29,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, c
       return API_FAIL(CL_INVALID_VALUE, "num_entries 0 with a format array");
    /* Every format is supported for every access and image type (1D
     * buffers included: they are the same linear rows), by every device
-    * that has images at all. */
-   cl_uint n = kiln_context_has_images(ctx) && !read_write
-                  ? kiln_image_formats_list(image_formats, num_entries)
-                  : 0;
+    * that has images at all; read_write arguments too where a device
+    * has them, as the same builtins read and write every format.  The
+    * list is the union over the context's devices (5.3.2). */
+   bool any = read_write ? kiln_context_has_read_write_images(ctx) : kiln_context_has_images(ctx);
+   cl_uint n = any ? kiln_image_formats_list(image_formats, num_entries) : 0;
    if (num_image_formats)
       *num_image_formats = n;
    return CL_SUCCESS;

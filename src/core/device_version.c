@@ -80,6 +80,8 @@ static size_t caps_c_features(const struct pipe_caps *c, cl_name_version *out)
       put(out, n++, v, "__opencl_c_images");
       if (has_extension(c->extensions, "cl_khr_3d_image_writes"))
          put(out, n++, v, "__opencl_c_3d_image_writes");
+      if (c->max_read_write_image_args)
+         put(out, n++, v, "__opencl_c_read_write_images");
    }
    if (c->double_fp_config)
       put(out, n++, v, "__opencl_c_fp64");

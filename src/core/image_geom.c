@@ -11,6 +11,16 @@ bool kiln_context_has_images(cl_context ctx)
    return false;
 }
 
+bool kiln_context_has_read_write_images(cl_context ctx)
+{
+   for (cl_uint i = 0; i < ctx->num_devices; i++) {
+      const struct pipe_caps *c = ctx->devices[i]->caps;
+      if (c->image_support && c->max_read_write_image_args)
+         return true;
+   }
+   return false;
+}
+
 void kiln_context_image_max(cl_context ctx, cl_mem_object_type type, size_t max[3])
 {
    max[0] = max[1] = max[2] = 0;

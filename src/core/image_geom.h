@@ -14,6 +14,10 @@
 /* Whether any device of ctx supports images. */
 bool kiln_context_has_images(cl_context ctx);
 
+/* Whether any device of ctx takes read_write image arguments
+ * (CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS > 0). */
+bool kiln_context_has_read_write_images(cl_context ctx);
+
 /* The largest extents any image-capable device of ctx allows for an image
  * of type (0 when none supports images): width, then height or a 1D
  * array's layer count, then depth or a 2D array's layer count. */

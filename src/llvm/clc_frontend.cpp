@@ -153,13 +153,14 @@ bool lists(const char *cl_ext, const char *name)
 // __opencl_c_atomic_scope_device, memory_scope_all_devices the other).
 // __opencl_c_fp16 Clang 19 does not know at all (half is cl_khr_fp16's,
 // which -cl-ext enables); the macro is the device's promise to kernels.
+// (__opencl_c_read_write_images is not one of them: -cl-ext defines it,
+// and Sema needs it there to accept read_write.)
 void add_header_only_features(Args &args, const kiln_build_options &opts, const char *cl_ext)
 {
    static const char *const header_only[] = {
       "__opencl_c_atomic_scope_device",
       "__opencl_c_atomic_scope_all_devices",
       "__opencl_c_work_group_collective_functions",
-      "__opencl_c_read_write_images",
       "__opencl_c_fp16",
    };
    if (opts.cl_std < KILN_CL_STD_3_0)

@@ -64,6 +64,13 @@ struct pipe_caps {
    size_t image3d_max_width, image3d_max_height, image3d_max_depth;
    /* OpenCL 1.2: pixels of a 1D image buffer, images in an image array. */
    size_t image_max_buffer_size, image_max_array_size;
+   /* CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS (0: no read_write image
+    * arguments).  Non-zero on a 3.0 device with images means OpenCL C's
+    * __opencl_c_read_write_images: the driver's image builtins take
+    * read_write images (sampler-less reads, writes, queries) and every
+    * format clGetSupportedImageFormats lists can be read and written
+    * through one argument. */
+   cl_uint max_read_write_image_args;
    size_t printf_buffer_size; /* bytes; 0 where kernels cannot printf */
    bool error_correction;
    bool host_unified_memory;

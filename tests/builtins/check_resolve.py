@@ -15,6 +15,11 @@ Families Kiln does not implement yet are listed in NOT_YET.
 opencl-c.h declares for OpenCL C 3.0 with the CPU device's features and
 the generic address space (the __generic overloads a 3.0 kernel calls
 instead of the named ones), compiled as such a kernel.
+
+--read-write-images does the same for every builtin taking a read_write
+image (the CPU device has __opencl_c_read_write_images): the sampler-less
+reads, the writes (half ones included) and the queries of all six image
+types.
 """
 import argparse
 import os
@@ -64,11 +69,12 @@ GENERIC_FLAGS = ['-cl-std=CL3.0',
                  '+cl_khr_int64_extended_atomics,+__opencl_c_int64,+__opencl_c_fp64,'
                  '+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,'
                  '+cl_khr_fp16,+__opencl_c_images,+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes,'
-                 '+__opencl_c_program_scope_global_variables,+__opencl_c_generic_address_space',
+                 '+__opencl_c_program_scope_global_variables,+__opencl_c_generic_address_space,'
+                 '+__opencl_c_read_write_images',
                  '-D__opencl_c_atomic_scope_device=1', '-D__opencl_c_atomic_scope_all_devices=1']
 
 
-def header_signatures(clang, resdir, tmp, std_flags=('-cl-std=CL1.2',)):
+def header_signatures(clang, resdir, tmp, std_flags=('-cl-std=CL1.2',), every_image=False):
     """(name, return type, [param types]) for every overload opencl-c.h
     declares in OpenCL C 1.2 (or as std_flags say) on this target, the
     half ones (cl_khr_fp16) included."""
@@ -98,10 +104,10 @@ def header_signatures(clang, resdir, tmp, std_flags=('-cl-std=CL1.2',)):
             continue
         params = [p.strip() for p in params.split(',')] if params.strip() not in ('', 'void') else []
         # The 1D and array image types: not in the library yet.
-        if any(re.search(r'image1d|image2d_array', p) for p in params):
+        if not every_image and any(re.search(r'image1d|image2d_array', p) for p in params):
             continue
         # OpenCL C 1.2's sampler-less read_image*(image, coord): not yet.
-        if name.startswith('read_image') and len(params) == 2:
+        if not every_image and name.startswith('read_image') and len(params) == 2:
             continue
         sigs.append((name, ret.strip(), params))
     return sigs
@@ -165,6 +171,8 @@ def main():
     ap.add_argument('--all', action='store_true', help='also check every opencl-c.h builtin')
     ap.add_argument('--generic', action='store_true',
                     help='also check every pointer builtin of OpenCL C 3.0 with generic')
+    ap.add_argument('--read-write-images', action='store_true',
+                    help='also check every builtin taking a read_write image (OpenCL C 3.0)')
     ap.add_argument('kernels', nargs='*')
     a = ap.parse_args()
     if a.kernel_arg:
@@ -189,8 +197,22 @@ def main():
             print('generated calls to %d pointer builtin overloads of OpenCL C 3.0 with '
                   'generic' % len(sigs))
             kernels.append(path)
+        if a.read_write_images:
+            sigs = [g for g in header_signatures(a.clang, a.resource_dir, tmp, GENERIC_FLAGS,
+                                                 every_image=True)
+                    # Depth images (cl_khr_depth_images, which Kiln does
+                    # not report) opencl-c.h declares for 3.0 regardless.
+                    if any(p.startswith('read_write') for p in g[2]) and
+                    not any('_depth_t' in p or '_msaa' in p for p in g[2])]
+            path = os.path.join(tmp, 'rw_image_builtins.cl')
+            with open(path, 'w') as f:
+                f.write(all_builtins_kernel(sigs))
+            print('generated calls to %d read_write image builtin overloads of OpenCL C 3.0'
+                  % len(sigs))
+            kernels.append(path)
         for k in kernels:
-            extra = GENERIC_FLAGS if k.endswith('generic_builtins.cl') else ()
+            extra = (GENERIC_FLAGS if k.endswith('generic_builtins.cl') or
+                     k.endswith('rw_image_builtins.cl') else ())
             missing = undefined_builtins(a.clang, a.llvm_link, a.llvm_nm, a.resource_dir,
                                          a.library, k, tmp, extra=extra)
             name = os.path.basename(k)

@@ -39,6 +39,14 @@ OVL const desc_t *__kiln_image(read_only image1d_array_t img);
 OVL const desc_t *__kiln_image(write_only image1d_array_t img);
 OVL const desc_t *__kiln_image(read_only image2d_array_t img);
 OVL const desc_t *__kiln_image(write_only image2d_array_t img);
+#ifdef __opencl_c_read_write_images
+OVL const desc_t *__kiln_image(read_write image2d_t img);
+OVL const desc_t *__kiln_image(read_write image3d_t img);
+OVL const desc_t *__kiln_image(read_write image1d_t img);
+OVL const desc_t *__kiln_image(read_write image1d_buffer_t img);
+OVL const desc_t *__kiln_image(read_write image1d_array_t img);
+OVL const desc_t *__kiln_image(read_write image2d_array_t img);
+#endif
 uint __kiln_sampler_bits(sampler_t s);
 
 /* Helpers are external (OpenCL C 1.1 has no static functions), hence
@@ -684,8 +692,8 @@ INLINE void __kiln_hw_put(const desc_t *d, ulong h, int dim, int4 i, uint4 px)
 READS(image2d_t, int2, float2, false, (int4)(c, 0, 0), (float4)(c, 0.0f, 0.0f), HW_2D)
 READS(image3d_t, int4, float4, true, c, c, HW_3D)
 
-#define WRITES(IMG, CI, THREE_D, TOI, DIM)                                               \
-   OVL void write_imagef(write_only IMG img, CI c, float4 v)                            \
+#define WRITES(ACC, IMG, CI, THREE_D, TOI, DIM)                                         \
+   OVL void write_imagef(ACC IMG img, CI c, float4 v)                                   \
    {                                                                                    \
       const desc_t *d = __kiln_image(img);                                              \
       int4 i = TOI;                                                                     \
@@ -694,7 +702,7 @@ READS(image3d_t, int4, float4, true, c, c, HW_3D)
       HW_WRITE(d, DIM, i, __kiln_hw_encode_f(d, v))                                     \
       __kiln_img_store_f(d, i.x, i.y, i.z, v);                                          \
    }                                                                                    \
-   OVL void write_imagei(write_only IMG img, CI c, int4 v)                              \
+   OVL void write_imagei(ACC IMG img, CI c, int4 v)                                     \
    {                                                                                    \
       const desc_t *d = __kiln_image(img);                                              \
       int4 i = TOI;                                                                     \
@@ -703,7 +711,7 @@ READS(image3d_t, int4, float4, true, c, c, HW_3D)
       HW_WRITE(d, DIM, i, __kiln_hw_encode_i(d, v, true))                               \
       __kiln_img_store_i(d, i.x, i.y, i.z, v, true);                                    \
    }                                                                                    \
-   OVL void write_imageui(write_only IMG img, CI c, uint4 v)                            \
+   OVL void write_imageui(ACC IMG img, CI c, uint4 v)                                   \
    {                                                                                    \
       const desc_t *d = __kiln_image(img);                                              \
       int4 i = TOI;                                                                     \
@@ -713,8 +721,8 @@ READS(image3d_t, int4, float4, true, c, c, HW_3D)
       __kiln_img_store_i(d, i.x, i.y, i.z, as_int4(v), false);                          \
    }
 
-WRITES(image2d_t, int2, false, ((int4)(c, 0, 0)), HW_2D)
-WRITES(image3d_t, int4, true, (c * (int4)(1, 1, 1, 0)), HW_3D)
+WRITES(write_only, image2d_t, int2, false, ((int4)(c, 0, 0)), HW_2D)
+WRITES(write_only, image3d_t, int4, true, (c * (int4)(1, 1, 1, 0)), HW_3D)
 
 #define QUERIES(ACC, IMG)                                                                \
    OVL int get_image_width(ACC IMG img) { return __kiln_image(img)->width; }            \
@@ -888,18 +896,18 @@ INLINE int4 __kiln_img_sample_i_2da(const desc_t *d, uint bits, float4 c)
    }
 
 /* Reads without a sampler (integer coordinates only). */
-#define READS_NO_SAMPLER(IMG, CI, IDX)                                                    \
-   OVL float4 read_imagef(read_only IMG img, CI c)                                        \
+#define READS_NO_SAMPLER(ACC, IMG, CI, IDX)                                               \
+   OVL float4 read_imagef(ACC IMG img, CI c)                                              \
    {                                                                                      \
       const desc_t *d = __kiln_image(img);                                                \
       return __kiln_img_texel_f(d, IDX(d, KILN_NO_SAMPLER, c));                           \
    }                                                                                      \
-   OVL int4 read_imagei(read_only IMG img, CI c)                                          \
+   OVL int4 read_imagei(ACC IMG img, CI c)                                                \
    {                                                                                      \
       const desc_t *d = __kiln_image(img);                                                \
       return __kiln_img_texel_i(d, IDX(d, KILN_NO_SAMPLER, c));                           \
    }                                                                                      \
-   OVL uint4 read_imageui(read_only IMG img, CI c)                                        \
+   OVL uint4 read_imageui(ACC IMG img, CI c)                                              \
    {                                                                                      \
       const desc_t *d = __kiln_image(img);                                                \
       return as_uint4(__kiln_img_texel_i(d, IDX(d, KILN_NO_SAMPLER, c)));                 \
@@ -911,19 +919,19 @@ READS12(image1d_array_t, int2, float2, IDX_1DA, __kiln_img_sample_f_1da, __kiln_
         HW_1DA, ((int4)(c, 0, 0)), ((float4)(c, 0.0f, 0.0f)))
 READS12(image2d_array_t, int4, float4, IDX_2DA, __kiln_img_sample_f_2da, __kiln_img_sample_i_2da,
         HW_2DA, c, c)
-READS_NO_SAMPLER(image1d_t, int, IDX_1D)
-READS_NO_SAMPLER(image1d_buffer_t, int, IDX_1D)
-READS_NO_SAMPLER(image1d_array_t, int2, IDX_1DA)
-READS_NO_SAMPLER(image2d_t, int2, IDX_2D)
-READS_NO_SAMPLER(image2d_array_t, int4, IDX_2DA)
-READS_NO_SAMPLER(image3d_t, int4, IDX_3D)
+READS_NO_SAMPLER(read_only, image1d_t, int, IDX_1D)
+READS_NO_SAMPLER(read_only, image1d_buffer_t, int, IDX_1D)
+READS_NO_SAMPLER(read_only, image1d_array_t, int2, IDX_1DA)
+READS_NO_SAMPLER(read_only, image2d_t, int2, IDX_2D)
+READS_NO_SAMPLER(read_only, image2d_array_t, int4, IDX_2DA)
+READS_NO_SAMPLER(read_only, image3d_t, int4, IDX_3D)
 
 /* Writes: the coordinate in storage form; out of range (a layer
  * included) is dropped. */
-WRITES(image1d_t, int, false, ((int4)(c, 0, 0, 0)), HW_1D)
-WRITES(image1d_buffer_t, int, false, ((int4)(c, 0, 0, 0)), HW_NONE)
-WRITES(image1d_array_t, int2, false, ((int4)(c, 0, 0)), HW_1DA)
-WRITES(image2d_array_t, int4, true, (c * (int4)(1, 1, 1, 0)), HW_2DA)
+WRITES(write_only, image1d_t, int, false, ((int4)(c, 0, 0, 0)), HW_1D)
+WRITES(write_only, image1d_buffer_t, int, false, ((int4)(c, 0, 0, 0)), HW_NONE)
+WRITES(write_only, image1d_array_t, int2, false, ((int4)(c, 0, 0)), HW_1DA)
+WRITES(write_only, image2d_array_t, int4, true, (c * (int4)(1, 1, 1, 0)), HW_2DA)
 
 QUERIES(read_only, image1d_t)
 QUERIES(write_only, image1d_t)
@@ -949,3 +957,57 @@ OVL int2 get_image_dim(write_only image2d_array_t img)
    const desc_t *d = __kiln_image(img);
    return (int2)(d->width, d->height);
 }
+
+/* ---- read_write images (OpenCL C 2.0; 3.0's __opencl_c_read_write_images,
+ * which only the CPU device's library is compiled with) ----
+ *
+ * A read_write argument is the same descriptor as a read_only or
+ * write_only one, so its functions are the same code: the sampler-less
+ * reads (§6.15.15.3: the only reads a read_write image has), the writes
+ * and the queries.  A write followed by a read of the same texel in one
+ * work-item is a store and a load of the same host memory in program
+ * order; atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, ...), which the spec
+ * asks for between them, is a compiler fence at work-item scope and a
+ * thread fence beyond (atomic_c11.cl). */
+#ifdef __opencl_c_read_write_images
+READS_NO_SAMPLER(read_write, image1d_t, int, IDX_1D)
+READS_NO_SAMPLER(read_write, image1d_buffer_t, int, IDX_1D)
+READS_NO_SAMPLER(read_write, image1d_array_t, int2, IDX_1DA)
+READS_NO_SAMPLER(read_write, image2d_t, int2, IDX_2D)
+READS_NO_SAMPLER(read_write, image2d_array_t, int4, IDX_2DA)
+READS_NO_SAMPLER(read_write, image3d_t, int4, IDX_3D)
+
+WRITES(read_write, image1d_t, int, false, ((int4)(c, 0, 0, 0)), HW_1D)
+WRITES(read_write, image1d_buffer_t, int, false, ((int4)(c, 0, 0, 0)), HW_NONE)
+WRITES(read_write, image1d_array_t, int2, false, ((int4)(c, 0, 0)), HW_1DA)
+WRITES(read_write, image2d_t, int2, false, ((int4)(c, 0, 0)), HW_2D)
+WRITES(read_write, image2d_array_t, int4, true, (c * (int4)(1, 1, 1, 0)), HW_2DA)
+WRITES(read_write, image3d_t, int4, true, (c * (int4)(1, 1, 1, 0)), HW_3D)
+
+QUERIES(read_write, image1d_t)
+QUERIES(read_write, image1d_buffer_t)
+QUERIES(read_write, image1d_array_t)
+QUERIES(read_write, image2d_t)
+QUERIES(read_write, image2d_array_t)
+QUERIES(read_write, image3d_t)
+
+OVL int get_image_depth(read_write image3d_t img) { return __kiln_image(img)->depth; }
+OVL size_t get_image_array_size(read_write image1d_array_t img) { return __kiln_image(img)->height; }
+OVL size_t get_image_array_size(read_write image2d_array_t img) { return __kiln_image(img)->depth; }
+
+OVL int2 get_image_dim(read_write image2d_t img)
+{
+   const desc_t *d = __kiln_image(img);
+   return (int2)(d->width, d->height);
+}
+OVL int2 get_image_dim(read_write image2d_array_t img)
+{
+   const desc_t *d = __kiln_image(img);
+   return (int2)(d->width, d->height);
+}
+OVL int4 get_image_dim(read_write image3d_t img)
+{
+   const desc_t *d = __kiln_image(img);
+   return (int4)(d->width, d->height, d->depth, 0);
+}
+#endif

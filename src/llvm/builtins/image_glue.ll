@@ -79,4 +79,37 @@ define ptr @_Z12__kiln_image20ocl_image2d_array_wo(ptr addrspace(1) %img) #0 {
   ret ptr %p
 }
 
+; read_write images (OpenCL C 2.0, 3.0's __opencl_c_read_write_images):
+; the same descriptor again.  Only the CPU library calls these (image.cl
+; declares them under the feature macro); on nvptx they are unused.
+define ptr @_Z12__kiln_image14ocl_image2d_rw(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image14ocl_image3d_rw(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image14ocl_image1d_rw(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image21ocl_image1d_buffer_rw(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image20ocl_image1d_array_rw(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
+define ptr @_Z12__kiln_image20ocl_image2d_array_rw(ptr addrspace(1) %img) #0 {
+  %p = addrspacecast ptr addrspace(1) %img to ptr
+  ret ptr %p
+}
+
 attributes #0 = { alwaysinline nounwind readnone willreturn }

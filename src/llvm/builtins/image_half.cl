@@ -38,3 +38,23 @@ WRITE_H(image1d_array_t, int2)
 WRITE_H(image2d_t, int2)
 WRITE_H(image2d_array_t, int4)
 WRITE_H(image3d_t, int4)
+
+/* read_write images (the CPU library is compiled with the feature). */
+#ifdef __opencl_c_read_write_images
+#define READ_H_RW(IMG, CI) \
+  OVL half4 read_imageh(read_write IMG img, CI c) { return convert_half4(read_imagef(img, c)); }
+#define WRITE_H_RW(IMG, CI) \
+  OVL void write_imageh(read_write IMG img, CI c, half4 v) { write_imagef(img, c, convert_float4(v)); }
+READ_H_RW(image1d_t, int)
+READ_H_RW(image1d_buffer_t, int)
+READ_H_RW(image1d_array_t, int2)
+READ_H_RW(image2d_t, int2)
+READ_H_RW(image2d_array_t, int4)
+READ_H_RW(image3d_t, int4)
+WRITE_H_RW(image1d_t, int)
+WRITE_H_RW(image1d_buffer_t, int)
+WRITE_H_RW(image1d_array_t, int2)
+WRITE_H_RW(image2d_t, int2)
+WRITE_H_RW(image2d_array_t, int4)
+WRITE_H_RW(image3d_t, int4)
+#endif

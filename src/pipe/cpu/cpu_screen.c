@@ -137,6 +137,11 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    /* Images are linear host memory read and written by the builtins
     * library (src/llvm/builtins/image.cl). */
    pipe_image_linear_caps(c, INT32_MAX);
+   /* read_write images are the same linear texels: the builtins' _rw
+    * forms are the read_only and write_only code (image.cl), and a
+    * work-item's write then read of a texel is ordinary stores and loads
+    * in program order.  64 is OpenCL 3.0's minimum, as for writes. */
+   c->max_read_write_image_args = 64;
    /* Full profile's minimum; kernels' printf output goes through it. */
    c->printf_buffer_size = KILN_PRINTF_BUFFER_DEFAULT;
 

@@ -120,8 +120,7 @@ static void device(cl_device_id d)
       CHECK((half != 0) == (strstr(ext, "cl_khr_fp16") != NULL));
       CHECK(has(fv, nf, "__opencl_c_3d_image_writes", v3) ==
             (images && strstr(ext, "cl_khr_3d_image_writes") != NULL));
-      static const char *const absent[] = {"__opencl_c_device_enqueue",
-                                           "__opencl_c_read_write_images"};
+      static const char *const absent[] = {"__opencl_c_device_enqueue"};
       for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
          CHECK(!has(fv, nf, absent[i], v3), "%s listed", absent[i]);
       /* Collectives and sub-groups exactly where the device's queries
@@ -133,6 +132,12 @@ static void device(cl_device_id d)
       CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sg), &max_sg, NULL));
       CHECK(has(fv, nf, "__opencl_c_work_group_collective_functions", v3) == (wgc == CL_TRUE));
       CHECK(has(fv, nf, "__opencl_c_subgroups", v3) == (max_sg != 0));
+      /* Read-write images where the device takes read_write arguments
+       * (kernel_read_write_images runs them), at least 3.0's 64. */
+      cl_uint max_rw = kt_device_uint(d, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS);
+      CHECK(has(fv, nf, "__opencl_c_read_write_images", v3) == (images && max_rw != 0));
+      CHECK(max_rw == 0 || (images && max_rw >= 64), "CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS %u",
+            max_rw);
       /* The generic address space exactly where the device says so
        * (kernel_generic_address_space uses it). */
       cl_bool generic = CL_FALSE;
@@ -208,7 +213,6 @@ static void device(cl_device_id d)
    static const cl_device_info zero_uints[] = {
       CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE,
       CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS,
-      CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS,
       CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT};
    for (size_t i = 0; i < sizeof(zero_uints) / sizeof(zero_uints[0]); i++) {
       cl_uint u = 7;

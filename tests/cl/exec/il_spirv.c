@@ -1,7 +1,7 @@
 /* IL programs (clCreateProgramWithIL, cl_khr_il_program) on the CPU device:
  * SPIR-V modules assembled from tests/cl/exec/spirv/ at build time.
  *
- *   exec_il_spirv [--expect-il] <il_kernels.spv> <il_spec.spv>
+ *   exec_il_spirv [--expect-il] <il_kernels.spv> <il_spec.spv> <il_rw_images.spv>
  *                                                   the device takes IL
  *   exec_il_spirv --absent                          run with KILN_LLVM_SPIRV
  *                                                   naming no program: none
@@ -157,6 +157,48 @@ static void run_vec(struct kt_env *e, cl_program p)
    clReleaseKernel(w);
 }
 
+/* rw: a read_write image read, fenced and written by each work-item
+ * (OpImageRead/OpImageWrite on an image of access ReadWrite), where the
+ * device has read-write images (Kiln's CPU device); elsewhere the
+ * module needs a capability the device lacks and is not run. */
+static void run_rw_image(struct kt_env *e, const char *path)
+{
+   cl_uint max_rw = kt_device_uint(e->device, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS);
+   cl_device_type type = 0;
+   CHECK_OK(clGetDeviceInfo(e->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
+   CHECK(max_rw || !(type & CL_DEVICE_TYPE_CPU), "the CPU device has no read-write images");
+   if (!max_rw)
+      return;
+   enum { W = 4, H = 8 };
+   cl_uint texels[H][W][4], out[H][W][4];
+   for (cl_uint i = 0; i < W * H * 4; i++)
+      (&texels[0][0][0])[i] = i * 2654435761u;
+   const cl_image_format fmt = {CL_RGBA, CL_UNSIGNED_INT32};
+   cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W,
+                         .image_height = H};
+   cl_int err;
+   cl_mem img = clCreateImage(e->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &fmt, &desc,
+                              texels, &err);
+   REQUIRE(img && !err, "clCreateImage: %s", kt_err_name(err));
+   size_t size;
+   void *il = read_all(path, &size);
+   cl_program p = build_il(e, il, size, NULL);
+   cl_kernel k = clCreateKernel(p, "rw", &err);
+   REQUIRE(k && !err, "clCreateKernel: %s", kt_err_name(err));
+   CHECK_OK(clSetKernelArg(k, 0, sizeof(img), &img));
+   size_t global[2] = {W, H}, origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+   CHECK_OK(clEnqueueNDRangeKernel(e->queue, k, 2, NULL, global, NULL, 0, NULL, NULL));
+   CHECK_OK(clEnqueueReadImage(e->queue, img, CL_TRUE, origin, region, 0, 0, out, 0, NULL,
+                               NULL));
+   for (cl_uint i = 0; i < W * H * 4; i++)
+      CHECK((&out[0][0][0])[i] == (&texels[0][0][0])[i] + 3, "channel %u: %u, expected %u", i,
+            (&out[0][0][0])[i], (&texels[0][0][0])[i] + 3);
+   clReleaseKernel(k);
+   clReleaseProgram(p);
+   clReleaseMemObject(img);
+   free(il);
+}
+
 static cl_uint run_spec(struct kt_env *e, cl_program p, cl_ulong *wide)
 {
    cl_int err;
@@ -178,7 +220,7 @@ static cl_uint run_spec(struct kt_env *e, cl_program p, cl_ulong *wide)
 }
 
 static void present(struct kt_env *e, bool expect, const char *kernels_path,
-                    const char *spec_path)
+                    const char *spec_path, const char *rw_path)
 {
    char *il_version = device_string(e->device, CL_DEVICE_IL_VERSION);
    /* Kiln takes IL on its CPU device only, and only where the translator
@@ -310,6 +352,8 @@ static void present(struct kt_env *e, bool expect, const char *kernels_path,
    CHECK(il_size == 0);
    clReleaseProgram(p);
 
+   run_rw_image(e, rw_path);
+
    free(il);
    free(spec_il);
    free(il_version);
@@ -326,13 +370,13 @@ int main(int argc, char **argv)
    kt_setup(&e, 0);
    if (argc == 2 && !strcmp(argv[1], "--absent"))
       absent(&e);
-   else if (argc == 3)
-      present(&e, false, argv[1], argv[2]);
-   else if (argc == 4 && !strcmp(argv[1], "--expect-il"))
-      present(&e, true, argv[2], argv[3]);
+   else if (argc == 4)
+      present(&e, false, argv[1], argv[2], argv[3]);
+   else if (argc == 5 && !strcmp(argv[1], "--expect-il"))
+      present(&e, true, argv[2], argv[3], argv[4]);
    else
-      KT_DIE("usage: %s [--expect-il] <il_kernels.spv> <il_spec.spv> | --absent | "
-             "--no-spirv-as", argv[0]);
+      KT_DIE("usage: %s [--expect-il] <il_kernels.spv> <il_spec.spv> <il_rw_images.spv> | "
+             "--absent | --no-spirv-as", argv[0]);
    kt_teardown(&e);
    return kt_result();
 }
