@@ -38,22 +38,6 @@ CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_na
                    m ? " (it is another memory object)" : "");
 }
 
-/* ---- On-device queues (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0) ---- */
-
-CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context,
-                                                               cl_device_id device,
-                                                               cl_command_queue command_queue)
-{
-   (void)command_queue;
-   cl_context ctx = kiln_context_from(context);
-   if (!ctx)
-      return API_FAIL(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
-   cl_device_id dev = kiln_device_from(device);
-   if (!dev || !kiln_context_has_device(ctx, dev))
-      return API_FAIL(CL_INVALID_DEVICE, "%p is not a device of the context", (void *)device);
-   return API_FAIL(CL_INVALID_OPERATION, "%s has no on-device queues", dev->caps->name);
-}
-
 /* ---- Program-scope global constructors and destructors ---- */
 
 CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(

@@ -10,6 +10,7 @@
 #include "core/kernel.h"
 #include "core/mem.h"
 #include "core/program.h"
+#include "core/queue.h"
 #include "core/sampler.h"
 #include "kiln/kernel_info.h"
 
@@ -193,6 +194,20 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
       break;
    }
    default:
+      /* A queue_t (device-side enqueue): the handle of an on-device queue
+       * of the kernel's context, which the kernel gets as it is (the
+       * value get_default_queue() gives for the default one). */
+      if (ai->type_name && !strcmp(ai->type_name, "queue_t")) {
+         if (arg_size != sizeof(cl_command_queue))
+            return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: a queue_t takes sizeof(cl_command_queue)",
+                            arg_index);
+         cl_command_queue dq =
+            arg_value ? kiln_any_queue_from(*(const cl_command_queue *)arg_value) : NULL;
+         if (!dq || !dq->on_device || dq->context != k->program->context)
+            return API_FAIL(CL_INVALID_DEVICE_QUEUE,
+                            "arg %u: not an on-device queue of the kernel's context", arg_index);
+         break;
+      }
       if (!arg_value)
          return API_FAIL(CL_INVALID_ARG_VALUE, "arg %u: NULL value", arg_index);
       if (arg_size != ai->size)

@@ -36,6 +36,10 @@ struct _cl_context {
    pthread_mutex_t svm_lock;
    struct kiln_svm_block *svm_blocks;
    size_t svm_count, svm_capacity;
+   /* Per devices[i]: its default on-device queue, or NULL (core/queue.c).
+    * Held weakly under lock (the queue holds the context): a queue that
+    * goes away clears its slot. */
+   cl_command_queue *default_device_queues;
 };
 
 cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties *properties,

@@ -9,9 +9,26 @@
 #include "core/executor.h"
 #include "util/alloc.h"
 
+/* The slot of dev's default on-device queue in ctx; NULL for a device
+ * not in the context.  ctx->lock held. */
+static cl_command_queue *default_slot(cl_context ctx, cl_device_id dev)
+{
+   for (cl_uint i = 0; i < ctx->num_devices; i++)
+      if (ctx->devices[i] == dev)
+         return &ctx->default_device_queues[i];
+   return NULL;
+}
+
 static void queue_destroy(struct kiln_object *obj)
 {
    cl_command_queue q = (cl_command_queue)obj;
+   if (q->on_device) {
+      pthread_mutex_lock(&q->context->lock);
+      cl_command_queue *slot = default_slot(q->context, q->device);
+      if (slot && *slot == q)
+         *slot = NULL;
+      pthread_mutex_unlock(&q->context->lock);
+   }
    pthread_mutex_destroy(&q->lock);
    pthread_cond_destroy(&q->idle);
    pthread_cond_destroy(&q->drained);
@@ -50,6 +67,49 @@ cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_prop
    }
    *out = q;
    return CL_SUCCESS;
+}
+
+cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
+                                   cl_command_queue_properties props, cl_uint size,
+                                   bool make_default, cl_command_queue *out)
+{
+   /* The lock is held across the creation so that two threads asking for
+    * the default at once get the same queue. */
+   pthread_mutex_lock(&ctx->lock);
+   cl_command_queue *slot = default_slot(ctx, dev);
+   if (make_default && slot && *slot) {
+      kiln_object_retain(&(*slot)->obj);
+      *out = *slot;
+      pthread_mutex_unlock(&ctx->lock);
+      return CL_SUCCESS;
+   }
+   cl_int err = kiln_queue_create(ctx, dev, props, out);
+   if (!err) {
+      (*out)->on_device = true;
+      (*out)->device_size = size;
+      if (make_default && slot)
+         *slot = *out;
+   }
+   pthread_mutex_unlock(&ctx->lock);
+   return err;
+}
+
+void kiln_queue_set_default_on_device(cl_context ctx, cl_device_id dev, cl_command_queue q)
+{
+   pthread_mutex_lock(&ctx->lock);
+   cl_command_queue *slot = default_slot(ctx, dev);
+   if (slot)
+      *slot = q;
+   pthread_mutex_unlock(&ctx->lock);
+}
+
+cl_command_queue kiln_queue_default_on_device(cl_context ctx, cl_device_id dev)
+{
+   pthread_mutex_lock(&ctx->lock);
+   cl_command_queue *slot = default_slot(ctx, dev);
+   cl_command_queue q = slot ? *slot : NULL;
+   pthread_mutex_unlock(&ctx->lock);
+   return q;
 }
 
 /* Replaces *slot (holding a reference) with ev. */
