@@ -24,7 +24,9 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char
       API_FAIL_RET(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
    if (!kernel_name)
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "kernel_name is NULL");
-   const struct kiln_kernel_info *info = kiln_program_find_kernel(p, kernel_name);
+   /* Kernels made of enqueued blocks are the device's own. */
+   const struct kiln_kernel_info *info =
+      kiln_is_block_kernel_name(kernel_name) ? NULL : kiln_program_find_kernel(p, kernel_name);
    if (!info)
       API_FAIL_RET(errcode_ret, CL_INVALID_KERNEL_NAME, "no kernel \"%s\" in the program",
                    kernel_name);
@@ -49,21 +51,29 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_
          b = &p->builds[i];
    if (!b)
       return API_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
-   if (kernels && num_kernels < b->num_kernels)
+   /* Kernels made of enqueued blocks are the device's own. */
+   cl_uint visible = 0;
+   for (unsigned i = 0; i < b->num_kernels; i++)
+      visible += !kiln_is_block_kernel_name(b->kernels[i].name);
+   if (kernels && num_kernels < visible)
       return API_FAIL(CL_INVALID_VALUE, "room for %u kernels, the program has %u", num_kernels,
-                      b->num_kernels);
+                      visible);
    if (kernels) {
+      cl_uint n = 0;
       for (unsigned i = 0; i < b->num_kernels; i++) {
-         cl_int err = kiln_kernel_create(p, &b->kernels[i], &kernels[i]);
+         if (kiln_is_block_kernel_name(b->kernels[i].name))
+            continue;
+         cl_int err = kiln_kernel_create(p, &b->kernels[i], &kernels[n]);
          if (err) {
-            for (unsigned k = 0; k < i; k++)
+            for (cl_uint k = 0; k < n; k++)
                kiln_object_release(&kernels[k]->obj);
             return API_FAIL(err, "out of host memory");
          }
+         n++;
       }
    }
    if (num_kernels_ret)
-      *num_kernels_ret = b->num_kernels;
+      *num_kernels_ret = visible;
    return CL_SUCCESS;
 }
 

@@ -368,6 +368,11 @@ int main(void)
    CHECK_OK(clGetDeviceInfo(env.device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof(caps), &caps,
                             NULL));
    bool feature = has_feature(env.device);
+   /* Kiln's CPU device has it (pipe_caps::max_on_device_queues). */
+   cl_device_type type = 0;
+   CHECK_OK(clGetDeviceInfo(env.device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
+   if (type & CL_DEVICE_TYPE_CPU)
+      CHECK(caps & CL_DEVICE_QUEUE_SUPPORTED, "the CPU device enqueues from kernels");
    CHECK(feature == ((caps & CL_DEVICE_QUEUE_SUPPORTED) != 0), "feature and capabilities agree");
    if (!(caps & CL_DEVICE_QUEUE_SUPPORTED)) {
       /* Without the feature: none, and on-device queues refused. */
