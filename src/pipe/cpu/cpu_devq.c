@@ -51,6 +51,16 @@ struct devq_event {
    struct devq_event *next_free;
 };
 
+/* Events come in slabs: CL_DEVICE_MAX_ON_DEVICE_EVENTS counts those of
+ * one queue, and a launch may use many queues. */
+#define SLAB_EVENTS 1024
+#define MAX_SLABS 64
+
+struct devq_slab {
+   struct devq_slab *next;
+   struct devq_event events[SLAB_EVENTS];
+};
+
 struct devq_cmd {
    struct devq_cmd *next;   /* in the pending list */
    struct devq_cmd *parent; /* NULL: the host launch */
@@ -86,7 +96,6 @@ void cpu_devq_init(struct cpu_devq *dq, struct pipe_context *ctx, const struct c
    dq->ctx = ctx;
    dq->program = cpu_kernel_program(k);
    dq->default_queue = grid->default_device_queue;
-   dq->max_events = ctx->screen->caps.max_on_device_events;
    pthread_mutex_init(&dq->lock, NULL);
 }
 
@@ -97,16 +106,20 @@ static struct cpu_devq *devq_of(const struct kiln_wg_ctx *ctx)
 
 /* ---- Events ---- */
 
-/* A fresh event with one reference; NULL when all max_events are in
- * use.  dq->lock held. */
+/* A fresh event with one reference; NULL when MAX_SLABS are all in use
+ * or out of memory.  dq->lock held. */
 static struct devq_event *event_new_locked(struct cpu_devq *dq, bool user)
 {
-   if (!dq->events) {
-      if (!dq->max_events || !(dq->events = kiln_calloc(dq->max_events, sizeof(*dq->events))))
-         return NULL;
-      for (unsigned i = dq->max_events; i-- > 0;) {
-         dq->events[i].next_free = dq->free_events;
-         dq->free_events = &dq->events[i];
+   if (!dq->free_events && dq->num_slabs < MAX_SLABS) {
+      struct devq_slab *slab = kiln_calloc(1, sizeof(*slab));
+      if (slab) {
+         slab->next = dq->slabs;
+         dq->slabs = slab;
+         dq->num_slabs++;
+         for (unsigned i = SLAB_EVENTS; i-- > 0;) {
+            slab->events[i].next_free = dq->free_events;
+            dq->free_events = &slab->events[i];
+         }
       }
    }
    struct devq_event *e = dq->free_events;
@@ -123,14 +136,22 @@ static struct devq_event *event_new_locked(struct cpu_devq *dq, bool user)
 }
 
 /* The event behind a handle of this launch, NULL for anything else
- * (CLK_NULL_EVENT, a released event, a stray pointer). */
+ * (CLK_NULL_EVENT, a released event, a stray pointer).  Slabs are only
+ * added, under the lock, before any handle into them exists. */
 static struct devq_event *event_from(struct cpu_devq *dq, const void *handle)
 {
-   if (!dq || !dq->events || !handle)
+   if (!dq || !handle)
       return NULL;
-   uintptr_t a = (uintptr_t)handle, base = (uintptr_t)dq->events;
-   if (a < base || a >= base + dq->max_events * sizeof(*dq->events) ||
-       (a - base) % sizeof(*dq->events))
+   uintptr_t a = (uintptr_t)handle;
+   pthread_mutex_lock(&dq->lock);
+   struct devq_slab *slab = dq->slabs;
+   for (; slab; slab = slab->next) {
+      uintptr_t base = (uintptr_t)slab->events;
+      if (a >= base && a < base + sizeof(slab->events))
+         break;
+   }
+   pthread_mutex_unlock(&dq->lock);
+   if (!slab || (a - (uintptr_t)slab->events) % sizeof(struct devq_event))
       return NULL;
    struct devq_event *e = (struct devq_event *)handle;
    return atomic_load(&e->refs) > 0 ? e : NULL;
@@ -270,7 +291,10 @@ int cpu_devq_finish(struct cpu_devq *dq)
          c->status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
       run_cmd(dq, c);
    }
-   kiln_free(dq->events);
+   for (struct devq_slab *slab = dq->slabs, *next; slab; slab = next) {
+      next = slab->next;
+      kiln_free(slab);
+   }
    pthread_mutex_destroy(&dq->lock);
    return dq->error ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
@@ -528,7 +552,8 @@ static void *devq_user_event(const struct kiln_wg_ctx *ctx)
       e = event_new_locked(dq, true);
       pthread_mutex_unlock(&dq->lock);
    }
-   /* CLK_NULL_EVENT where there is no room. */
+   /* CLK_NULL_EVENT where there is no room (CLK_EVENT_ALLOCATION_FAILURE
+    * for enqueue_kernel). */
    return e ? (void *)e : (void *)UINTPTR_MAX;
 }
 

@@ -21,6 +21,7 @@
 struct cpu_kernel;
 struct devq_cmd;
 struct devq_event;
+struct devq_slab;
 
 /* On the stack of the launch (cpu_devq_init): costs nothing until a
  * kernel enqueues or makes an event. */
@@ -37,9 +38,10 @@ struct cpu_devq {
    /* Outstanding children of the host launch. */
    unsigned root_children;
    size_t bytes; /* of the pending commands, against the queue size */
-   /* Events: one block of max_events, made at the first. */
-   struct devq_event *events, *free_events;
-   unsigned max_events;
+   /* Events, in slabs made as needed (cpu_devq.c). */
+   struct devq_slab *slabs;
+   unsigned num_slabs;
+   struct devq_event *free_events;
    int error; /* the first failure of a descendant */
 };
 

@@ -199,9 +199,22 @@ static void test_parent(const struct kt_env *env, cl_program p)
    KK_ARG(k, 1, v);
    size_t g = 4;
    cl_event ev;
-   REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &g, NULL, 0, NULL, &ev));
-   /* The host command completes with (after) its child. */
+   cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+   cl_int err;
+   cl_command_queue hq =
+      clCreateCommandQueueWithProperties(env->context, env->device, prof, &err);
+   REQUIRE_OK(err);
+   REQUIRE_OK(clEnqueueNDRangeKernel(hq, k, 1, NULL, &g, NULL, 0, NULL, &ev));
+   /* The host command completes with (after) its child; its COMPLETE
+    * time (2.0: children included) is known, not before its END. */
    CHECK_OK(clWaitForEvents(1, &ev));
+   cl_ulong end = 0, complete = 0;
+   CHECK_OK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL));
+   CHECK_OK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_COMPLETE, sizeof(complete),
+                                    &complete, NULL));
+   CHECK(end && complete >= end, "END %llu COMPLETE %llu", (unsigned long long)end,
+         (unsigned long long)complete);
+   clReleaseCommandQueue(hq);
    int got[N + 2];
    kk_read(env, out, sizeof(got), got);
    CHECK(got[N] == 0, "enqueue_kernel returned %d", got[N]);
