@@ -15,6 +15,7 @@
 
 #include <CL/cl.h>
 
+#include "kiln/bounds.h"
 #include "kiln/cpu_abi.h"
 #include "kiln/devq_abi.h"
 #include "pipe/cpu/cpu_kernel.h"
@@ -96,6 +97,7 @@ void cpu_devq_init(struct cpu_devq *dq, struct pipe_context *ctx, const struct c
    dq->ctx = ctx;
    dq->program = cpu_kernel_program(k);
    dq->default_queue = grid->default_device_queue;
+   dq->host_bounds = grid->bounds;
    pthread_mutex_init(&dq->lock, NULL);
 }
 
@@ -246,6 +248,55 @@ static struct devq_cmd *take_runnable_locked(struct cpu_devq *dq)
    return NULL;
 }
 
+/* KILN_CHECK=bounds: a child's violation becomes the host launch's (core
+ * reports the first one, src/core/ndrange.c), and fails the child. */
+static int report_bounds(struct cpu_devq *dq, struct kiln_bounds *b)
+{
+   if (!atomic_load(&b->violations))
+      return CL_SUCCESS;
+   struct kiln_bounds *h = dq->host_bounds;
+   if (atomic_fetch_add(&h->violations, 1) == 0) {
+      h->first = b->first;
+      /* Its argument index is the child's: the host's message names the
+       * object by address instead. */
+      h->first.what = KILN_BOUNDS_UNKNOWN;
+   }
+   return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+}
+
+/* KILN_CHECK=bounds: the child's table, in its command's block: its
+ * arguments (the block, a value; its __local pointers), then the host
+ * launch's __global and __constant objects, which bounds_find searches
+ * (captured pointers come from them). */
+static size_t bounds_bytes(const struct cpu_devq *dq, uint32_t num_locals)
+{
+   if (!dq->host_bounds)
+      return 0;
+   return sizeof(struct kiln_bounds) +
+          (1 + (size_t)num_locals + dq->host_bounds->num_args) * sizeof(struct kiln_bounds_arg);
+}
+
+static struct kiln_bounds *make_bounds(const struct cpu_devq *dq, void *at, uint32_t num_locals,
+                                       const uint64_t *local_offsets, const uint64_t *local_sizes,
+                                       uint64_t local_total)
+{
+   const struct kiln_bounds *h = dq->host_bounds;
+   struct kiln_bounds *b = at;
+   memset(b, 0, sizeof(*b));
+   b->args = (struct kiln_bounds_arg *)(b + 1);
+   b->num_args = 1 + num_locals + h->num_args;
+   memset(b->args, 0, b->num_args * sizeof(*b->args));
+   for (uint32_t i = 0; i < num_locals; i++)
+      b->args[1 + i] = (struct kiln_bounds_arg){local_offsets[i], local_sizes[i], 3, 0};
+   for (uint32_t i = 0; i < h->num_args; i++)
+      if (h->args[i].space == 1 || h->args[i].space == 2)
+         b->args[1 + num_locals + i] = h->args[i];
+   b->flags = h->flags;
+   b->local_total = local_total;
+   atomic_init(&b->violations, 0);
+   return b;
+}
+
 static void run_cmd(struct cpu_devq *dq, struct devq_cmd *c)
 {
    for (uint32_t i = 0; i < c->num_wait && !c->status; i++)
@@ -259,6 +310,8 @@ static void run_cmd(struct cpu_devq *dq, struct devq_cmd *c)
       dq->current = c;
       c->status = cpu_kernel_run(dq->ctx, c->kernel, &c->grid, c->args, c->local_mem_size, dq);
       dq->current = NULL;
+      if (!c->status && c->grid.bounds)
+         c->status = report_bounds(dq, c->grid.bounds);
       if (c->event)
          c->event->end = now_ns();
    } else if (c->event) {
@@ -296,6 +349,10 @@ int cpu_devq_finish(struct cpu_devq *dq)
       kiln_free(slab);
    }
    pthread_mutex_destroy(&dq->lock);
+   /* A descendant's bounds violation is in the host launch's table:
+    * core's check reports it and fails the launch (src/core/ndrange.c). */
+   if (dq->host_bounds && atomic_load(&dq->host_bounds->violations))
+      return CL_SUCCESS;
    return dq->error ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
 
@@ -444,7 +501,8 @@ static int32_t devq_enqueue(const struct kiln_wg_ctx *ctx, void *queue, int32_t 
    memcpy(&block_size, block, sizeof(block_size));
    size_t args_size = 8 * (1 + (size_t)num_locals);
    size_t head = align_up(sizeof(struct devq_cmd) + num_events * sizeof(struct devq_event *), 16);
-   size_t bytes = head + align_up(args_size, 16) + block_size;
+   size_t bbytes = bounds_bytes(dq, num_locals);
+   size_t bytes = head + align_up(args_size, 16) + align_up(block_size, 16) + bbytes;
    struct devq_cmd *c = kiln_calloc(1, bytes);
    if (!c)
       return CLK_OUT_OF_RESOURCES;
@@ -459,6 +517,7 @@ static int32_t devq_enqueue(const struct kiln_wg_ctx *ctx, void *queue, int32_t 
    uint64_t v = (uint64_t)(uintptr_t)copy;
    memcpy(c->args, &v, 8);
    uint64_t off = align_up(cpu_kernel_local_size(k), LOCAL_ALIGN);
+   uint64_t *offsets = (uint64_t *)(c->args + 8);
    for (uint32_t i = 0; i < num_locals; i++) {
       memcpy(c->args + 8 * (1 + i), &off, 8);
       off += align_up(local_sizes[i], LOCAL_ALIGN);
@@ -471,6 +530,9 @@ static int32_t devq_enqueue(const struct kiln_wg_ctx *ctx, void *queue, int32_t 
       .args_size = args_size,
       .default_device_queue = dq->default_queue,
    };
+   if (bbytes)
+      c->grid.bounds = make_bounds(dq, copy + align_up(block_size, 16), num_locals, offsets,
+                                   local_sizes, local);
    for (int d = 0; d < 3; d++) {
       c->grid.global_offset[d] = nd.global_offset[d];
       c->grid.global_size[d] = nd.global_size[d];

@@ -43,6 +43,10 @@ struct cpu_devq {
    unsigned num_slabs;
    struct devq_event *free_events;
    int error; /* the first failure of a descendant */
+   /* KILN_CHECK=bounds: the host launch's table, whose __global and
+    * __constant objects the descendants may reach (through captures), and
+    * where a descendant's violation is reported. */
+   struct kiln_bounds *host_bounds;
 };
 
 void cpu_devq_init(struct cpu_devq *dq, struct pipe_context *ctx, const struct cpu_kernel *k,

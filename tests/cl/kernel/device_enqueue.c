@@ -96,6 +96,12 @@ static const char *src =
    "      barrier(CLK_LOCAL_MEM_FENCE);\n"
    "      out[get_global_id(0)] = *s * 100 + c[3]; }, 4u, 64u);\n"
    "}\n"
+   /* A child writing past the end of the parent's buffer. */
+   "kernel void past_end(global int *out)\n"
+   "{\n"
+   "  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(N + 1),\n"
+   "                 ^{ out[get_global_id(0)] = 1; });\n"
+   "}\n"
    /* Queries and errors. */
    "kernel void queries(global int *out)\n"
    "{\n"
@@ -344,6 +350,28 @@ static void test_queries(const struct kt_env *env, cl_program p)
    clReleaseKernel(k);
 }
 
+/* KILN_CHECK=bounds (kernel_device_enqueue_checked): a child's access
+ * past its parent's buffer fails the host command as the parent's own
+ * would; without checks the child writes into the slack Kiln gives
+ * every buffer (not run then). */
+static void test_bounds(const struct kt_env *env, cl_program p)
+{
+   const char *check = getenv("KILN_CHECK");
+   if (!check || strcmp(check, "bounds"))
+      return;
+   cl_kernel k = kk_kernel(p, "past_end");
+   cl_mem out = kk_buffer_in(env, N * sizeof(int), NULL);
+   KK_ARG(k, 0, out);
+   size_t g = 1;
+   cl_event ev;
+   REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &g, NULL, 0, NULL, &ev));
+   CHECK_ERR(clWaitForEvents(1, &ev), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+   CHECK(kt_status(ev) == CL_OUT_OF_RESOURCES, "status %s", kt_err_name(kt_status(ev)));
+   clReleaseEvent(ev);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+}
+
 /* Block kernels are the device's: not among the program's kernels. */
 static void test_hidden(cl_program p)
 {
@@ -413,6 +441,7 @@ int main(void)
    test_events(&env, p);
    test_locals(&env, p);
    test_queries(&env, p);
+   test_bounds(&env, p);
    clReleaseProgram(p);
    clReleaseCommandQueue(def);
    kt_teardown(&env);
