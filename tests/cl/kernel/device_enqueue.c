@@ -102,6 +102,16 @@ static const char *src =
    "  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(N + 1),\n"
    "                 ^{ out[get_global_id(0)] = 1; });\n"
    "}\n"
+   /* Enqueues until the device queue is full: how many went in, and the
+    * code that stopped them; every one that went in runs. */
+   "kernel void fill(global int *out)\n"
+   "{\n"
+   "  int n = 0, r = 0;\n"
+   "  while (n < 1000000 && (r = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT,\n"
+   "                                            ndrange_1D(1), ^{ atomic_inc(out + 2); })) == CLK_SUCCESS)\n"
+   "    n++;\n"
+   "  out[0] = n; out[1] = r;\n"
+   "}\n"
    /* Queries and errors. */
    "kernel void queries(global int *out)\n"
    "{\n"
@@ -372,6 +382,24 @@ static void test_bounds(const struct kt_env *env, cl_program p)
    clReleaseKernel(k);
 }
 
+/* CLK_DEVICE_QUEUE_FULL once the pending commands fill the queue. */
+static void test_full(const struct kt_env *env, cl_program p)
+{
+   cl_kernel k = kk_kernel(p, "fill");
+   cl_mem out = kk_buffer_in(env, 3 * sizeof(int), NULL);
+   KK_ARG(k, 0, out);
+   size_t g = 1;
+   KK_RUN(env, k, 1, NULL, &g, NULL);
+   int got[3];
+   kk_read(env, out, sizeof(got), got);
+   CHECK(got[1] == -161, "stopped by %d, want CLK_DEVICE_QUEUE_FULL", got[1]);
+   CHECK(got[0] > 1000 && got[0] < 1000000, "%d enqueued", got[0]);
+   CHECK(got[2] == got[0], "%d of %d ran", got[2], got[0]);
+   printf("queue full after %d commands\n", got[0]);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+}
+
 /* Block kernels are the device's: not among the program's kernels. */
 static void test_hidden(cl_program p)
 {
@@ -442,6 +470,7 @@ int main(void)
    test_locals(&env, p);
    test_queries(&env, p);
    test_bounds(&env, p);
+   test_full(&env, p);
    clReleaseProgram(p);
    clReleaseCommandQueue(def);
    kt_teardown(&env);
