@@ -3,6 +3,7 @@
 #define KILN_CORE_CONTEXT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "core/object.h"
 
@@ -37,9 +38,9 @@ struct _cl_context {
    struct kiln_svm_block *svm_blocks;
    size_t svm_count, svm_capacity;
    /* Per devices[i]: its default on-device queue, or NULL (core/queue.c).
-    * Held weakly under lock (the queue holds the context): a queue that
-    * goes away clears its slot. */
-   cl_command_queue *default_device_queues;
+    * Held weakly (the queue holds the context), changed under lock, read
+    * without it by every launch: a queue that goes away clears its slot. */
+   _Atomic(cl_command_queue) *default_device_queues;
 };
 
 cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties *properties,

@@ -10,8 +10,8 @@
 #include "util/alloc.h"
 
 /* The slot of dev's default on-device queue in ctx; NULL for a device
- * not in the context.  ctx->lock held. */
-static cl_command_queue *default_slot(cl_context ctx, cl_device_id dev)
+ * not in the context. */
+static _Atomic(cl_command_queue) *default_slot(cl_context ctx, cl_device_id dev)
 {
    for (cl_uint i = 0; i < ctx->num_devices; i++)
       if (ctx->devices[i] == dev)
@@ -24,9 +24,9 @@ static void queue_destroy(struct kiln_object *obj)
    cl_command_queue q = (cl_command_queue)obj;
    if (q->on_device) {
       pthread_mutex_lock(&q->context->lock);
-      cl_command_queue *slot = default_slot(q->context, q->device);
-      if (slot && *slot == q)
-         *slot = NULL;
+      _Atomic(cl_command_queue) *slot = default_slot(q->context, q->device);
+      if (slot && atomic_load(slot) == q)
+         atomic_store(slot, NULL);
       pthread_mutex_unlock(&q->context->lock);
    }
    pthread_mutex_destroy(&q->lock);
@@ -76,10 +76,11 @@ cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
    /* The lock is held across the creation so that two threads asking for
     * the default at once get the same queue. */
    pthread_mutex_lock(&ctx->lock);
-   cl_command_queue *slot = default_slot(ctx, dev);
-   if (make_default && slot && *slot) {
-      kiln_object_retain(&(*slot)->obj);
-      *out = *slot;
+   _Atomic(cl_command_queue) *slot = default_slot(ctx, dev);
+   cl_command_queue def = slot ? atomic_load(slot) : NULL;
+   if (make_default && def) {
+      kiln_object_retain(&def->obj);
+      *out = def;
       pthread_mutex_unlock(&ctx->lock);
       return CL_SUCCESS;
    }
@@ -88,7 +89,7 @@ cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
       (*out)->on_device = true;
       (*out)->device_size = size;
       if (make_default && slot)
-         *slot = *out;
+         atomic_store(slot, *out);
    }
    pthread_mutex_unlock(&ctx->lock);
    return err;
@@ -97,19 +98,18 @@ cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
 void kiln_queue_set_default_on_device(cl_context ctx, cl_device_id dev, cl_command_queue q)
 {
    pthread_mutex_lock(&ctx->lock);
-   cl_command_queue *slot = default_slot(ctx, dev);
+   _Atomic(cl_command_queue) *slot = default_slot(ctx, dev);
    if (slot)
-      *slot = q;
+      atomic_store(slot, q);
    pthread_mutex_unlock(&ctx->lock);
 }
 
 cl_command_queue kiln_queue_default_on_device(cl_context ctx, cl_device_id dev)
 {
-   pthread_mutex_lock(&ctx->lock);
-   cl_command_queue *slot = default_slot(ctx, dev);
-   cl_command_queue q = slot ? *slot : NULL;
-   pthread_mutex_unlock(&ctx->lock);
-   return q;
+   /* Without the lock: the context's devices never change, and the
+    * handle is only passed on. */
+   _Atomic(cl_command_queue) *slot = default_slot(ctx, dev);
+   return slot ? atomic_load(slot) : NULL;
 }
 
 /* Replaces *slot (holding a reference) with ev. */

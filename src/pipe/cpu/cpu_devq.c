@@ -323,6 +323,12 @@ static void run_cmd(struct cpu_devq *dq, struct devq_cmd *c)
 
 int cpu_devq_finish(struct cpu_devq *dq)
 {
+   /* The launch's groups are done: nothing else touches dq now.  Most
+    * launches enqueued nothing. */
+   if (!dq->head && !dq->slabs) {
+      pthread_mutex_destroy(&dq->lock);
+      return CL_SUCCESS;
+   }
    for (;;) {
       pthread_mutex_lock(&dq->lock);
       struct devq_cmd *c = take_runnable_locked(dq);

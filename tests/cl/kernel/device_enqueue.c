@@ -206,6 +206,55 @@ static void test_api(const struct kt_env *env, cl_command_queue def)
    CHECK_ERR(clSetDefaultDeviceCommandQueue(NULL, env->device, def), CL_INVALID_CONTEXT);
 }
 
+/* Runs "parent" of p and checks what its child wrote. */
+static void run_parent(const struct kt_env *env, cl_program p, const char *how)
+{
+   cl_kernel k = kk_kernel(p, "parent");
+   cl_mem out = kk_buffer_in(env, (N + 2) * sizeof(int), NULL);
+   int v = 9;
+   KK_ARG(k, 0, out);
+   KK_ARG(k, 1, v);
+   size_t g = 1;
+   KK_RUN(env, k, 1, NULL, &g, NULL);
+   int got[N + 2];
+   kk_read(env, out, sizeof(got), got);
+   bool ok = got[N] == 0;
+   for (int i = 0; i < N; i++)
+      ok &= got[i] == 9 + i;
+   CHECK(ok, "%s: the child did not write (returned %d, out[1] = %d)", how, got[N], got[1]);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+}
+
+/* The program's binary, loaded again; and the source compiled and
+ * linked separately: block kernels and their names survive both. */
+static void test_binary_and_link(const struct kt_env *env, cl_program p, const char *opts)
+{
+   size_t size = 0;
+   REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
+   unsigned char *bin = malloc(size);
+   REQUIRE(bin);
+   REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL));
+   cl_int err, status;
+   const unsigned char *cbin = bin;
+   cl_program b = clCreateProgramWithBinary(env->context, 1, &env->device, &size, &cbin, &status,
+                                            &err);
+   REQUIRE_OK(err);
+   REQUIRE_OK(clBuildProgram(b, 1, &env->device, NULL, NULL, NULL));
+   run_parent(env, b, "from its binary");
+   clReleaseProgram(b);
+   free(bin);
+
+   cl_program c = clCreateProgramWithSource(env->context, 1, &src, NULL, &err);
+   REQUIRE_OK(err);
+   REQUIRE_OK(clCompileProgram(c, 1, &env->device, opts, 0, NULL, NULL, NULL, NULL));
+   cl_program l = clLinkProgram(env->context, 1, &env->device, NULL, 1, &c, NULL, NULL, &err);
+   REQUIRE_OK(err);
+   run_parent(env, l, "compiled and linked");
+   clReleaseProgram(l);
+   clReleaseProgram(c);
+}
+
 static void test_parent(const struct kt_env *env, cl_program p)
 {
    cl_kernel k = kk_kernel(p, "parent");
@@ -471,6 +520,7 @@ int main(void)
    test_queries(&env, p);
    test_bounds(&env, p);
    test_full(&env, p);
+   test_binary_and_link(&env, p, opts);
    clReleaseProgram(p);
    clReleaseCommandQueue(def);
    kt_teardown(&env);
