@@ -257,9 +257,13 @@ static int report_bounds(struct cpu_devq *dq, struct kiln_bounds *b)
    struct kiln_bounds *h = dq->host_bounds;
    if (atomic_fetch_add(&h->violations, 1) == 0) {
       h->first = b->first;
-      /* Its argument index is the child's: the host's message names the
-       * object by address instead. */
-      h->first.what = KILN_BOUNDS_UNKNOWN;
+      /* An index into the child's table: past the child's own arguments
+       * (make_bounds) it is the host launch's argument of that object;
+       * the child's own (its __local pointers) the host does not have. */
+      uint32_t own = b->num_args - h->num_args;
+      if (h->first.what >= 0)
+         h->first.what = (uint32_t)h->first.what >= own ? h->first.what - (int32_t)own
+                                                         : KILN_BOUNDS_UNKNOWN;
    }
    return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 }
@@ -364,14 +368,20 @@ int cpu_devq_finish(struct cpu_devq *dq)
 
 /* ---- What kernels call ---- */
 
+/* The wait list's events into c->wait (room for n); with c NULL, only
+ * checked. */
 static int check_wait_list(struct cpu_devq *dq, uint32_t n, void *const *wait,
-                           struct devq_event **out)
+                           struct devq_cmd *c)
 {
    if ((n && !wait) || (!n && wait))
       return CLK_INVALID_EVENT_WAIT_LIST;
-   for (uint32_t i = 0; i < n; i++)
-      if (!(out[i] = event_from(dq, wait[i])))
+   for (uint32_t i = 0; i < n; i++) {
+      struct devq_event *e = event_from(dq, wait[i]);
+      if (!e)
          return CLK_INVALID_EVENT_WAIT_LIST;
+      if (c)
+         c->wait[i] = e;
+   }
    return CLK_SUCCESS;
 }
 
@@ -477,10 +487,7 @@ static int32_t devq_enqueue(const struct kiln_wg_ctx *ctx, void *queue, int32_t 
       return CLK_INVALID_QUEUE;
    if (flags < 0 || flags > CLK_ENQUEUE_FLAGS_LAST)
       return CLK_ENQUEUE_FAILURE;
-   struct devq_event *waits[64];
-   if (num_events > sizeof(waits) / sizeof(waits[0]))
-      return CLK_OUT_OF_RESOURCES;
-   int32_t err = check_wait_list(dq, num_events, wait, waits);
+   int32_t err = check_wait_list(dq, num_events, wait, NULL);
    if (err)
       return err;
    struct cpu_kernel *k = cpu_program_ready_kernel(dq->program, name);
@@ -518,7 +525,11 @@ static int32_t devq_enqueue(const struct kiln_wg_ctx *ctx, void *queue, int32_t 
    c->kernel = k;
    c->wait = (struct devq_event **)(c + 1);
    c->num_wait = num_events;
-   memcpy(c->wait, waits, num_events * sizeof(*waits));
+   /* Again, into the command: a kernel may have released one since. */
+   if ((err = check_wait_list(dq, num_events, wait, c))) {
+      kiln_free(c);
+      return err;
+   }
    c->args = (unsigned char *)c + head;
    unsigned char *copy = c->args + align_up(args_size, 16);
    memcpy(copy, block, block_size);
@@ -560,10 +571,7 @@ static int32_t devq_marker(const struct kiln_wg_ctx *ctx, void *queue, uint32_t 
    /* A marker waits for a list of events: it must have one. */
    if (!num_events || !wait)
       return CLK_INVALID_EVENT_WAIT_LIST;
-   struct devq_event *waits[64];
-   if (num_events > sizeof(waits) / sizeof(waits[0]))
-      return CLK_OUT_OF_RESOURCES;
-   int32_t err = check_wait_list(dq, num_events, wait, waits);
+   int32_t err = check_wait_list(dq, num_events, wait, NULL);
    if (err)
       return err;
    size_t bytes = sizeof(struct devq_cmd) + num_events * sizeof(struct devq_event *);
@@ -573,7 +581,11 @@ static int32_t devq_marker(const struct kiln_wg_ctx *ctx, void *queue, uint32_t 
    c->bytes = bytes;
    c->wait = (struct devq_event **)(c + 1);
    c->num_wait = num_events;
-   memcpy(c->wait, waits, num_events * sizeof(*waits));
+   /* Again, into the command: a kernel may have released one since. */
+   if ((err = check_wait_list(dq, num_events, wait, c))) {
+      kiln_free(c);
+      return err;
+   }
    return submit(dq, c, event_ret);
 }
 

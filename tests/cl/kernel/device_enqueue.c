@@ -102,6 +102,21 @@ static const char *src =
    "  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(N + 1),\n"
    "                 ^{ out[get_global_id(0)] = 1; });\n"
    "}\n"
+   /* A wait list of 100 events, on a marker and on a kernel. */
+   "kernel void many(global int *out)\n"
+   "{\n"
+   "  clk_event_t ev[100], m;\n"
+   "  for (int i = 0; i < 100; i++)\n"
+   "    enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, NULL,\n"
+   "                   &ev[i], ^{ out[i] = i; });\n"
+   "  out[100] = enqueue_marker(get_default_queue(), 100, ev, &m);\n"
+   "  out[101] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 100, ev,\n"
+   "                            NULL, ^{ int s = 0; for (int i = 0; i < 100; i++) s += out[i]; out[102] = s; });\n"
+   "  out[103] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &m,\n"
+   "                            NULL, ^{ out[104] = out[99]; });\n"
+   "  for (int i = 0; i < 100; i++) release_event(ev[i]);\n"
+   "  release_event(m);\n"
+   "}\n"
    /* Enqueues until the device queue is full: how many went in, and the
     * code that stopped them; every one that went in runs. */
    "kernel void fill(global int *out)\n"
@@ -431,6 +446,23 @@ static void test_bounds(const struct kt_env *env, cl_program p)
    clReleaseKernel(k);
 }
 
+static void test_many(const struct kt_env *env, cl_program p)
+{
+   cl_kernel k = kk_kernel(p, "many");
+   cl_mem out = kk_buffer_in(env, 105 * sizeof(int), NULL);
+   KK_ARG(k, 0, out);
+   size_t g = 1;
+   KK_RUN(env, k, 1, NULL, &g, NULL);
+   int got[105];
+   kk_read(env, out, sizeof(got), got);
+   CHECK(got[100] == 0 && got[101] == 0 && got[103] == 0, "enqueues returned %d %d %d", got[100],
+         got[101], got[103]);
+   CHECK(got[102] == 4950, "sum after 100 events: %d", got[102]);
+   CHECK(got[104] == 99, "after the marker: %d", got[104]);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+}
+
 /* CLK_DEVICE_QUEUE_FULL once the pending commands fill the queue. */
 static void test_full(const struct kt_env *env, cl_program p)
 {
@@ -519,6 +551,7 @@ int main(void)
    test_locals(&env, p);
    test_queries(&env, p);
    test_bounds(&env, p);
+   test_many(&env, p);
    test_full(&env, p);
    test_binary_and_link(&env, p, opts);
    clReleaseProgram(p);
