@@ -451,6 +451,11 @@ static int32_t check_ndrange(struct cpu_devq *dq, const struct cpu_kernel *k,
       return CLK_INVALID_NDRANGE;
    struct pipe_kernel_info ki;
    cpu_kernel_limits(dq->ctx->screen, k, &ki);
+   /* A work-group whose frame alone passes a worker's stack (core refuses
+    * such host launches with CL_OUT_OF_RESOURCES, docs/design.md "Launch
+    * limits"). */
+   if (ki.private_group_limit && ki.private_group_fixed > ki.private_group_limit)
+      return CLK_OUT_OF_RESOURCES;
    bool given = false;
    for (uint32_t d = 0; d < nd->work_dim; d++) {
       if (!nd->global_size[d])
