@@ -218,10 +218,8 @@ static void child_done(struct cpu_devq *dq, struct devq_cmd *parent, int status)
 {
    if (status && !dq->error)
       dq->error = status;
-   if (!parent) {
-      dq->root_children--;
+   if (!parent)
       return;
-   }
    if (status && !parent->status)
       parent->status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
    if (--parent->outstanding == 0)
@@ -413,8 +411,6 @@ static int32_t submit(struct cpu_devq *dq, struct devq_cmd *c, void **event_ret)
    c->parent = dq->current;
    if (c->parent)
       c->parent->outstanding++;
-   else
-      dq->root_children++;
    if (dq->tail)
       dq->tail->next = c;
    else

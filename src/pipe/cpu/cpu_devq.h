@@ -35,8 +35,6 @@ struct cpu_devq {
    /* The command whose work-groups run now (its children's parent);
     * NULL: the host launch. */
    struct devq_cmd *current;
-   /* Outstanding children of the host launch. */
-   unsigned root_children;
    size_t bytes; /* of the pending commands, against the queue size */
    /* Events, in slabs made as needed (cpu_devq.c). */
    struct devq_slab *slabs;
