@@ -112,6 +112,14 @@ cl_command_queue kiln_queue_default_on_device(cl_context ctx, cl_device_id dev)
    return slot ? atomic_load(slot) : NULL;
 }
 
+uint32_t kiln_queue_on_device_size(void *handle)
+{
+   /* The object registry tells a live queue from any other value a
+    * kernel may hold. */
+   cl_command_queue q = kiln_any_queue_from(handle);
+   return q && q->on_device ? q->device_size : 0;
+}
+
 /* Replaces *slot (holding a reference) with ev. */
 static void set_ref(cl_event *slot, cl_event ev)
 {

@@ -96,6 +96,9 @@ void kiln_queue_set_default_on_device(cl_context ctx, cl_device_id dev, cl_comma
  * a kernel's get_default_queue() returns (never dereferenced by the
  * device, so no reference is taken). */
 cl_command_queue kiln_queue_default_on_device(cl_context ctx, cl_device_id dev);
+/* pipe_grid_info::device_queue_size: the CL_QUEUE_SIZE of the on-device
+ * queue whose handle this is, 0 for anything else. */
+uint32_t kiln_queue_on_device_size(void *handle);
 
 /* A host command-queue: NULL for anything else, an on-device queue
  * included (every host command's CL_INVALID_COMMAND_QUEUE). */

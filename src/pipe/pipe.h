@@ -259,6 +259,10 @@ struct pipe_grid_info {
     * default on-device queue, NULL where there is none).  The driver never
     * dereferences it; queue_t arguments hold such handles too. */
    void *default_device_queue;
+   /* The CL_QUEUE_SIZE of the on-device queue behind a queue_t handle, 0
+    * where the handle is no on-device queue: the driver bounds each
+    * queue's pending commands by it.  Set with default_device_queue. */
+   uint32_t (*device_queue_size)(void *handle);
 };
 
 /* Per-kernel limits, as the driver knows them once the kernel is loaded

@@ -62,6 +62,11 @@ struct devq_slab {
    struct devq_event events[SLAB_EVENTS];
 };
 
+struct devq_queue {
+   void *handle;
+   size_t size, used;
+};
+
 struct devq_cmd {
    struct devq_cmd *next;   /* in the pending list */
    struct devq_cmd *parent; /* NULL: the host launch */
@@ -73,6 +78,7 @@ struct devq_cmd {
    struct devq_event *event; /* NULL where nobody asked for one */
    int status;               /* its own failure, or a child's */
    size_t bytes;
+   unsigned queue; /* in dq->queues */
    uint32_t num_wait;
    struct devq_event **wait;
    unsigned char *args; /* the block kernel's arguments */
@@ -98,6 +104,7 @@ void cpu_devq_init(struct cpu_devq *dq, struct pipe_context *ctx, const struct c
    dq->program = cpu_kernel_program(k);
    dq->default_queue = grid->default_device_queue;
    dq->host_bounds = grid->bounds;
+   dq->queue_size = grid->device_queue_size;
    pthread_mutex_init(&dq->lock, NULL);
 }
 
@@ -186,7 +193,7 @@ static void cmd_free(struct cpu_devq *dq, struct devq_cmd *c)
       event_unref(dq, c->wait[i]);
    event_unref(dq, c->event);
    pthread_mutex_lock(&dq->lock);
-   dq->bytes -= c->bytes;
+   dq->queues[c->queue].used -= c->bytes;
    pthread_mutex_unlock(&dq->lock);
    kiln_free(c);
 }
@@ -327,7 +334,7 @@ int cpu_devq_finish(struct cpu_devq *dq)
 {
    /* The launch's groups are done: nothing else touches dq now.  Most
     * launches enqueued nothing. */
-   if (!dq->head && !dq->slabs) {
+   if (!dq->head && !dq->slabs && !dq->queues) {
       pthread_mutex_destroy(&dq->lock);
       return CL_SUCCESS;
    }
@@ -352,6 +359,7 @@ int cpu_devq_finish(struct cpu_devq *dq)
          c->status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
       run_cmd(dq, c);
    }
+   kiln_free(dq->queues);
    for (struct devq_slab *slab = dq->slabs, *next; slab; slab = next) {
       next = slab->next;
       kiln_free(slab);
@@ -383,17 +391,46 @@ static int check_wait_list(struct cpu_devq *dq, uint32_t n, void *const *wait,
    return CLK_SUCCESS;
 }
 
-/* Puts c (fully made) on the pending list as a child of the command
- * running now, with a new event in *event_ret where asked for. */
-static int32_t submit(struct cpu_devq *dq, struct devq_cmd *c, void **event_ret)
+/* The launch's entry of the on-device queue behind handle, made at its
+ * first use; -1 when handle is no on-device queue (-2: out of memory).
+ * dq->lock held. */
+static int queue_index_locked(struct cpu_devq *dq, void *handle)
+{
+   for (unsigned i = 0; i < dq->num_queues; i++)
+      if (dq->queues[i].handle == handle)
+         return (int)i;
+   uint32_t size = handle && dq->queue_size ? dq->queue_size(handle) : 0;
+   if (!size)
+      return -1;
+   if (dq->num_queues == dq->queues_cap) {
+      unsigned cap = dq->queues_cap ? 2 * dq->queues_cap : 4;
+      struct devq_queue *grown = kiln_realloc(dq->queues, cap * sizeof(*grown));
+      if (!grown)
+         return -2;
+      dq->queues = grown;
+      dq->queues_cap = cap;
+   }
+   dq->queues[dq->num_queues] = (struct devq_queue){handle, size, 0};
+   return (int)dq->num_queues++;
+}
+
+/* Puts c (fully made) on the pending list of queue as a child of the
+ * command running now, with a new event in *event_ret where asked for. */
+static int32_t submit(struct cpu_devq *dq, void *queue, struct devq_cmd *c, void **event_ret)
 {
    pthread_mutex_lock(&dq->lock);
-   size_t limit = dq->ctx->screen->caps.queue_on_device_max_size;
-   if (dq->bytes + c->bytes > limit) {
+   int qi = queue_index_locked(dq, queue);
+   int32_t err = qi == -1 ? CLK_INVALID_QUEUE
+                 : qi < 0 ? CLK_OUT_OF_RESOURCES
+                 /* Its commands not yet complete take at most its size. */
+                 : c->bytes > dq->queues[qi].size - dq->queues[qi].used ? CLK_DEVICE_QUEUE_FULL
+                                                                         : CLK_SUCCESS;
+   if (err) {
       pthread_mutex_unlock(&dq->lock);
       kiln_free(c);
-      return CLK_DEVICE_QUEUE_FULL;
+      return err;
    }
+   c->queue = (unsigned)qi;
    if (event_ret) {
       /* One reference for the handle, one for the command. */
       if (!(c->event = event_new_locked(dq, false))) {
@@ -406,7 +443,7 @@ static int32_t submit(struct cpu_devq *dq, struct devq_cmd *c, void **event_ret)
    }
    for (uint32_t i = 0; i < c->num_wait; i++)
       atomic_fetch_add(&c->wait[i]->refs, 1);
-   dq->bytes += c->bytes;
+   dq->queues[qi].used += c->bytes;
    c->outstanding = 1;
    c->parent = dq->current;
    if (c->parent)
@@ -558,7 +595,7 @@ static int32_t devq_enqueue(const struct kiln_wg_ctx *ctx, void *queue, int32_t 
       c->grid.global_size[d] = nd.global_size[d];
       c->grid.local_size[d] = nd.local_size[d];
    }
-   return submit(dq, c, event_ret);
+   return submit(dq, queue, c, event_ret);
 }
 
 static int32_t devq_marker(const struct kiln_wg_ctx *ctx, void *queue, uint32_t num_events,
@@ -587,7 +624,7 @@ static int32_t devq_marker(const struct kiln_wg_ctx *ctx, void *queue, uint32_t 
       kiln_free(c);
       return err;
    }
-   return submit(dq, c, event_ret);
+   return submit(dq, queue, c, event_ret);
 }
 
 static int32_t devq_kernel_query(const struct kiln_wg_ctx *ctx, int32_t what, const char *name,

@@ -22,6 +22,7 @@ struct cpu_kernel;
 struct devq_cmd;
 struct devq_event;
 struct devq_slab;
+struct devq_queue;
 
 /* On the stack of the launch (cpu_devq_init): costs nothing until a
  * kernel enqueues or makes an event. */
@@ -35,7 +36,11 @@ struct cpu_devq {
    /* The command whose work-groups run now (its children's parent);
     * NULL: the host launch. */
    struct devq_cmd *current;
-   size_t bytes; /* of the pending commands, against the queue size */
+   /* The on-device queues the launch's kernels enqueued to, each with its
+    * CL_QUEUE_SIZE and the bytes of its commands not yet complete. */
+   struct devq_queue *queues;
+   unsigned num_queues, queues_cap;
+   uint32_t (*queue_size)(void *handle);
    /* Events, in slabs made as needed (cpu_devq.c). */
    struct devq_slab *slabs;
    unsigned num_slabs;

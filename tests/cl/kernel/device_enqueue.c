@@ -119,10 +119,10 @@ static const char *src =
    "}\n"
    /* Enqueues until the device queue is full: how many went in, and the
     * code that stopped them; every one that went in runs. */
-   "kernel void fill(global int *out)\n"
+   "kernel void fill(global int *out, queue_t q)\n"
    "{\n"
    "  int n = 0, r = 0;\n"
-   "  while (n < 1000000 && (r = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT,\n"
+   "  while (n < 1000000 && (r = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT,\n"
    "                                            ndrange_1D(1), ^{ atomic_inc(out + 2); })) == CLK_SUCCESS)\n"
    "    n++;\n"
    "  out[0] = n; out[1] = r;\n"
@@ -463,22 +463,39 @@ static void test_many(const struct kt_env *env, cl_program p)
    clReleaseKernel(k);
 }
 
-/* CLK_DEVICE_QUEUE_FULL once the pending commands fill the queue. */
-static void test_full(const struct kt_env *env, cl_program p)
+/* CLK_DEVICE_QUEUE_FULL once a queue's pending commands fill its
+ * CL_QUEUE_SIZE: a queue four times larger holds about four times as
+ * many. */
+static int fill(const struct kt_env *env, cl_program p, cl_uint size)
 {
+   cl_queue_properties props[] = {
+      CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE,
+      CL_QUEUE_SIZE, size, 0};
+   cl_int err;
+   cl_command_queue q = clCreateCommandQueueWithProperties(env->context, env->device, props, &err);
+   REQUIRE_OK(err);
    cl_kernel k = kk_kernel(p, "fill");
    cl_mem out = kk_buffer_in(env, 3 * sizeof(int), NULL);
    KK_ARG(k, 0, out);
+   KK_ARG(k, 1, q);
    size_t g = 1;
    KK_RUN(env, k, 1, NULL, &g, NULL);
    int got[3];
    kk_read(env, out, sizeof(got), got);
    CHECK(got[1] == -161, "stopped by %d, want CLK_DEVICE_QUEUE_FULL", got[1]);
-   CHECK(got[0] > 1000 && got[0] < 1000000, "%d enqueued", got[0]);
+   CHECK(got[0] > 0 && (cl_uint)got[0] <= size / 64, "%d enqueued in %u bytes", got[0], size);
    CHECK(got[2] == got[0], "%d of %d ran", got[2], got[0]);
-   printf("queue full after %d commands\n", got[0]);
+   printf("queue of %u bytes full after %d commands\n", size, got[0]);
    clReleaseMemObject(out);
    clReleaseKernel(k);
+   clReleaseCommandQueue(q);
+   return got[0];
+}
+
+static void test_full(const struct kt_env *env, cl_program p)
+{
+   int small = fill(env, p, 64 * 1024), large = fill(env, p, 256 * 1024);
+   CHECK(large > 3 * small && large < 5 * small, "%d and %d commands", small, large);
 }
 
 /* Block kernels are the device's: not among the program's kernels. */
