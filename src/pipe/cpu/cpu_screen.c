@@ -178,8 +178,8 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
    c->generic_address_space = true;
    /* Kernels enqueue blocks (src/pipe/cpu/cpu_devq.c): a child runs once
     * its parent's groups are done, before the host command completes.
-    * The queue size bounds the commands of one host launch not yet run
-    * (each takes a fixed record plus its block's captures). */
+    * A queue's size bounds its commands not yet complete (each takes a
+    * record of about 200 bytes plus its block's captures). */
    c->max_on_device_queues = 32;
    c->queue_on_device_preferred_size = 256u << 10;
    c->queue_on_device_max_size = 8u << 20;
