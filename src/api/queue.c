@@ -129,36 +129,32 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
    if (err)
       API_FAIL_RET(errcode_ret, err, "bad properties");
    cl_command_queue_properties props = req.bits;
+   struct kiln_props copy;
+   if (kiln_props_copy(&copy, properties))
+      API_FAIL_RET(errcode_ret, CL_OUT_OF_HOST_MEMORY, "out of host memory");
    cl_command_queue q = NULL;
    if (props & CL_QUEUE_ON_DEVICE) {
       /* On-device queues may profile and are out-of-order (both in
        * CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES). */
-      bool make_default = (props & CL_QUEUE_ON_DEVICE_DEFAULT) != 0;
-      err = kiln_queue_create_on_device(ctx, dev, props, req.size, make_default, &q);
+      bool existed = false;
+      err = kiln_queue_create_on_device(ctx, dev, props, req.size,
+                                        (props & CL_QUEUE_ON_DEVICE_DEFAULT) != 0, &copy, &q,
+                                        &existed);
+      /* The existing default, returned again, keeps its own list. */
+      if (err || existed)
+         kiln_props_fini(&copy);
       if (err)
          API_FAIL_RET(errcode_ret, err, "out of host memory");
-      /* The existing default (returned again) keeps its own list. */
-      if (make_default && q->props.list) {
-         kiln_set_error(errcode_ret, CL_SUCCESS);
-         return q;
-      }
+      kiln_set_error(errcode_ret, CL_SUCCESS);
+      return q;
    }
-   struct kiln_props copy;
-   if (kiln_props_copy(&copy, properties)) {
-      if (q)
-         clReleaseCommandQueue(q);
-      API_FAIL_RET(errcode_ret, CL_OUT_OF_HOST_MEMORY, "out of host memory");
-   }
-   if (!q)
-      q = clCreateCommandQueue(context, device, props, errcode_ret);
+   q = clCreateCommandQueue(context, device, props, errcode_ret);
    if (!q) {
       kiln_props_fini(&copy);
       return NULL;
    }
-   /* No other thread has the handle yet (a new default device queue's
-    * slot is published, but only its handle is read through it). */
+   /* No other thread has the handle yet. */
    q->props = copy;
-   kiln_set_error(errcode_ret, CL_SUCCESS);
    return q;
 }
 

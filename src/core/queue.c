@@ -71,8 +71,10 @@ cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_prop
 
 cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
                                    cl_command_queue_properties props, cl_uint size,
-                                   bool make_default, cl_command_queue *out)
+                                   bool make_default, const struct kiln_props *list,
+                                   cl_command_queue *out, bool *existed)
 {
+   *existed = false;
    /* The lock is held across the creation so that two threads asking for
     * the default at once get the same queue. */
    pthread_mutex_lock(&ctx->lock);
@@ -81,6 +83,7 @@ cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
    if (make_default && def) {
       kiln_object_retain(&def->obj);
       *out = def;
+      *existed = true;
       pthread_mutex_unlock(&ctx->lock);
       return CL_SUCCESS;
    }
@@ -88,6 +91,7 @@ cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
    if (!err) {
       (*out)->on_device = true;
       (*out)->device_size = size;
+      (*out)->props = *list;
       if (make_default && slot)
          atomic_store(slot, *out);
    }

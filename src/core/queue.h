@@ -83,12 +83,15 @@ enum kiln_queue_order {
 cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
                          cl_command_queue *out);
 
-/* An on-device queue of size bytes.  With make_default, the context's
+/* An on-device queue of size bytes, taking *list (CL_QUEUE_PROPERTIES_ARRAY)
+ * before any other thread can see it.  With make_default, the context's
  * default device queue for dev: the existing one, retained, where there
- * is one (clCreateCommandQueueWithProperties, 3.0 5.1). */
+ * is one (clCreateCommandQueueWithProperties, 3.0 5.1), and then
+ * *existed is true and *list not taken. */
 cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
                                    cl_command_queue_properties props, cl_uint size,
-                                   bool make_default, cl_command_queue *out);
+                                   bool make_default, const struct kiln_props *list,
+                                   cl_command_queue *out, bool *existed);
 /* clSetDefaultDeviceCommandQueue: q (an on-device queue of dev) becomes
  * the default. */
 void kiln_queue_set_default_on_device(cl_context ctx, cl_device_id dev, cl_command_queue q);

@@ -177,6 +177,12 @@ static void test_api(const struct kt_env *env, cl_command_queue def)
    cl_command_queue got = NULL;
    CHECK_OK(clGetCommandQueueInfo(env->queue, CL_QUEUE_DEVICE_DEFAULT, sizeof(got), &got, NULL));
    CHECK(got == def);
+   cl_queue_properties list[4] = {0};
+   size_t list_size = 0;
+   CHECK_OK(clGetCommandQueueInfo(def, CL_QUEUE_PROPERTIES_ARRAY, sizeof(list), list, &list_size));
+   CHECK(list_size == 3 * sizeof(cl_queue_properties) && list[0] == CL_QUEUE_PROPERTIES &&
+            list[2] == 0,
+         "properties array of %zu bytes", list_size);
    cl_command_queue_properties bits = 0;
    CHECK_OK(clGetCommandQueueInfo(def, CL_QUEUE_PROPERTIES, sizeof(bits), &bits, NULL));
    CHECK(bits == (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
