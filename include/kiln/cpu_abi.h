@@ -59,6 +59,14 @@ enum { KILN_STACK_FIXED, KILN_STACK_PER_ITEM, KILN_STACK_FIELDS };
  * sub-group, docs/subgroups.md) are held to KILN_SUB_GROUP_MAX_ITEMS.
  * Absent: no limit of the kernel's own. */
 #define KILN_MAX_ITEMS_PREFIX "__kiln_max_items_"
+
+/* A kernel <k> whose work-groups have __local variables of their own (or
+ * the collectives' scratch) also has a constant
+ *     const uint64_t __kiln_local_<k>
+ * their bytes (what its description's local_mem_size says): the driver
+ * reads it where it launches a kernel without the description, a block
+ * a kernel enqueued (include/kiln/devq_abi.h).  Absent: 0. */
+#define KILN_LOCAL_PREFIX "__kiln_local_"
 #define KILN_SUB_GROUP_MAX_ITEMS 128
 
 struct kiln_bounds;
@@ -85,6 +93,10 @@ struct kiln_wg_ctx {
     * get_fence() of the generic address space (OpenCL C 3.0) tell a
     * __local address by [local_mem, local_mem + local_mem_size). */
    uint64_t local_mem_size;
+   /* 184: the launch's device-side enqueue state (src/pipe/cpu/cpu_devq.h)
+    * that the run-time of include/kiln/devq_abi.h finds through ctx;
+    * NULL where the device has none. */
+   void *device_enqueue;
 };
 
 /* Field indices as the LLVM struct type sees them (workgroup.c). */
@@ -101,6 +113,7 @@ enum kiln_wg_ctx_field {
    KILN_CTX_PRINTF,
    KILN_CTX_ENQUEUED_LOCAL_SIZE,
    KILN_CTX_LOCAL_MEM_SIZE,
+   KILN_CTX_DEVICE_ENQUEUE,
 };
 
 typedef void (*kiln_wg_fn)(const void *args, const struct kiln_wg_ctx *ctx);

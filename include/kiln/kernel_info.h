@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 enum kiln_arg_kind {
    KILN_ARG_VALUE,    /* by value: scalars, vectors, structs */
@@ -62,5 +63,16 @@ struct kiln_kernel_info {
 };
 
 void kiln_kernel_info_free(struct kiln_kernel_info *info);
+
+/* Whether name is one Clang gives the kernel it makes of a block that a
+ * kernel enqueues (__<function>_block_invoke[_<n>]_kernel): such kernels
+ * are compiled and launched by the device, not seen by the application
+ * (clCreateKernel, CL_PROGRAM_KERNEL_NAMES). */
+static inline bool kiln_is_block_kernel_name(const char *name)
+{
+   size_t n = strlen(name);
+   return n > 9 && !strncmp(name, "__", 2) && !strcmp(name + n - 7, "_kernel") &&
+          strstr(name, "_block_invoke") != NULL;
+}
 
 #endif

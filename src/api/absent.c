@@ -1,10 +1,9 @@
 /* Entry points of OpenCL 3.0's optional features that no Kiln device
- * has: on-device queues, program-scope global constructors and
- * destructors.  3.0 keeps these in every implementation and
+ * has: program-scope global constructors and destructors.  3.0 keeps these in every implementation and
  * says exactly what each returns when the feature is missing (mostly
  * CL_INVALID_OPERATION, after the handle checks); the matching device
  * queries say the feature is absent (api/device.c).  Pipes are in
- * api/pipe.c.  docs/conformance.md lists them.  SVM is in api/svm.c,
+ * api/pipe.c, on-device queues in api/queue.c.  docs/conformance.md lists them.  SVM is in api/svm.c,
  * sub-groups in api/subgroup.c, IL programs in api/program_il.c. */
 #include "api/api.h"
 #include "core/context.h"
@@ -13,22 +12,6 @@
 #include "core/mem.h"
 #include "core/program.h"
 #include "core/queue.h"
-
-/* ---- On-device queues (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0) ---- */
-
-CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context,
-                                                               cl_device_id device,
-                                                               cl_command_queue command_queue)
-{
-   (void)command_queue;
-   cl_context ctx = kiln_context_from(context);
-   if (!ctx)
-      return API_FAIL(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
-   cl_device_id dev = kiln_device_from(device);
-   if (!dev || !kiln_context_has_device(ctx, dev))
-      return API_FAIL(CL_INVALID_DEVICE, "%p is not a device of the context", (void *)device);
-   return API_FAIL(CL_INVALID_OPERATION, "%s has no on-device queues", dev->caps->name);
-}
 
 /* ---- Program-scope global constructors and destructors ---- */
 

@@ -160,16 +160,32 @@ static cl_int device_info_30(cl_device_id dev, cl_device_info param_name,
       INFO_VALUE(cl_uint, kiln_device_has_pipes(dev) ? c->pipe_max_active_reservations : 0);
    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
       INFO_VALUE(cl_uint, kiln_device_has_pipes(dev) ? c->pipe_max_packet_size : 0);
+   /* On-device queues (pipe_caps::max_on_device_queues): 0 everywhere
+    * on a device without them, as 3.0 asks of one. */
    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-      INFO_VALUE(cl_device_device_enqueue_capabilities, 0);
+      INFO_VALUE(cl_device_device_enqueue_capabilities,
+                 kiln_device_enqueue_supported(dev)
+                    ? CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT
+                    : 0);
+   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+      INFO_VALUE(cl_command_queue_properties,
+                 kiln_device_enqueue_supported(dev)
+                    ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
+                    : 0);
+   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+      INFO_VALUE(cl_uint, kiln_device_enqueue_supported(dev)
+                             ? dev->caps->queue_on_device_preferred_size : 0);
+   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+      INFO_VALUE(cl_uint, kiln_device_enqueue_supported(dev) ? dev->caps->queue_on_device_max_size
+                                                            : 0);
+   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+      INFO_VALUE(cl_uint, kiln_device_enqueue_supported(dev) ? dev->caps->max_on_device_queues
+                                                            : 0);
+   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+      INFO_VALUE(cl_uint, kiln_device_enqueue_supported(dev) ? dev->caps->max_on_device_events
+                                                            : 0);
    case CL_DEVICE_SVM_CAPABILITIES:
       INFO_VALUE(cl_device_svm_capabilities, dev->caps->svm_capabilities);
-   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-      INFO_VALUE(cl_command_queue_properties, 0);
-   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
-   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
-   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
-   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
    /* No cl_khr_image2d_from_buffer: both alignments are 0 (3.0). */
    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:

@@ -178,7 +178,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
    cl_event ev = kiln_event_from(event);
    if (!ev)
       return API_FAIL_HANDLE(param_name >= CL_PROFILING_COMMAND_QUEUED &&
-                                param_name <= CL_PROFILING_COMMAND_END,
+                                param_name <= CL_PROFILING_COMMAND_COMPLETE,
                              param_name, CL_INVALID_EVENT, event, "an event");
    if (!ev->queue || !ev->profiling)
       return API_FAIL(CL_PROFILING_INFO_NOT_AVAILABLE,
@@ -193,6 +193,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
    case CL_PROFILING_COMMAND_START:
       INFO_VALUE(cl_ulong, ev->times[KILN_PROF_START]);
    case CL_PROFILING_COMMAND_END:
+      INFO_VALUE(cl_ulong, ev->times[KILN_PROF_END]);
+   /* 2.0: once the command's children enqueued on the device completed
+    * too.  A Kiln command ends only after its children (device-side
+    * enqueue runs them within the command), so that is its END. */
+   case CL_PROFILING_COMMAND_COMPLETE:
       INFO_VALUE(cl_ulong, ev->times[KILN_PROF_END]);
    default:
       return API_FAIL(CL_INVALID_VALUE, "unknown param_name 0x%x", param_name);

@@ -10,6 +10,7 @@
 #include "core/kernel.h"
 #include "core/mem.h"
 #include "core/program.h"
+#include "core/queue.h"
 #include "core/sampler.h"
 #include "kiln/kernel_info.h"
 
@@ -23,7 +24,9 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char
       API_FAIL_RET(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
    if (!kernel_name)
       API_FAIL_RET(errcode_ret, CL_INVALID_VALUE, "kernel_name is NULL");
-   const struct kiln_kernel_info *info = kiln_program_find_kernel(p, kernel_name);
+   /* Kernels made of enqueued blocks are the device's own. */
+   const struct kiln_kernel_info *info =
+      kiln_is_block_kernel_name(kernel_name) ? NULL : kiln_program_find_kernel(p, kernel_name);
    if (!info)
       API_FAIL_RET(errcode_ret, CL_INVALID_KERNEL_NAME, "no kernel \"%s\" in the program",
                    kernel_name);
@@ -48,21 +51,29 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_
          b = &p->builds[i];
    if (!b)
       return API_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
-   if (kernels && num_kernels < b->num_kernels)
+   /* Kernels made of enqueued blocks are the device's own. */
+   cl_uint visible = 0;
+   for (unsigned i = 0; i < b->num_kernels; i++)
+      visible += !kiln_is_block_kernel_name(b->kernels[i].name);
+   if (kernels && num_kernels < visible)
       return API_FAIL(CL_INVALID_VALUE, "room for %u kernels, the program has %u", num_kernels,
-                      b->num_kernels);
+                      visible);
    if (kernels) {
+      cl_uint n = 0;
       for (unsigned i = 0; i < b->num_kernels; i++) {
-         cl_int err = kiln_kernel_create(p, &b->kernels[i], &kernels[i]);
+         if (kiln_is_block_kernel_name(b->kernels[i].name))
+            continue;
+         cl_int err = kiln_kernel_create(p, &b->kernels[i], &kernels[n]);
          if (err) {
-            for (unsigned k = 0; k < i; k++)
+            for (cl_uint k = 0; k < n; k++)
                kiln_object_release(&kernels[k]->obj);
             return API_FAIL(err, "out of host memory");
          }
+         n++;
       }
    }
    if (num_kernels_ret)
-      *num_kernels_ret = b->num_kernels;
+      *num_kernels_ret = visible;
    return CL_SUCCESS;
 }
 
@@ -204,6 +215,20 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_ind
       break;
    }
    default:
+      /* A queue_t (device-side enqueue): the handle of an on-device queue
+       * of the kernel's context, which the kernel gets as it is (the
+       * value get_default_queue() gives for the default one). */
+      if (ai->type_name && !strcmp(ai->type_name, "queue_t")) {
+         if (arg_size != sizeof(cl_command_queue))
+            return API_FAIL(CL_INVALID_ARG_SIZE, "arg %u: a queue_t takes sizeof(cl_command_queue)",
+                            arg_index);
+         cl_command_queue dq =
+            arg_value ? kiln_any_queue_from(*(const cl_command_queue *)arg_value) : NULL;
+         if (!dq || !dq->on_device || dq->context != k->program->context)
+            return API_FAIL(CL_INVALID_DEVICE_QUEUE,
+                            "arg %u: not an on-device queue of the kernel's context", arg_index);
+         break;
+      }
       if (!arg_value)
          return API_FAIL(CL_INVALID_ARG_VALUE, "arg %u: NULL value", arg_index);
       if (arg_size != ai->size)

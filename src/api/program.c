@@ -294,6 +294,16 @@ CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform
 }
 
 /* "a;b;c": the kernels of b, in the order the program defines them. */
+/* The application's kernels: those Clang made of enqueued blocks are the
+ * device's (kiln_is_block_kernel_name). */
+static size_t visible_kernels(const struct kiln_program_build *b)
+{
+   size_t n = 0;
+   for (unsigned k = 0; k < b->num_kernels; k++)
+      n += !kiln_is_block_kernel_name(b->kernels[k].name);
+   return n;
+}
+
 static cl_int kernel_names(const struct kiln_program_build *b, size_t param_value_size,
                            void *param_value, size_t *param_value_size_ret)
 {
@@ -304,9 +314,13 @@ static cl_int kernel_names(const struct kiln_program_build *b, size_t param_valu
    if (!names)
       return API_FAIL(CL_OUT_OF_HOST_MEMORY, "kernel names of %zu bytes", n);
    names[0] = 0;
+   bool first = true;
    for (unsigned k = 0; k < b->num_kernels; k++) {
-      if (k)
+      if (kiln_is_block_kernel_name(b->kernels[k].name))
+         continue;
+      if (!first)
          strcat(names, ";");
+      first = false;
       strcat(names, b->kernels[k].name);
    }
    cl_int err = kiln_info(names, strlen(names) + 1, param_value_size, param_value,
@@ -349,7 +363,7 @@ static cl_int program_info(cl_program p, cl_program_info param_name, size_t para
       if (!b)
          return API_FAIL(CL_INVALID_PROGRAM_EXECUTABLE, "no device has an executable");
       if (param_name == CL_PROGRAM_NUM_KERNELS)
-         INFO_VALUE(size_t, b->num_kernels);
+         INFO_VALUE(size_t, visible_kernels(b));
       return kernel_names(b, param_value_size, param_value, param_value_size_ret);
    }
    case CL_PROGRAM_BINARIES: {

@@ -22,6 +22,7 @@ static void context_destroy(struct kiln_object *obj)
    for (cl_uint i = 0; i < ctx->num_devices; i++)
       kiln_device_release_implicit(ctx->devices[i]);
    kiln_free(ctx->devices);
+   kiln_free(ctx->default_device_queues);
    kiln_free(ctx->properties);
    kiln_object_free(ctx);
 }
@@ -38,9 +39,12 @@ cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties 
    pthread_mutex_init(&ctx->lock, NULL);
    pthread_mutex_init(&ctx->svm_lock, NULL);
    ctx->devices = kiln_malloc(num_devices * sizeof(cl_device_id));
+   ctx->default_device_queues = kiln_calloc(num_devices ? num_devices : 1,
+                                            sizeof(cl_command_queue));
    if (num_properties)
       ctx->properties = kiln_malloc(num_properties * sizeof(cl_context_properties));
-   if (!ctx->devices || (num_properties && !ctx->properties)) {
+   if (!ctx->devices || !ctx->default_device_queues ||
+       (num_properties && !ctx->properties)) {
       context_destroy(&ctx->obj);
       return CL_OUT_OF_HOST_MEMORY;
    }

@@ -3,6 +3,7 @@
 #define KILN_CORE_CONTEXT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "core/object.h"
 
@@ -36,6 +37,10 @@ struct _cl_context {
    pthread_mutex_t svm_lock;
    struct kiln_svm_block *svm_blocks;
    size_t svm_count, svm_capacity;
+   /* Per devices[i]: its default on-device queue, or NULL (core/queue.c).
+    * Held weakly (the queue holds the context), changed under lock, read
+    * without it by every launch: a queue that goes away clears its slot. */
+   _Atomic(cl_command_queue) *default_device_queues;
 };
 
 cl_int kiln_context_create(cl_platform_id platform, const cl_context_properties *properties,

@@ -16,6 +16,19 @@ cl_uint kiln_device_cl_version(cl_device_id dev)
    return caps_cl_version(dev->caps);
 }
 
+static bool caps_device_enqueue(const struct pipe_caps *c)
+{
+   /* Clang requires the generic address space and program-scope
+    * variables of a device that enqueues from kernels. */
+   return caps_cl_version(c) >= 300 && c->max_on_device_queues && c->generic_address_space &&
+          c->max_global_variable_size;
+}
+
+bool kiln_device_enqueue_supported(cl_device_id dev)
+{
+   return caps_device_enqueue(dev->caps);
+}
+
 static void put(cl_name_version *out, size_t i, cl_version v, const char *name)
 {
    if (!out)
@@ -98,6 +111,8 @@ static size_t caps_c_features(const struct pipe_caps *c, cl_name_version *out)
    /* Clang refuses __opencl_c_pipes without the generic address space. */
    if (c->pipe_max_packet_size && c->generic_address_space)
       put(out, n++, v, "__opencl_c_pipes");
+   if (caps_device_enqueue(c))
+      put(out, n++, v, "__opencl_c_device_enqueue");
    /* The C11 atomics' orders and scopes (OpenCL C 3.0 §6.2.1: the macros
     * follow CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES). */
    const cl_device_atomic_capabilities a = caps_atomic_memory(c);

@@ -12,11 +12,15 @@
 
 /* At most this many OpenCL C versions and optional features. */
 #define KILN_MAX_C_VERSIONS 4
-#define KILN_MAX_C_FEATURES 20
+#define KILN_MAX_C_FEATURES 24
 
 /* 300 for an OpenCL 3.0 device, 120 for 1.2 (pipe_caps::opencl_version,
  * 0 counting as 120). */
 cl_uint kiln_device_cl_version(cl_device_id dev);
+
+/* Whether the device has on-device queues and kernels that enqueue
+ * (__opencl_c_device_enqueue in CL_DEVICE_OPENCL_C_FEATURES). */
+bool kiln_device_enqueue_supported(cl_device_id dev);
 
 /* CL_DEVICE_OPENCL_C_ALL_VERSIONS: fills out (KILN_MAX_C_VERSIONS
  * entries; may be NULL) and returns how many. */

@@ -13,6 +13,7 @@
 #include "core/mem_sync.h"
 #include "core/pipe_sync.h"
 #include "core/program.h"
+#include "core/queue.h"
 #include "core/svm.h"
 #include "kiln/bounds.h"
 #include "kiln/kernel_info.h"
@@ -142,6 +143,11 @@ cl_int kiln_launch_run(struct kiln_launch *n, cl_device_id dev, struct pipe_cont
    if (!err) {
       struct pipe_grid_info grid = n->grid;
       grid.bindings = b;
+      if (dev->caps->max_on_device_queues) {
+         grid.default_device_queue =
+            kiln_queue_default_on_device(n->kernel->program->context, dev);
+         grid.device_queue_size = kiln_queue_on_device_size;
+      }
       if (n->bounds)
          atomic_store(&n->bounds->violations, 0);
       err = p->launch_grid(p, &grid);

@@ -9,9 +9,26 @@
 #include "core/executor.h"
 #include "util/alloc.h"
 
+/* The slot of dev's default on-device queue in ctx; NULL for a device
+ * not in the context. */
+static _Atomic(cl_command_queue) *default_slot(cl_context ctx, cl_device_id dev)
+{
+   for (cl_uint i = 0; i < ctx->num_devices; i++)
+      if (ctx->devices[i] == dev)
+         return &ctx->default_device_queues[i];
+   return NULL;
+}
+
 static void queue_destroy(struct kiln_object *obj)
 {
    cl_command_queue q = (cl_command_queue)obj;
+   if (q->on_device) {
+      pthread_mutex_lock(&q->context->lock);
+      _Atomic(cl_command_queue) *slot = default_slot(q->context, q->device);
+      if (slot && atomic_load(slot) == q)
+         atomic_store(slot, NULL);
+      pthread_mutex_unlock(&q->context->lock);
+   }
    pthread_mutex_destroy(&q->lock);
    pthread_cond_destroy(&q->idle);
    pthread_cond_destroy(&q->drained);
@@ -50,6 +67,61 @@ cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_prop
    }
    *out = q;
    return CL_SUCCESS;
+}
+
+cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
+                                   cl_command_queue_properties props, cl_uint size,
+                                   bool make_default, const struct kiln_props *list,
+                                   cl_command_queue *out, bool *existed)
+{
+   *existed = false;
+   /* The lock is held across the creation so that two threads asking for
+    * the default at once get the same queue. */
+   pthread_mutex_lock(&ctx->lock);
+   _Atomic(cl_command_queue) *slot = default_slot(ctx, dev);
+   cl_command_queue def = slot ? atomic_load(slot) : NULL;
+   if (make_default && def) {
+      kiln_object_retain(&def->obj);
+      *out = def;
+      *existed = true;
+      pthread_mutex_unlock(&ctx->lock);
+      return CL_SUCCESS;
+   }
+   cl_int err = kiln_queue_create(ctx, dev, props, out);
+   if (!err) {
+      (*out)->on_device = true;
+      (*out)->device_size = size;
+      (*out)->props = *list;
+      if (make_default && slot)
+         atomic_store(slot, *out);
+   }
+   pthread_mutex_unlock(&ctx->lock);
+   return err;
+}
+
+void kiln_queue_set_default_on_device(cl_context ctx, cl_device_id dev, cl_command_queue q)
+{
+   pthread_mutex_lock(&ctx->lock);
+   _Atomic(cl_command_queue) *slot = default_slot(ctx, dev);
+   if (slot)
+      atomic_store(slot, q);
+   pthread_mutex_unlock(&ctx->lock);
+}
+
+cl_command_queue kiln_queue_default_on_device(cl_context ctx, cl_device_id dev)
+{
+   /* Without the lock: the context's devices never change, and the
+    * handle is only passed on. */
+   _Atomic(cl_command_queue) *slot = default_slot(ctx, dev);
+   return slot ? atomic_load(slot) : NULL;
+}
+
+uint32_t kiln_queue_on_device_size(void *handle)
+{
+   /* The object registry tells a live queue from any other value a
+    * kernel may hold. */
+   cl_command_queue q = kiln_any_queue_from(handle);
+   return q && q->on_device ? q->device_size : 0;
 }
 
 /* Replaces *slot (holding a reference) with ev. */

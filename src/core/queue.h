@@ -49,6 +49,11 @@ struct _cl_command_queue {
     * number of pending commands. */
    cl_event since_head, since_tail;
    unsigned num_since_barrier;
+   /* An on-device queue (CL_QUEUE_ON_DEVICE): kernels enqueue to it, the
+    * host cannot (every host entry point but retain, release and info
+    * takes it for no queue).  device_size is its CL_QUEUE_SIZE. */
+   bool on_device;
+   cl_uint device_size;
 };
 
 /* Back-pressure: past this many incomplete commands, of which some are
@@ -78,7 +83,36 @@ enum kiln_queue_order {
 cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
                          cl_command_queue *out);
 
+/* An on-device queue of size bytes, taking *list (CL_QUEUE_PROPERTIES_ARRAY)
+ * before any other thread can see it.  With make_default, the context's
+ * default device queue for dev: the existing one, retained, where there
+ * is one (clCreateCommandQueueWithProperties, 3.0 5.1), and then
+ * *existed is true and *list not taken. */
+cl_int kiln_queue_create_on_device(cl_context ctx, cl_device_id dev,
+                                   cl_command_queue_properties props, cl_uint size,
+                                   bool make_default, const struct kiln_props *list,
+                                   cl_command_queue *out, bool *existed);
+/* clSetDefaultDeviceCommandQueue: q (an on-device queue of dev) becomes
+ * the default. */
+void kiln_queue_set_default_on_device(cl_context ctx, cl_device_id dev, cl_command_queue q);
+/* The context's default device queue for dev, NULL where none: the handle
+ * a kernel's get_default_queue() returns (never dereferenced by the
+ * device, so no reference is taken). */
+cl_command_queue kiln_queue_default_on_device(cl_context ctx, cl_device_id dev);
+/* pipe_grid_info::device_queue_size: the CL_QUEUE_SIZE of the on-device
+ * queue whose handle this is, 0 for anything else. */
+uint32_t kiln_queue_on_device_size(void *handle);
+
+/* A host command-queue: NULL for anything else, an on-device queue
+ * included (every host command's CL_INVALID_COMMAND_QUEUE). */
 static inline cl_command_queue kiln_queue_from(cl_command_queue q)
+{
+   cl_command_queue h = (cl_command_queue)kiln_object_lookup(q, KILN_TYPE_QUEUE);
+   return h && !h->on_device ? h : NULL;
+}
+
+/* A queue of either kind (retain, release, clGetCommandQueueInfo). */
+static inline cl_command_queue kiln_any_queue_from(cl_command_queue q)
 {
    return (cl_command_queue)kiln_object_lookup(q, KILN_TYPE_QUEUE);
 }

@@ -12,6 +12,7 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "llvm/block_kernels.h"
 #include "llvm/build_log.h"
 #include "llvm/dump.h"
 #include "llvm/guard.h"
@@ -225,6 +226,8 @@ enum kiln_build_status kiln_llvm_finish(LLVMModuleRef m, const struct kiln_llvm_
    kiln_llvm_init_targets();
    /* Before anything inlines: a cycle is the program's error, not an
     * internal one of a later step. */
+   if (!kiln_block_kernels_prepare(m))
+      return KILN_BUILD_OUT_OF_MEMORY;
    enum kiln_build_status rst = kiln_llvm_check_recursion(m, log);
    if (!rst)
       rst = global_variables(m, target, out, log);

@@ -129,6 +129,17 @@ struct pipe_caps {
    cl_uint pipe_max_packet_size;
    cl_uint max_pipe_args;
    cl_uint pipe_max_active_reservations;
+   /* Device-side enqueue (OpenCL C 3.0 __opencl_c_device_enqueue): the
+    * most on-device queues a context may have per device, 0 where the
+    * driver has none (core then refuses CL_QUEUE_ON_DEVICE and reports
+    * every on-device query as 0).  Non-zero means the driver's kernels
+    * may call enqueue_kernel (src/pipe/cpu/cpu_devq.h) and take the sizes
+    * below: CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, _MAX_SIZE and
+    * CL_DEVICE_MAX_ON_DEVICE_EVENTS. */
+   cl_uint max_on_device_queues;
+   cl_uint queue_on_device_preferred_size;
+   cl_uint queue_on_device_max_size;
+   cl_uint max_on_device_events;
    /* CL_DEVICE_MAX_NUM_SUB_GROUPS (0: no sub-groups).  Non-zero on a 3.0
     * device means __opencl_c_subgroups; the driver lists cl_khr_subgroups
     * in `extensions` itself where it has independent forward progress. */
@@ -259,6 +270,15 @@ struct pipe_grid_info {
     * the kernel was built without checks.  Drivers that cannot check
     * refuse such programs at program_create. */
    struct kiln_bounds *bounds;
+   /* Devices with on-device queues (pipe_caps::max_on_device_queues): the
+    * handle the kernel's get_default_queue() returns (the context's
+    * default on-device queue, NULL where there is none).  The driver never
+    * dereferences it; queue_t arguments hold such handles too. */
+   void *default_device_queue;
+   /* The CL_QUEUE_SIZE of the on-device queue behind a queue_t handle, 0
+    * where the handle is no on-device queue: the driver bounds each
+    * queue's pending commands by it.  Set with default_device_queue. */
+   uint32_t (*device_queue_size)(void *handle);
 };
 
 /* Per-kernel limits, as the driver knows them once the kernel is loaded

@@ -37,6 +37,28 @@ unsigned long __kiln_wg_local_mem_size(void);
 unsigned long __kiln_wg_local_mem_size(void) { return 0; }
 unsigned long __kiln_wg_private_top(void);
 unsigned long __kiln_wg_private_top(void) { return 0; }
+/* The launch context and the device-side enqueue run-time
+ * (enqueue.cl, enqueue_glue.ll), which only kernels reach; these tests
+ * enqueue nothing. */
+void *__kiln_wg_ctx(void);
+void *__kiln_wg_ctx(void) { return NULL; }
+#define DEVQ_STUB(R, NAME) \
+   R __kiln_devq_##NAME(void); \
+   R __kiln_devq_##NAME(void) { return (R)0; }
+DEVQ_STUB(int, enqueue)
+DEVQ_STUB(int, kernel_query)
+DEVQ_STUB(void *, default_queue)
+DEVQ_STUB(int, marker)
+DEVQ_STUB(void *, user_event)
+DEVQ_STUB(int, is_valid)
+void __kiln_devq_retain(void);
+void __kiln_devq_retain(void) {}
+void __kiln_devq_release(void);
+void __kiln_devq_release(void) {}
+void __kiln_devq_set_status(void);
+void __kiln_devq_set_status(void) {}
+void __kiln_devq_capture(void);
+void __kiln_devq_capture(void) {}
 void _Z9mem_fencej(unsigned flags) { (void)flags; }
 void _Z14read_mem_fencej(unsigned flags) { (void)flags; }
 void _Z15write_mem_fencej(unsigned flags) { (void)flags; }

@@ -867,9 +867,16 @@ static void profiling_invalid_param(void **state)
    cl_command_queue q = kt_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
    cl_mem m = kt_buffer(ctx, 0, 64, NULL);
    cl_event w = command_event(q, m);
-   /* 0x1284 is 2.0's CL_PROFILING_COMMAND_COMPLETE. */
-   const cl_uint bad[] = {0, CL_PROFILING_COMMAND_QUEUED - 1, 0x1284, 0xdead,
+   /* 0x1285, past 2.0's CL_PROFILING_COMMAND_COMPLETE (0x1284: a
+    * command's END, children included, valid in 3.0). */
+   const cl_uint bad[] = {0, CL_PROFILING_COMMAND_QUEUED - 1, 0x1285, 0xdead,
                           CL_EVENT_COMMAND_TYPE};
+   cl_ulong end = 0, complete = 1;
+   assert_int_equal(clGetEventProfilingInfo(w, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(clGetEventProfilingInfo(w, 0x1284, sizeof(complete), &complete, NULL),
+                    CL_SUCCESS);
+   assert_int_equal(complete, end);
    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
       cl_ulong t = 77;
       size_t ret = 77;

@@ -13,6 +13,7 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 
+#include "kiln/devq_abi.h"
 #include "kiln/kernel_info.h"
 #include "llvm/backend.h"
 #include "llvm/dump.h"
@@ -97,7 +98,10 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
  * functions (sinf, pow, ...) are resolved by the JIT from the process. */
 static bool cpu_provided(const char *name)
 {
+   /* The device-side enqueue run-time (include/kiln/devq_abi.h), which
+    * the driver defines for the JIT. */
    return kiln_wg_is_work_item_function(name) ||
+          !strncmp(name, KILN_DEVQ_PREFIX, strlen(KILN_DEVQ_PREFIX)) ||
           (strncmp(name, "_Z", 2) && dlsym(RTLD_DEFAULT, name));
 }
 

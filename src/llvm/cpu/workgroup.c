@@ -20,8 +20,8 @@ static LLVMTypeRef ctx_struct_type(LLVMContextRef c)
    LLVMTypeRef fields[] = {a3, a3, a3, a3, a3, LLVMPointerTypeInContext(c, 0),
                            LLVMInt32TypeInContext(c), LLVMInt32TypeInContext(c),
                            LLVMPointerTypeInContext(c, 0), LLVMPointerTypeInContext(c, 0), a3,
-                           i64};
-   return LLVMStructTypeInContext(c, fields, 12, 0);
+                           i64, LLVMPointerTypeInContext(c, 0)};
+   return LLVMStructTypeInContext(c, fields, 13, 0);
 }
 
 /* Pointer to ctx->field[idx] (idx NULL for scalar fields). */
@@ -184,6 +184,22 @@ static bool emit_max_items(struct kiln_wg *w, const char *kernel)
    return true;
 }
 
+/* __kiln_local_<kernel> (include/kiln/cpu_abi.h) for a kernel with
+ * __local bytes of its own.  False when out of memory. */
+static bool emit_local_size(struct kiln_wg *w, const char *kernel, uint64_t size)
+{
+   char *name = kiln_malloc(strlen(KILN_LOCAL_PREFIX) + strlen(kernel) + 1);
+   if (!name)
+      return false;
+   sprintf(name, "%s%s", KILN_LOCAL_PREFIX, kernel);
+   LLVMValueRef g = LLVMAddGlobal(w->m, w->i64, name);
+   kiln_free(name);
+   LLVMSetInitializer(g, LLVMConstInt(w->i64, size, 0));
+   LLVMSetGlobalConstant(g, 1);
+   LLVMSetLinkage(g, LLVMExternalLinkage);
+   return true;
+}
+
 enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
                                    struct kiln_kernel_info *info)
 {
@@ -220,6 +236,9 @@ enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
    if (!w.oom && ok && !emit_stack_info(&w, info->name))
       w.oom = true;
    if (!w.oom && ok && w.sub_groups && !emit_max_items(&w, info->name))
+      w.oom = true;
+   if (!w.oom && ok && info->local_mem_size &&
+       !emit_local_size(&w, info->name, info->local_mem_size))
       w.oom = true;
    return w.oom ? KILN_WG_OUT_OF_MEMORY : ok ? KILN_WG_OK : KILN_WG_UNSUPPORTED;
 }

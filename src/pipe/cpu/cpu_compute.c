@@ -22,6 +22,8 @@
 #include "llvm/cpu/jit.h"
 #include "pipe/cpu/cpu_bounds.h"
 #include "pipe/cpu/cpu_context.h"
+#include "pipe/cpu/cpu_devq.h"
+#include "pipe/cpu/cpu_kernel.h"
 #include "pipe/cpu/cpu_screen.h"
 #include "pipe/cpu/cpu_tpool.h"
 #include "pipe/pipe_image.h"
@@ -42,6 +44,9 @@ struct cpu_kernel {
    /* __kiln_max_items_<k>: NULL where the kernel has no limit of its own
     * (only kernels that call sub-group functions have one). */
    const uint64_t *max_items;
+   /* __kiln_local_<k>: NULL where the kernel has no __local bytes of its
+    * own (launches from core take the size from the description). */
+   const uint64_t *local_size;
    const struct kiln_printf_table *printf_table; /* NULL: no printf */
    struct cpu_program *program;
    unsigned index; /* in the program's code (deferred code) */
@@ -70,6 +75,27 @@ struct cpu_program {
    struct cpu_kernel *kernels; /* whole-program objects: the ones asked for */
 };
 
+/* What the JIT defines for every program: the run-time of bounds checks
+ * and of device-side enqueue. */
+static struct kiln_jit_symbol runtime_symbols[16];
+static unsigned num_runtime_symbols;
+static pthread_once_t runtime_symbols_once = PTHREAD_ONCE_INIT;
+
+static void runtime_symbols_init(void)
+{
+   for (unsigned i = 0; i < cpu_bounds_num_symbols; i++)
+      runtime_symbols[num_runtime_symbols++] = cpu_bounds_symbols[i];
+   for (unsigned i = 0; i < cpu_devq_num_symbols; i++)
+      runtime_symbols[num_runtime_symbols++] = cpu_devq_symbols[i];
+}
+
+static const struct kiln_jit_symbol *cpu_runtime_symbols(unsigned *n)
+{
+   pthread_once(&runtime_symbols_once, runtime_symbols_init);
+   *n = num_runtime_symbols;
+   return runtime_symbols;
+}
+
 static int name_order(const void *a, const void *b)
 {
    return strcmp(((const struct cpu_kernel_name *)a)->name,
@@ -85,7 +111,9 @@ static bool load_deferred(struct cpu_program *p, const void *code, size_t size, 
       return false;
    size_t common_size;
    const void *common = kiln_cpu_code_object(p->code, -1, &common_size);
-   p->jit = kiln_jit_load(common, common_size, cpu_bounds_symbols, cpu_bounds_num_symbols, error);
+   unsigned nsym;
+   const struct kiln_jit_symbol *sym = cpu_runtime_symbols(&nsym);
+   p->jit = kiln_jit_load(common, common_size, sym, nsym, error);
    if (!p->jit)
       return false;
    unsigned n = kiln_cpu_code_num_kernels(p->code);
@@ -109,6 +137,10 @@ static bool load_deferred(struct cpu_program *p, const void *code, size_t size, 
 }
 
 static void cpu_program_destroy(struct pipe_screen *screen, void *program);
+static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const char *name,
+                            char **error);
+static void cpu_get_kernel_info(struct pipe_screen *screen, void *kernel,
+                                const struct kiln_kernel_info *meta, struct pipe_kernel_info *out);
 
 static void *cpu_program_create(struct pipe_screen *screen, const void *code, size_t size,
                                 char **error)
@@ -118,10 +150,11 @@ static void *cpu_program_create(struct pipe_screen *screen, const void *code, si
    if (!p)
       return NULL;
    pthread_mutex_init(&p->lock, NULL);
+   unsigned nsym;
+   const struct kiln_jit_symbol *sym = cpu_runtime_symbols(&nsym);
    bool ok = kiln_cpu_code_recognize(code, size)
                 ? load_deferred(p, code, size, error)
-                : (p->jit = kiln_jit_load(code, size, cpu_bounds_symbols,
-                                          cpu_bounds_num_symbols, error)) != NULL;
+                : (p->jit = kiln_jit_load(code, size, sym, nsym, error)) != NULL;
    if (!ok) {
       cpu_program_destroy(screen, p);
       return NULL;
@@ -156,7 +189,7 @@ static void cpu_program_destroy(struct pipe_screen *screen, void *program)
 static bool resolve(struct cpu_program *p, struct cpu_kernel *k, const char *name, char **error)
 {
    size_t n = strlen(KILN_WG_PREFIX) + strlen(KILN_STACK_PREFIX) +
-              strlen(KILN_MAX_ITEMS_PREFIX) + strlen(name) + 1;
+              strlen(KILN_MAX_ITEMS_PREFIX) + strlen(KILN_LOCAL_PREFIX) + strlen(name) + 1;
    char *sym = kiln_malloc(n);
    if (!sym)
       return false;
@@ -170,6 +203,10 @@ static bool resolve(struct cpu_program *p, struct cpu_kernel *k, const char *nam
       missing = NULL;
       snprintf(sym, n, "%s%s", KILN_MAX_ITEMS_PREFIX, name);
       k->max_items = kiln_jit_lookup(p->jit, sym, &missing);
+      kiln_free(missing);
+      missing = NULL;
+      snprintf(sym, n, "%s%s", KILN_LOCAL_PREFIX, name);
+      k->local_size = kiln_jit_lookup(p->jit, sym, &missing);
       kiln_free(missing);
       k->fn = (kiln_wg_fn)(uintptr_t)fn;
       k->printf_table = p->printf_table;
@@ -265,6 +302,7 @@ static void *cpu_get_kernel(struct pipe_screen *screen, void *program, const cha
       return NULL;
    }
    k->name = copy;
+   k->program = p;
    atomic_store(&k->ready, true);
    k->next = p->kernels;
    p->kernels = k;
@@ -388,12 +426,13 @@ void cpu_launch_free(struct cpu_launch *l)
    kiln_free(l);
 }
 
-int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l)
+int cpu_kernel_run(struct pipe_context *ctx, const struct cpu_kernel *k,
+                   const struct pipe_grid_info *grid, const void *args, size_t local_mem_size,
+                   struct cpu_devq *dq)
 {
    struct cpu_tpool *pool = cpu_context_tpool(ctx);
    if (!pool)
       return CL_OUT_OF_RESOURCES;
-   const struct cpu_kernel *k = l->kernel;
    /* Compiled at enqueue already (get_kernel_info); a launch that comes
     * another way still gets its code here. */
    if (!cpu_kernel_ready((struct cpu_kernel *)k))
@@ -416,8 +455,7 @@ int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l)
    struct cpu_tpool_caller here = {&cctx->inline_arena, &cctx->inline_arena_size};
    bool inline_ok = false;
    if (k->stack && !cctx->num_cpus) {
-      uint64_t items = (uint64_t)l->grid.local_size[0] * l->grid.local_size[1] *
-                       l->grid.local_size[2];
+      uint64_t items = (uint64_t)grid->local_size[0] * grid->local_size[1] * grid->local_size[2];
       uint64_t fixed = k->stack[KILN_STACK_FIXED], per = k->stack[KILN_STACK_PER_ITEM];
       size_t left = cpu_tpool_stack_left();
       inline_ok = left > CPU_WORKER_STACK_RESERVE && fixed <= left - CPU_WORKER_STACK_RESERVE &&
@@ -425,7 +463,7 @@ int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l)
    }
    if (inline_ok)
       inline_ok = !atomic_flag_test_and_set(&cctx->inline_busy);
-   int err = cpu_tpool_launch(pool, k->fn, &l->grid, l->args, l->local_mem_size, buf,
+   int err = cpu_tpool_launch(pool, k->fn, grid, args, local_mem_size, buf, dq,
                               inline_ok ? &here : NULL)
                 ? CL_OUT_OF_RESOURCES
                 : CL_SUCCESS;
@@ -436,6 +474,42 @@ int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l)
       kiln_free(buf);
    }
    return err;
+}
+
+int cpu_launch_run(struct pipe_context *ctx, const struct cpu_launch *l)
+{
+   /* Device-side enqueue: the state of this launch's descendants, which
+    * run (cpu_devq_finish) before the launch returns. */
+   struct cpu_devq dq;
+   cpu_devq_init(&dq, ctx, l->kernel, &l->grid);
+   int err = cpu_kernel_run(ctx, l->kernel, &l->grid, l->args, l->local_mem_size, &dq);
+   int child_err = cpu_devq_finish(&dq);
+   return err ? err : child_err;
+}
+
+struct cpu_program *cpu_kernel_program(const struct cpu_kernel *k)
+{
+   return k->program;
+}
+
+struct cpu_kernel *cpu_program_ready_kernel(struct cpu_program *p, const char *name)
+{
+   char *error = NULL;
+   struct cpu_kernel *k = cpu_get_kernel(NULL, p, name, &error);
+   kiln_free(error);
+   return k && cpu_kernel_ready(k) ? k : NULL;
+}
+
+uint64_t cpu_kernel_local_size(const struct cpu_kernel *k)
+{
+   return k->local_size ? *k->local_size : 0;
+}
+
+void cpu_kernel_limits(struct pipe_screen *screen, const struct cpu_kernel *k,
+                       struct pipe_kernel_info *out)
+{
+   *out = (struct pipe_kernel_info){.max_work_group_size = screen->caps.max_work_group_size};
+   cpu_get_kernel_info(screen, (void *)k, NULL, out);
 }
 
 /* Most launches have small argument buffers and no images: bind them on

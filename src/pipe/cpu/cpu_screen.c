@@ -181,6 +181,14 @@ static void fill_caps(struct pipe_caps *c, const struct cpu_info *info)
     * the work-group's __local block and the work-group function's stack
     * (src/llvm/builtins/generic.cl). */
    c->generic_address_space = true;
+   /* Kernels enqueue blocks (src/pipe/cpu/cpu_devq.c): a child runs once
+    * its parent's groups are done, before the host command completes.
+    * A queue's size bounds its commands not yet complete (each takes a
+    * record of about 200 bytes plus its block's captures). */
+   c->max_on_device_queues = 32;
+   c->queue_on_device_preferred_size = 256u << 10;
+   c->queue_on_device_max_size = 8u << 20;
+   c->max_on_device_events = 1024;
    c->sub_group_independent_forward_progress = true;
    /* Pipes are builtins over the pipe's own header (a lock and four
     * counters, include/kiln/pipe_layout.h): any packet size and count the

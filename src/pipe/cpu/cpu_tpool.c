@@ -41,6 +41,7 @@
  * (include/kiln/cpu_abi.h, src/llvm/cpu/workgroup.c). */
 _Static_assert(offsetof(struct kiln_wg_ctx, enqueued_local_size) == 152, "kiln_wg_ctx layout");
 _Static_assert(offsetof(struct kiln_wg_ctx, local_mem_size) == 176, "kiln_wg_ctx layout");
+_Static_assert(offsetof(struct kiln_wg_ctx, device_enqueue) == 184, "kiln_wg_ctx layout");
 /* How long the launching thread runs groups alone before it wakes the
  * workers: about what waking them costs.  A grid slower than that loses
  * at most this much of its parallel time. */
@@ -52,6 +53,7 @@ struct job {
    const void *args;      /* bound: addresses and __local offsets written */
    size_t local_mem_size; /* __local bytes of each work-group */
    void *printf_buffer;
+   void *device_enqueue;
    uint64_t groups[3];
    bool uneven; /* some dimension ends with a smaller group */
    uint64_t total;
@@ -138,6 +140,7 @@ static bool run_groups(struct job *job, char **arena, size_t *arena_size, bool *
    }
    ctx.bounds = info->bounds;
    ctx.printf_buffer = job->printf_buffer;
+   ctx.device_enqueue = job->device_enqueue;
    uint64_t chunk = inline_phase ? 1 : job->chunk;
    /* Inline: groups run so far, and when the phase began. */
    uint64_t ran = 0, began = job->deadline - CPU_TPOOL_INLINE_NS;
@@ -300,10 +303,10 @@ void cpu_tpool_destroy(struct cpu_tpool *pool)
 
 int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
                      const void *args, size_t local_mem_size, void *printf_buffer,
-                     const struct cpu_tpool_caller *caller)
+                     void *device_enqueue, const struct cpu_tpool_caller *caller)
 {
    struct job job = {.fn = fn, .info = info, .args = args, .local_mem_size = local_mem_size,
-                     .printf_buffer = printf_buffer};
+                     .printf_buffer = printf_buffer, .device_enqueue = device_enqueue};
    job.total = 1;
    for (int d = 0; d < 3; d++) {
       /* A global size the local size does not divide (non-uniform

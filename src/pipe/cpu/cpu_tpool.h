@@ -39,10 +39,11 @@ struct cpu_tpool_caller {
  * the workers run every group), the calling thread runs the first groups;
  * it must have the stack a work-group of fn needs (cpu_tpool_stack_left).
  * -1 if a worker could not allocate the __local arena.  printf_buffer
- * (NULL for programs without printf) goes to every group's context. */
+ * (NULL for programs without printf) goes to every group's context, as
+ * does device_enqueue (kiln_wg_ctx::device_enqueue). */
 int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
                      const void *args, size_t local_mem_size, void *printf_buffer,
-                     const struct cpu_tpool_caller *caller);
+                     void *device_enqueue, const struct cpu_tpool_caller *caller);
 
 /* Bytes of stack left below the caller's frame on the calling thread (0
  * when the thread's stack cannot be found out). */

@@ -120,9 +120,6 @@ static void device(cl_device_id d)
       CHECK((half != 0) == (strstr(ext, "cl_khr_fp16") != NULL));
       CHECK(has(fv, nf, "__opencl_c_3d_image_writes", v3) ==
             (images && strstr(ext, "cl_khr_3d_image_writes") != NULL));
-      static const char *const absent[] = {"__opencl_c_device_enqueue"};
-      for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
-         CHECK(!has(fv, nf, absent[i], v3), "%s listed", absent[i]);
       /* Collectives and sub-groups exactly where the device's queries
        * say so (kernel_collectives runs them). */
       cl_bool wgc = CL_FALSE;
@@ -211,20 +208,31 @@ static void device(cl_device_id d)
             pipe_limits[i].name, u, pipes);
    }
    static const cl_device_info zero_uints[] = {
-      CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE,
-      CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS,
       CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT};
    for (size_t i = 0; i < sizeof(zero_uints) / sizeof(zero_uints[0]); i++) {
       cl_uint u = 7;
       CHECK_OK(clGetDeviceInfo(d, zero_uints[i], sizeof(u), &u, NULL));
       CHECK(u == 0, "0x%x is %u", zero_uints[i], u);
    }
-   CHECK(kt_device_ulong(d, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES) == 0);
+   /* Device-side enqueue: the queries agree with the feature
+    * (tests/cl/kernel/device_enqueue.c tests a device that has it). */
+   bool devq = has(fv, nf, "__opencl_c_device_enqueue", v3);
+   cl_ulong devq_caps = kt_device_ulong(d, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES);
+   CHECK(devq == ((devq_caps & CL_DEVICE_QUEUE_SUPPORTED) != 0), "caps %#llx",
+         (unsigned long long)devq_caps);
+   static const cl_device_info devq_uints[] = {
+      CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE,
+      CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS};
+   for (size_t i = 0; i < sizeof(devq_uints) / sizeof(devq_uints[0]); i++) {
+      cl_uint u = 7;
+      CHECK_OK(clGetDeviceInfo(d, devq_uints[i], sizeof(u), &u, NULL));
+      CHECK(devq ? u > 0 : u == 0, "0x%x is %u", devq_uints[i], u);
+   }
+   CHECK((kt_device_ulong(d, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES) != 0) == devq);
    /* SVM (exec_svm): none, or at least coarse-grain buffers (3.0). */
    cl_ulong svm = kt_device_ulong(d, CL_DEVICE_SVM_CAPABILITIES);
    CHECK(svm == 0 || (svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER), "SVM capabilities 0x%llx",
          (unsigned long long)svm);
-   CHECK(kt_device_ulong(d, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES) == 0);
    size_t pref = 0;
    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof(pref), &pref,
                             NULL));
