@@ -336,7 +336,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
       INFO_STRING(v);
    }
    case CL_DEVICE_OPENCL_C_VERSION:
-      INFO_STRING(KILN_OPENCL_C_VERSION);
+      /* 3.0: the newest OpenCL C the device has all of. */
+      INFO_STRING(kiln_device_c20(dev) ? "OpenCL C 2.0 " : KILN_OPENCL_C_VERSION);
    case CL_DEVICE_EXTENSIONS: {
       char buf[EXTENSIONS_SIZE];
       INFO_STRING(device_extensions(dev, buf, sizeof(buf)));

@@ -39,13 +39,15 @@ static void put(cl_name_version *out, size_t i, cl_version v, const char *name)
 
 size_t kiln_device_c_versions(cl_device_id dev, cl_name_version *out)
 {
-   /* Every Kiln device compiles OpenCL C 1.0 to 1.2, and a 3.0 device
-    * 3.0 too (-cl-std=CL3.0; src/llvm/build_options.c takes the newest
-    * version from the device's). */
+   /* Every Kiln device compiles OpenCL C 1.0 to 1.2, a 3.0 device 3.0 too
+    * (-cl-std=CL3.0; src/llvm/build_options.c takes the newest version
+    * from the device's) and 2.0 where it has all of 2.0. */
    size_t n = 0;
    put(out, n++, CL_MAKE_VERSION(1, 0, 0), "OpenCL C");
    put(out, n++, CL_MAKE_VERSION(1, 1, 0), "OpenCL C");
    put(out, n++, CL_MAKE_VERSION(1, 2, 0), "OpenCL C");
+   if (kiln_device_c20(dev))
+      put(out, n++, CL_MAKE_VERSION(2, 0, 0), "OpenCL C");
    if (kiln_device_cl_version(dev) >= 300)
       put(out, n++, CL_MAKE_VERSION(3, 0, 0), "OpenCL C");
    return n;
@@ -132,14 +134,55 @@ size_t kiln_device_c_features(cl_device_id dev, cl_name_version *out)
    return caps_c_features(dev->caps, out);
 }
 
+static bool listed(const cl_name_version *f, size_t n, const char *name)
+{
+   for (size_t i = 0; i < n; i++)
+      if (!strcmp(f[i].name, name))
+         return true;
+   return false;
+}
+
 bool kiln_device_has_pipes(cl_device_id dev)
 {
    cl_name_version f[KILN_MAX_C_FEATURES];
-   size_t n = caps_c_features(dev->caps, f);
-   for (size_t i = 0; i < n; i++)
-      if (!strcmp(f[i].name, "__opencl_c_pipes"))
-         return true;
-   return false;
+   return listed(f, caps_c_features(dev->caps, f), "__opencl_c_pipes");
+}
+
+/* OpenCL C 2.0's features as 3.0 made them optional: a 3.0 device may
+ * report OpenCL C 2.0 only with all of them (3.0, CL_DEVICE_OPENCL_C_VERSION:
+ * "the highest fully backwards compatible OpenCL C version"; the CTS's
+ * test_compiler opencl_c_versions checks this list), and with images,
+ * also 3D image writes and read-write images. */
+static bool caps_c20(const struct pipe_caps *c)
+{
+   static const char *const required[] = {
+      "__opencl_c_atomic_order_acq_rel",  "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device",   "__opencl_c_atomic_scope_all_devices",
+      "__opencl_c_device_enqueue",        "__opencl_c_generic_address_space",
+      "__opencl_c_pipes",                 "__opencl_c_program_scope_global_variables",
+      "__opencl_c_work_group_collective_functions",
+   };
+   static const char *const with_images[] = {"__opencl_c_3d_image_writes",
+                                              "__opencl_c_read_write_images"};
+   cl_name_version f[KILN_MAX_C_FEATURES];
+   size_t n = caps_c_features(c, f);
+   for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+      if (!listed(f, n, required[i]))
+         return false;
+   for (size_t i = 0; c->image_support && i < sizeof(with_images) / sizeof(with_images[0]); i++)
+      if (!listed(f, n, with_images[i]))
+         return false;
+   return true;
+}
+
+bool kiln_device_c20(cl_device_id dev)
+{
+   return caps_c20(dev->caps);
+}
+
+bool kiln_caps_c20(const struct pipe_caps *caps)
+{
+   return caps_c20(caps);
 }
 
 /* Extensions whose version is not 1.0.0. */

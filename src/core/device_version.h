@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 /* At most this many OpenCL C versions and optional features. */
-#define KILN_MAX_C_VERSIONS 4
+#define KILN_MAX_C_VERSIONS 5
 #define KILN_MAX_C_FEATURES 24
 
 /* 300 for an OpenCL 3.0 device, 120 for 1.2 (pipe_caps::opencl_version,
@@ -33,6 +33,11 @@ size_t kiln_device_c_features(cl_device_id dev, cl_name_version *out);
 /* Whether the device lists __opencl_c_pipes (CL_DEVICE_PIPE_SUPPORT). */
 bool kiln_device_has_pipes(cl_device_id dev);
 
+/* Whether the device has every OpenCL C 2.0 feature: then it reports
+ * OpenCL C 2.0 (CL_DEVICE_OPENCL_C_VERSION, _ALL_VERSIONS) and compiles
+ * -cl-std=CL2.0. */
+bool kiln_device_c20(cl_device_id dev);
+
 /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES and _FENCE_CAPABILITIES: the
  * driver's (pipe_caps), or 3.0's minimum where it gives none. */
 cl_device_atomic_capabilities kiln_device_atomic_memory_caps(cl_device_id dev);
@@ -50,5 +55,6 @@ void kiln_device_clang_ext(cl_device_id dev, char *buf, size_t size);
 /* The same from a driver's caps alone, for kiln-compile (no device). */
 struct pipe_caps;
 void kiln_caps_clang_ext(const struct pipe_caps *caps, char *buf, size_t size);
+bool kiln_caps_c20(const struct pipe_caps *caps);
 
 #endif

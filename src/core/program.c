@@ -339,6 +339,7 @@ void kiln_program_compile_target(cl_device_id dev, struct kiln_compile_target *t
       .ir = dev->caps->ir,
       .processor = dev->caps->ir_target,
       .opencl_version = (int)kiln_device_cl_version(dev),
+      .opencl_c_20 = kiln_device_c20(dev),
       .image_support = dev->caps->image_support,
       .cl_ext = dev->clang_ext,
       .bounds_check = kiln_check_bounds(),

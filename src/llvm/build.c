@@ -49,7 +49,7 @@ enum kiln_build_status kiln_llvm_check_options(const char *options, char **log)
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    enum kiln_build_options_status st =
-      kiln_build_options_parse(options, (enum kiln_cl_std)KILN_CL_VERSION_NUMBER, &opts, reason,
+      kiln_build_options_parse(options, (enum kiln_cl_std)KILN_CL_VERSION_NUMBER, true, &opts, reason,
                                sizeof(reason));
    kiln_build_options_fini(&opts); /* whatever the result */
    if (st == KILN_BUILD_OPTIONS_OK)
@@ -118,7 +118,8 @@ static enum kiln_build_status job_open(struct job *j, const char *options,
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE] = "";
    /* The device's OpenCL C version bounds -cl-std. */
    enum kiln_build_options_status ost =
-      kiln_build_options_parse(options, (enum kiln_cl_std)target->opencl_version, &j->opts,
+      kiln_build_options_parse(options, (enum kiln_cl_std)target->opencl_version,
+                               target->opencl_c_20, &j->opts,
                                reason, sizeof(reason));
    j->opts_parsed = true;
    if (ost != KILN_BUILD_OPTIONS_OK) {
@@ -188,7 +189,7 @@ static enum kiln_build_status frontend(struct job *j, const char *source, size_t
       kiln_metadata_hide_arg_info(j->m);
    /* So is whether its kernels may run in partial work-groups (3.0,
     * 5.10: programs of OpenCL C 2.0 and later, unless promised not to). */
-   if (j->opts.cl_std >= KILN_CL_STD_3_0 && !(j->opts.flags & KILN_BUILD_UNIFORM_WORK_GROUPS))
+   if (j->opts.cl_std >= KILN_CL_STD_2_0 && !(j->opts.flags & KILN_BUILD_UNIFORM_WORK_GROUPS))
       kiln_metadata_allow_non_uniform(j->m);
    return KILN_BUILD_OK;
 }

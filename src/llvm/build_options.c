@@ -34,10 +34,9 @@ static const struct {
    {"CL1.0", KILN_CL_STD_1_0},
    {"CL1.1", KILN_CL_STD_1_1},
    {"CL1.2", KILN_CL_STD_1_2},
-   /* Not 2.0: a 3.0 device need not compile it, and Kiln has no 2.0
-    * device (the CPU device has the generic address space, but no pipes,
-    * device-side enqueue or read-write images, which 2.0 also requires;
-    * CL_DEVICE_OPENCL_C_ALL_VERSIONS does not list it). */
+   /* Only where the device has all of OpenCL C 2.0 (parser.c20):
+    * a 3.0 device need not compile it. */
+   {"CL2.0", KILN_CL_STD_2_0},
    {"CL3.0", KILN_CL_STD_3_0},
 };
 
@@ -45,6 +44,7 @@ struct parser {
    const char *cursor;
    struct kiln_build_options *out;
    enum kiln_cl_std max_std;
+   bool c20;
    char *reason;
    size_t reason_size;
 };
@@ -209,10 +209,13 @@ static enum kiln_build_options_status set_cl_std(struct parser *p, const char *v
       if (cl_std_values[i].std > p->max_std)
          return fail(p, "-cl-std=%s: the device compiles OpenCL C %d.%d at most",
                      value, p->max_std / 100, p->max_std % 100 / 10);
+      if (cl_std_values[i].std == KILN_CL_STD_2_0 && !p->c20)
+         return fail(p, "-cl-std=CL2.0: the device does not have all of OpenCL C 2.0 "
+                        "(CL_DEVICE_OPENCL_C_ALL_VERSIONS)");
       p->out->cl_std = cl_std_values[i].std;
       return KILN_BUILD_OPTIONS_OK;
    }
-   return fail(p, "-cl-std=%.32s: unknown OpenCL C version (CL1.0, CL1.1, CL1.2 or CL3.0 expected)",
+   return fail(p, "-cl-std=%.32s: unknown OpenCL C version (CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0 expected)",
                value);
 }
 
@@ -267,7 +270,7 @@ static enum kiln_build_options_status parse_word(struct parser *p, const char *w
 }
 
 enum kiln_build_options_status
-kiln_build_options_parse(const char *options, enum kiln_cl_std max_std,
+kiln_build_options_parse(const char *options, enum kiln_cl_std max_std, bool c20,
                          struct kiln_build_options *out,
                          char *reason, size_t reason_size)
 {
@@ -279,7 +282,7 @@ kiln_build_options_parse(const char *options, enum kiln_cl_std max_std,
    if (reason && reason_size)
       reason[0] = '\0';
 
-   struct parser p = {options ? options : "", out, max_std, reason, reason_size};
+   struct parser p = {options ? options : "", out, max_std, c20, reason, reason_size};
    for (;;) {
       char *word;
       enum kiln_build_options_status st = next_word(&p, &word);
@@ -320,7 +323,7 @@ kiln_link_options_parse(const char *options, struct kiln_link_options *out, char
    if (reason && reason_size)
       reason[0] = '\0';
    struct kiln_build_options unused = {0};
-   struct parser p = {options ? options : "", &unused, KILN_CL_STD_1_2, reason, reason_size};
+   struct parser p = {options ? options : "", &unused, KILN_CL_STD_1_2, false, reason, reason_size};
    for (;;) {
       char *word;
       enum kiln_build_options_status st = next_word(&p, &word);

@@ -4,6 +4,7 @@
 #ifndef KILN_LLVM_BUILD_OPTIONS_H
 #define KILN_LLVM_BUILD_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* OpenCL C versions, as clang and __OPENCL_C_VERSION__ spell them. */
@@ -11,6 +12,7 @@ enum kiln_cl_std {
    KILN_CL_STD_1_0 = 100,
    KILN_CL_STD_1_1 = 110,
    KILN_CL_STD_1_2 = 120,
+   KILN_CL_STD_2_0 = 200, /* -cl-std=CL2.0, where the device has all of it */
    KILN_CL_STD_3_0 = 300, /* asked for with -cl-std=CL3.0 only */
 };
 
@@ -57,14 +59,16 @@ struct kiln_build_options {
 
 /* Parses `options` (NULL or "" mean no options) into *out, which the caller
  * releases with kiln_build_options_fini whatever the result. max_std is the
- * device's CL_DEVICE_OPENCL_C_VERSION: the default without -cl-std, and the
- * newest -cl-std accepted (asking for more is invalid, as §5.6.3.5 says).
+ * newest OpenCL C the device compiles (its OpenCL version): the default
+ * without -cl-std (up to 1.2), and the newest -cl-std accepted (asking for
+ * more is invalid, as §5.6.3.5 says); c20: whether CL2.0 is one of them
+ * (CL_DEVICE_OPENCL_C_ALL_VERSIONS; a 3.0 device need not have it).
  * CL1.2 is known so that a 1.2 device needs no parser change; a 1.1 device
  * passes KILN_CL_STD_1_1 and gets CL1.2 rejected. On KILN_BUILD_OPTIONS_INVALID, reason (when not
  * NULL) receives one line for the build log. Keeps no state between calls,
  * so concurrent builds may parse at the same time. */
 enum kiln_build_options_status
-kiln_build_options_parse(const char *options, enum kiln_cl_std max_std,
+kiln_build_options_parse(const char *options, enum kiln_cl_std max_std, bool c20,
                          struct kiln_build_options *out,
                          char *reason, size_t reason_size);
 

@@ -130,6 +130,7 @@ const char *cl_std_flag(enum kiln_cl_std std)
    switch (std) {
    case KILN_CL_STD_1_0: return "-cl-std=CL1.0";
    case KILN_CL_STD_1_2: return "-cl-std=CL1.2";
+   case KILN_CL_STD_2_0: return "-cl-std=CL2.0";
    case KILN_CL_STD_3_0: return "-cl-std=CL3.0";
    case KILN_CL_STD_1_1: break;
    }
@@ -182,12 +183,12 @@ void add_header_only_features(Args &args, const kiln_build_options &opts, const 
 // the macro -fdeclare-opencl-builtins tests before declaring the
 // sub-group functions (those of 1.x: get_enqueued_num_sub_groups and the
 // memory_scope form of sub_group_barrier stay 2.0's, as memory_scope and
-// enqueued sizes are).  Kiln has no OpenCL C 2.0, so "below 3.0" is 1.x.
+// enqueued sizes are).
 const char *const extensions_before_20[] = {"cl_khr_subgroups"};
 
 bool before_20(const kiln_build_options &opts)
 {
-   return opts.cl_std < KILN_CL_STD_3_0;
+   return opts.cl_std < KILN_CL_STD_2_0;
 }
 
 void add_extensions_before_20(Args &args, const kiln_build_options &opts, const char *cl_ext)

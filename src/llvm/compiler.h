@@ -23,6 +23,7 @@ struct kiln_compile_target {
    const char *processor; /* pipe_caps.ir_target: "gfx1030", "sm_90"; "" for the
                            * target's default (the CPU: this machine's) */
    int opencl_version;   /* 110 for 1.1: also the newest -cl-std allowed */
+   bool opencl_c_20;     /* -cl-std=CL2.0 too (CL_DEVICE_OPENCL_C_ALL_VERSIONS) */
    bool image_support;
    const char *cl_ext;   /* clang -cl-ext list of the device's extensions */
    bool bounds_check;    /* KILN_CHECK=bounds: instrument every access */

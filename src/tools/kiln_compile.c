@@ -267,6 +267,7 @@ int main(int argc, char **argv)
       char cl_ext[sizeof(screen->caps.clang_extensions) + 512];
       kiln_caps_clang_ext(&screen->caps, cl_ext, sizeof(cl_ext));
       t.cl_ext = cl_ext;
+      t.opencl_c_20 = kiln_caps_c20(&screen->caps);
       st = kiln_llvm_build(source, size, options, &t, &out);
       /* The CPU compiles kernels at their first use (docs/design.md): a
        * binary gets them all now, so that it runs without compiling. */
@@ -302,8 +303,10 @@ int main(int argc, char **argv)
       kiln_caps_clang_ext(&cuda, cuda_ext, sizeof(cuda_ext));
       t.cl_ext = nvptx ? cuda_ext : AMDGPU_CLANG_EXTENSIONS;
       t.image_support = nvptx && cuda.image_support;
-      if (nvptx)
+      if (nvptx) {
          t.opencl_version = (int)cuda.opencl_version;
+         t.opencl_c_20 = kiln_caps_c20(&cuda);
+      }
       st = kiln_llvm_build(source, size, options, &t, &out);
    }
    kiln_free(source);

@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             memset(reason, 'X', rs);
          struct kiln_build_options o;
          enum kiln_build_options_status st =
-            kiln_build_options_parse(options, stds[s], &o, reason, rs);
+            kiln_build_options_parse(options, stds[s], false, &o, reason, rs);
          FUZZ_CHECK(st == KILN_BUILD_OPTIONS_OK || st == KILN_BUILD_OPTIONS_INVALID ||
                        st == KILN_BUILD_OPTIONS_OUT_OF_MEMORY,
                     "status %d", (int)st);
@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       /* NULL and "" mean no options. */
       if (!size) {
          struct kiln_build_options o;
-         FUZZ_CHECK(kiln_build_options_parse(NULL, stds[s], &o, NULL, 0) == KILN_BUILD_OPTIONS_OK,
+         FUZZ_CHECK(kiln_build_options_parse(NULL, stds[s], false, &o, NULL, 0) == KILN_BUILD_OPTIONS_OK,
                     "NULL options refused");
          /* Without -cl-std: the device's version, but 1.2 on a 3.0 device
           * (OpenCL 3.0 §5.8.6.5: CL3.0 only when asked for). */

@@ -23,7 +23,7 @@ static int teardown(void **state)
 static enum kiln_build_options_status parse(const char *s)
 {
    kiln_build_options_fini(&opts);
-   return kiln_build_options_parse(s, KILN_CL_STD_1_1, &opts, reason, sizeof(reason));
+   return kiln_build_options_parse(s, KILN_CL_STD_1_1, false, &opts, reason, sizeof(reason));
 }
 
 static void expect_ok(const char *s)
@@ -167,50 +167,65 @@ static void test_cl_std(void **state)
     * to its own version. */
    expect_invalid("-cl-std=CL1.2", "at most");
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("-cl-std=CL1.2", KILN_CL_STD_1_2, &opts,
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL1.2", KILN_CL_STD_1_2, false, &opts,
                                              reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_OK);
    assert_int_equal(opts.cl_std, KILN_CL_STD_1_2);
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("", KILN_CL_STD_1_2, &opts, reason,
+   assert_int_equal(kiln_build_options_parse("", KILN_CL_STD_1_2, false, &opts, reason,
                                              sizeof(reason)),
                     KILN_BUILD_OPTIONS_OK);
    assert_int_equal(opts.cl_std, KILN_CL_STD_1_2);
    /* A 1.0 device has no 1.1. */
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("-cl-std=CL1.1", KILN_CL_STD_1_0, &opts,
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL1.1", KILN_CL_STD_1_0, false, &opts,
                                              reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_INVALID);
    /* A 3.0 device takes CL3.0 but compiles unmarked programs as 1.2
     * (OpenCL 3.0 §5.8.6.5); a 1.2 device refuses CL3.0. */
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("-cl-std=CL3.0", KILN_CL_STD_3_0, &opts,
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL3.0", KILN_CL_STD_3_0, false, &opts,
                                              reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_OK);
    assert_int_equal(opts.cl_std, KILN_CL_STD_3_0);
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("", KILN_CL_STD_3_0, &opts, reason,
+   assert_int_equal(kiln_build_options_parse("", KILN_CL_STD_3_0, false, &opts, reason,
                                              sizeof(reason)),
                     KILN_BUILD_OPTIONS_OK);
    assert_int_equal(opts.cl_std, KILN_CL_STD_1_2);
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("-cl-std=CL3.0", KILN_CL_STD_1_2, &opts,
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL3.0", KILN_CL_STD_1_2, false, &opts,
                                              reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_INVALID);
    assert_non_null(strstr(reason, "OpenCL C 1.2 at most"));
+   /* CL2.0 only where the device has all of OpenCL C 2.0. */
+   kiln_build_options_fini(&opts);
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL2.0", KILN_CL_STD_3_0, true, &opts,
+                                             reason, sizeof(reason)),
+                    KILN_BUILD_OPTIONS_OK);
+   assert_int_equal(opts.cl_std, KILN_CL_STD_2_0);
+   kiln_build_options_fini(&opts);
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL2.0", KILN_CL_STD_3_0, false, &opts,
+                                             reason, sizeof(reason)),
+                    KILN_BUILD_OPTIONS_INVALID);
+   assert_non_null(strstr(reason, "all of OpenCL C 2.0"));
+   kiln_build_options_fini(&opts);
+   assert_int_equal(kiln_build_options_parse("-cl-std=CL2.0", KILN_CL_STD_1_2, true, &opts,
+                                             reason, sizeof(reason)),
+                    KILN_BUILD_OPTIONS_INVALID);
    /* -cl-uniform-work-group-size (2.0), -cl-no-subgroup-ifp (2.1): on a 3.0
     * device only. */
    kiln_build_options_fini(&opts);
    assert_int_equal(kiln_build_options_parse("-cl-std=CL3.0 -cl-uniform-work-group-size "
                                              "-cl-no-subgroup-ifp",
-                                             KILN_CL_STD_3_0, &opts, reason, sizeof(reason)),
+                                             KILN_CL_STD_3_0, false, &opts, reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_OK);
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("-cl-no-subgroup-ifp", KILN_CL_STD_1_2, &opts,
+   assert_int_equal(kiln_build_options_parse("-cl-no-subgroup-ifp", KILN_CL_STD_1_2, false, &opts,
                                              reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_INVALID);
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("-cl-uniform-work-group-size", KILN_CL_STD_1_2,
+   assert_int_equal(kiln_build_options_parse("-cl-uniform-work-group-size", KILN_CL_STD_1_2, false,
                                              &opts, reason, sizeof(reason)),
                     KILN_BUILD_OPTIONS_INVALID);
 }
@@ -261,16 +276,16 @@ static void test_reason_buffer(void **state)
    (void)state;
    char small[8];
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("-nope", KILN_CL_STD_1_1, &opts, small,
+   assert_int_equal(kiln_build_options_parse("-nope", KILN_CL_STD_1_1, false, &opts, small,
                                              sizeof(small)),
                     KILN_BUILD_OPTIONS_INVALID);
    assert_int_equal(strlen(small), sizeof(small) - 1);
    kiln_build_options_fini(&opts);
-   assert_int_equal(kiln_build_options_parse("-nope", KILN_CL_STD_1_1, &opts, NULL, 0),
+   assert_int_equal(kiln_build_options_parse("-nope", KILN_CL_STD_1_1, false, &opts, NULL, 0),
                     KILN_BUILD_OPTIONS_INVALID);
    kiln_build_options_fini(&opts);
    strcpy(small, "stale");
-   assert_int_equal(kiln_build_options_parse("-w", KILN_CL_STD_1_1, &opts, small,
+   assert_int_equal(kiln_build_options_parse("-w", KILN_CL_STD_1_1, false, &opts, small,
                                              sizeof(small)),
                     KILN_BUILD_OPTIONS_OK);
    assert_string_equal(small, "");

@@ -67,7 +67,7 @@ static struct build compile_for(const struct kiln_clc_target *t, const char *sou
    struct build b = {0};
    struct kiln_build_options opts;
    char reason[KILN_BUILD_OPTIONS_REASON_SIZE];
-   if (kiln_build_options_parse(options, KILN_CL_STD_1_1, &opts, reason,
+   if (kiln_build_options_parse(options, KILN_CL_STD_1_1, false, &opts, reason,
                                 sizeof(reason)) != KILN_BUILD_OPTIONS_OK) {
       fprintf(stderr, "options '%s' rejected: %s\n", options, reason);
       b.status = KILN_CLC_OUT_OF_MEMORY; /* anything but OK or BUILD_FAILURE */

@@ -138,7 +138,7 @@ static enum kiln_clc_status kiln_build(void)
                                .features = host.features, .opencl_version = 110};
    struct kiln_build_options opts;
    enum kiln_clc_status st = KILN_CLC_OUT_OF_MEMORY;
-   if (kiln_build_options_parse("-cl-mad-enable", KILN_CL_STD_1_1, &opts, NULL, 0) ==
+   if (kiln_build_options_parse("-cl-mad-enable", KILN_CL_STD_1_1, false, &opts, NULL, 0) ==
        KILN_BUILD_OPTIONS_OK) {
       LLVMContextRef ctx = LLVMContextCreate();
       LLVMModuleRef mod = NULL;

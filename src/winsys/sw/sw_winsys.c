@@ -1,6 +1,7 @@
 #include "winsys/sw/sw_winsys.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -12,9 +13,18 @@
 #define HUGE_PAGE (2u << 20)
 #define HUGE_MIN (4u * HUGE_PAGE)
 
+/* Storage is padded to a whole number of its alignment (the device's
+ * CL_DEVICE_MEM_BASE_ADDR_ALIGN, 128 bytes: a pair of cache lines, which
+ * Intel's adjacent-line prefetcher fetches together).  No two buffers
+ * then share a line pair: workers writing neighbouring small buffers do
+ * not contend for lines, and a kernel that writes a little past a small
+ * buffer's end, which GPUs (whose allocations are coarser) let pass,
+ * lands in padding instead of the allocator's metadata. */
 void *sw_winsys_alloc(size_t size, size_t alignment)
 {
    bool huge = size >= HUGE_MIN && alignment <= HUGE_PAGE;
+   if (alignment > 1 && !(alignment & (alignment - 1)) && size <= SIZE_MAX - alignment)
+      size = (size + alignment - 1) & ~(alignment - 1);
    void *p = kiln_aligned_alloc(huge ? HUGE_PAGE : alignment, size);
 #ifdef MADV_HUGEPAGE
    if (p && huge)

@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Aligned host allocation for buffer storage; NULL when out of memory. */
+/* Aligned host allocation for buffer storage, padded to a multiple of
+ * alignment (a power of two); NULL when out of memory. */
 void *sw_winsys_alloc(size_t size, size_t alignment);
 void sw_winsys_free(void *ptr);
 
