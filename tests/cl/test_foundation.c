@@ -29,7 +29,10 @@
 
 /* "OpenCL<space><major.minor><space>..." and the OpenCL C form (§4.1, 4.2). */
 #define KILN_PLATFORM_VERSION_PREFIX "OpenCL " KILN_CL_VERSION_STRING " "
-/* 3.0: the newest OpenCL C 1.x, 1.2 on every Kiln device. */
+/* 3.0: the newest OpenCL C all of whose features the device has: 2.0 on
+ * the CPU device (pipes, device-side enqueue, read-write images and the
+ * rest), 1.2 on the others. */
+#define KILN_C_VERSION_PREFIX_CPU "OpenCL C 2.0 "
 #define KILN_C_VERSION_PREFIX "OpenCL C 1.2 "
 
 static _Noreturn void die(int line, const char *fmt, ...)
@@ -308,7 +311,8 @@ static void check_device(cl_platform_id p, cl_device_id d)
    }
    free(s);
    s = QUERY_STRING(device_info, d, CL_DEVICE_OPENCL_C_VERSION);
-   CHECK(!strncmp(s, KILN_C_VERSION_PREFIX, strlen(KILN_C_VERSION_PREFIX)));
+   const char *c_prefix = cpu ? KILN_C_VERSION_PREFIX_CPU : KILN_C_VERSION_PREFIX;
+   CHECK(!strncmp(s, c_prefix, strlen(c_prefix)));
    free(s);
    s = QUERY_STRING(device_info, d, CL_DEVICE_PROFILE);
    CHECK(!strcmp(s, "FULL_PROFILE"));

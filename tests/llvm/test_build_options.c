@@ -253,7 +253,8 @@ static void test_errors(void **state)
    expect_invalid("cl-mad-enable", "unknown build option 'cl-mad-enable'");
    expect_invalid("-cl-std", "unknown build option '-cl-std'");
    expect_invalid("-cl-std=", "unknown OpenCL C version");
-   expect_invalid("-cl-std=CL2.0", "-cl-std=CL2.0: unknown OpenCL C version");
+   expect_invalid("-cl-std=CL2.0", "-cl-std=CL2.0: the device compiles OpenCL C 1.1 at most");
+   expect_invalid("-cl-std=CL2.2", "-cl-std=CL2.2: unknown OpenCL C version");
    expect_invalid("-cl-std=cl1.1", "unknown OpenCL C version");
    expect_invalid("-D \"A=1", "unterminated double quote");
    expect_invalid("-DA=\"x\\\"", "unterminated double quote");

@@ -87,7 +87,9 @@ static void device(cl_device_id d)
    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_NUMERIC_VERSION, sizeof(num), &num, NULL));
    CHECK(num == CL_MAKE_VERSION(major, minor, 0), "numeric 0x%x for \"%s\"", num, ver);
    char *cver = query(d, CL_DEVICE_OPENCL_C_VERSION, &size);
-   CHECK(cver && !strncmp(cver, "OpenCL C 1.2 ", 13), "\"%s\"", cver);
+   /* 3.0: the newest OpenCL C all of whose features the device has. */
+   bool c20 = cver && !strncmp(cver, "OpenCL C 2.0 ", 13);
+   CHECK(cver && (c20 || !strncmp(cver, "OpenCL C 1.2 ", 13)), "\"%s\"", cver);
 
    char *ext = query(d, CL_DEVICE_EXTENSIONS, &size);
    cl_name_version *ev = query(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, &size);
@@ -100,6 +102,9 @@ static void device(cl_device_id d)
    /* A 3.0 device compiles OpenCL C 3.0 (-cl-std=CL3.0); a 1.2 one not. */
    CHECK(cv && has(cv, ncv, "OpenCL C", CL_MAKE_VERSION(3, 0, 0)) == (major >= 3),
          "OpenCL C 3.0 %s on a %u.%u device", major >= 3 ? "missing" : "listed", major, minor);
+   CHECK(cv && has(cv, ncv, "OpenCL C", CL_MAKE_VERSION(2, 0, 0)) == c20,
+         "OpenCL C 2.0 listed in CL_DEVICE_OPENCL_C_ALL_VERSIONS %s \"%s\"",
+         c20 ? "without" : "with", cver);
 
    /* Features: a 1.2 device lists none; a 3.0 one those its other
     * answers imply, and nothing it lacks. */
@@ -108,6 +113,22 @@ static void device(cl_device_id d)
    const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
    cl_bool images = CL_FALSE;
    clGetDeviceInfo(d, CL_DEVICE_IMAGE_SUPPORT, sizeof(images), &images, NULL);
+   /* OpenCL C 2.0 exactly where every feature 3.0 made optional out of
+    * it is listed (with images, 3D image writes and read-write images
+    * too): the CTS's test_compiler opencl_c_versions list. */
+   static const char *const c20_features[] = {
+      "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+      "__opencl_c_device_enqueue", "__opencl_c_generic_address_space", "__opencl_c_pipes",
+      "__opencl_c_program_scope_global_variables", "__opencl_c_work_group_collective_functions",
+      "__opencl_c_3d_image_writes", "__opencl_c_read_write_images",
+   };
+   bool all20 = true;
+   for (size_t i = 0; i < sizeof(c20_features) / sizeof(c20_features[0]); i++)
+      if ((i < 9 || images) && !has(fv, nf, c20_features[i], v3))
+         all20 = false;
+   CHECK(all20 == c20, "OpenCL C %s with%s every 2.0 feature", c20 ? "2.0" : "1.2",
+         all20 ? "" : "out");
    cl_device_fp_config dbl = kt_device_ulong(d, CL_DEVICE_DOUBLE_FP_CONFIG);
    cl_device_fp_config half = kt_device_ulong(d, CL_DEVICE_HALF_FP_CONFIG);
    if (major < 3) {
