@@ -7,7 +7,7 @@
 #include "llvm/cpu/wg_jam_wide.h"
 #include "llvm/cpu/value_map.h"
 
-/* A round's lanes: one per work-item of a jammed block. */
+/* Lanes of a transposed round: 8 work-items of a jammed block. */
 #define WIDE 8
 #define MAX_LOADS KILN_WG_JAM_WIDE_MAX_LOADS
 #define MAX_EXTRACTS (4 * WIDE)
@@ -375,6 +375,7 @@ static void prefetch_per_line(struct kiln_wg *w, LLVMBasicBlockRef *front, LLVMB
 }
 
 _Static_assert(WIDE == 8, "the transposition's masks are for 8 lanes");
+_Static_assert(KILN_WG_JAM % WIDE == 0, "a block is transposed 8 work-items at a time");
 
 LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts, LLVMValueRef *xs,
                                         const struct kiln_wg_jam_block *jam)

@@ -165,6 +165,23 @@ static bool emit_stack_info(struct kiln_wg *w, const char *kernel)
    return true;
 }
 
+/* An external constant i64 named prefix + kernel (include/kiln/cpu_abi.h)
+ * that the driver looks up.  False when out of memory. */
+static bool emit_kernel_constant(struct kiln_wg *w, const char *prefix, const char *kernel,
+                                 uint64_t value)
+{
+   char *name = kiln_malloc(strlen(prefix) + strlen(kernel) + 1);
+   if (!name)
+      return false;
+   sprintf(name, "%s%s", prefix, kernel);
+   LLVMValueRef g = LLVMAddGlobal(w->m, w->i64, name);
+   kiln_free(name);
+   LLVMSetInitializer(g, LLVMConstInt(w->i64, value, 0));
+   LLVMSetGlobalConstant(g, 1);
+   LLVMSetLinkage(g, LLVMExternalLinkage);
+   return true;
+}
+
 /* __kiln_max_items_<kernel> (include/kiln/cpu_abi.h) for a kernel that
  * calls a sub-group function: a work-group is one sub-group, and
  * sub-groups hold at most KILN_SUB_GROUP_MAX_ITEMS work-items, the most a
@@ -172,32 +189,14 @@ static bool emit_stack_info(struct kiln_wg *w, const char *kernel)
  * programs assume.  False when out of memory. */
 static bool emit_max_items(struct kiln_wg *w, const char *kernel)
 {
-   char *name = kiln_malloc(strlen(KILN_MAX_ITEMS_PREFIX) + strlen(kernel) + 1);
-   if (!name)
-      return false;
-   sprintf(name, "%s%s", KILN_MAX_ITEMS_PREFIX, kernel);
-   LLVMValueRef g = LLVMAddGlobal(w->m, w->i64, name);
-   kiln_free(name);
-   LLVMSetInitializer(g, LLVMConstInt(w->i64, KILN_SUB_GROUP_MAX_ITEMS, 0));
-   LLVMSetGlobalConstant(g, 1);
-   LLVMSetLinkage(g, LLVMExternalLinkage);
-   return true;
+   return emit_kernel_constant(w, KILN_MAX_ITEMS_PREFIX, kernel, KILN_SUB_GROUP_MAX_ITEMS);
 }
 
 /* __kiln_local_<kernel> (include/kiln/cpu_abi.h) for a kernel with
  * __local bytes of its own.  False when out of memory. */
 static bool emit_local_size(struct kiln_wg *w, const char *kernel, uint64_t size)
 {
-   char *name = kiln_malloc(strlen(KILN_LOCAL_PREFIX) + strlen(kernel) + 1);
-   if (!name)
-      return false;
-   sprintf(name, "%s%s", KILN_LOCAL_PREFIX, kernel);
-   LLVMValueRef g = LLVMAddGlobal(w->m, w->i64, name);
-   kiln_free(name);
-   LLVMSetInitializer(g, LLVMConstInt(w->i64, size, 0));
-   LLVMSetGlobalConstant(g, 1);
-   LLVMSetLinkage(g, LLVMExternalLinkage);
-   return true;
+   return emit_kernel_constant(w, KILN_LOCAL_PREFIX, kernel, size);
 }
 
 enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
