@@ -39,10 +39,16 @@ static void huge_buffers_on_huge_page_boundaries(void **state)
    sw_winsys_free(p);
 }
 
+/* A size that padding would wrap to a small one fails instead.  ASan's
+ * allocator aborts on such a request rather than returning NULL. */
 static void overflowing_size_fails(void **state)
 {
    (void)state;
+#ifdef __SANITIZE_ADDRESS__
+   skip();
+#else
    assert_null(sw_winsys_alloc(SIZE_MAX - 16, 128));
+#endif
 }
 
 int main(void)
