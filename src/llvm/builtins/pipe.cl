@@ -129,24 +129,11 @@ static void mark_done(pipe_ptr p, __global uchar *marks, ulong slot, uint n,
 /* ---- Packet copies (packet size and alignment are the kernel's
  * constants, so after inlining these are a few moves) ---- */
 
-static void copy_in(__global uchar *dst, const __generic uchar *src, uint size, uint align)
-{
-   if (align % 4 == 0 && size % 4 == 0) {
-      __global uint *d = (__global uint *)dst;
-      const __generic uint *s = (const __generic uint *)src;
-      for (uint i = 0; i < size / 4; i++)
-         d[i] = s[i];
-   } else {
-      for (uint i = 0; i < size; i++)
-         dst[i] = src[i];
-   }
-}
-
-static void copy_out(__generic uchar *dst, const __global uchar *src, uint size, uint align)
+static void copy_packet(__generic uchar *dst, const __generic uchar *src, uint size, uint align)
 {
    if (align % 4 == 0 && size % 4 == 0) {
       __generic uint *d = (__generic uint *)dst;
-      const __global uint *s = (const __global uint *)src;
+      const __generic uint *s = (const __generic uint *)src;
       for (uint i = 0; i < size / 4; i++)
          d[i] = s[i];
    } else {
@@ -166,7 +153,7 @@ int __write_pipe_2(pipe_ptr p, const __generic void *data, uint size, uint align
       return -1;
    }
    ulong slot = first % p->max_packets;
-   copy_in(slot_at(p, slot), data, size, align);
+   copy_packet(slot_at(p, slot), data, size, align);
    mark_done(p, written_marks(p), slot, 1, &p->write_committed, p->write_reserved);
    pipe_unlock(p);
    return 0;
@@ -181,7 +168,7 @@ int __read_pipe_2(pipe_ptr p, __generic void *data, uint size, uint align)
       return -1;
    }
    ulong slot = first % p->max_packets;
-   copy_out(data, slot_at(p, slot), size, align);
+   copy_packet(data, slot_at(p, slot), size, align);
    mark_done(p, read_marks(p), slot, 1, &p->read_committed, p->read_reserved);
    pipe_unlock(p);
    return 0;
@@ -219,7 +206,7 @@ int __write_pipe_4(pipe_ptr p, reserve_id_t r, uint index, const __generic void 
    long slot = reserved_slot(p, r, index);
    if (slot < 0)
       return -1;
-   copy_in(slot_at(p, (ulong)slot), data, size, align);
+   copy_packet(slot_at(p, (ulong)slot), data, size, align);
    return 0;
 }
 
@@ -229,7 +216,7 @@ int __read_pipe_4(pipe_ptr p, reserve_id_t r, uint index, __generic void *data, 
    long slot = reserved_slot(p, r, index);
    if (slot < 0)
       return -1;
-   copy_out(data, slot_at(p, (ulong)slot), size, align);
+   copy_packet(data, slot_at(p, (ulong)slot), size, align);
    return 0;
 }
 

@@ -330,15 +330,24 @@ static void test_queue_arg(const struct kt_env *env, cl_program p, cl_command_qu
    clReleaseKernel(k);
 }
 
+/* Runs kernel name of p on global work-items (local size NULL) with an
+ * int buffer of n elements as argument 0, and reads it into got. */
+static void run_into(const struct kt_env *env, cl_program p, const char *name, size_t global,
+                     int *got, size_t n)
+{
+   cl_kernel k = kk_kernel(p, name);
+   cl_mem out = kk_buffer_in(env, n * sizeof(int), NULL);
+   KK_ARG(k, 0, out);
+   KK_RUN(env, k, 1, NULL, &global, NULL);
+   kk_read(env, out, n * sizeof(int), got);
+   clReleaseMemObject(out);
+   clReleaseKernel(k);
+}
+
 static void test_dims(const struct kt_env *env, cl_program p)
 {
-   cl_kernel k = kk_kernel(p, "dims");
-   cl_mem out = kk_buffer_in(env, 48 * sizeof(int), NULL);
-   KK_ARG(k, 0, out);
-   size_t g = 1;
-   KK_RUN(env, k, 1, NULL, &g, NULL);
    int got[48];
-   kk_read(env, out, sizeof(got), got);
+   run_into(env, p, "dims", 1, got, 48);
    for (int y = 0; y < 5; y++)
       for (int x = 0; x < 8; x++) {
          bool in = x >= 1 && x < 5 && y >= 2 && y < 5;
@@ -346,37 +355,23 @@ static void test_dims(const struct kt_env *env, cl_program p)
       }
    for (int i = 40; i < 48; i++)
       CHECK(got[i] == 7, "3D out[%d] = %d", i, got[i]);
-   clReleaseMemObject(out);
-   clReleaseKernel(k);
 }
 
 static void test_nested(const struct kt_env *env, cl_program p)
 {
-   cl_kernel k = kk_kernel(p, "nested");
-   cl_mem out = kk_buffer_in(env, 4 * sizeof(int), NULL);
-   KK_ARG(k, 0, out);
-   size_t g = 2;
-   KK_RUN(env, k, 1, NULL, &g, NULL);
    int got[4];
-   kk_read(env, out, sizeof(got), got);
+   run_into(env, p, "nested", 2, got, 4);
    /* Item 0 and 1 at depth 0 (+1 each); depths 1, 2 run 4 items (+1);
     * depth 3 runs 4 items (+1000). */
    int want[4] = {1003, 1003, 1002, 1002};
    for (int i = 0; i < 4; i++)
       CHECK(got[i] == want[i], "out[%d] = %d, want %d", i, got[i], want[i]);
-   clReleaseMemObject(out);
-   clReleaseKernel(k);
 }
 
 static void test_events(const struct kt_env *env, cl_program p)
 {
-   cl_kernel k = kk_kernel(p, "events");
-   cl_mem out = kk_buffer_in(env, 20 * sizeof(int), NULL);
-   KK_ARG(k, 0, out);
-   size_t g = 1;
-   KK_RUN(env, k, 1, NULL, &g, NULL);
    int got[20];
-   kk_read(env, out, sizeof(got), got);
+   run_into(env, p, "events", 1, got, 20);
    CHECK(got[0] == 1 && got[1] == 2 && got[2] == 3, "chain %d %d %d", got[0], got[1], got[2]);
    CHECK(got[3] == 1, "profiling of a finished child");
    /* The kernel that sets the user event ran before what waited for it. */
@@ -385,19 +380,12 @@ static void test_events(const struct kt_env *env, cl_program p)
    for (int i = 11; i <= 15; i++)
       CHECK(got[i] == 0, "enqueue %d returned %d", i, got[i]);
    CHECK(got[16] == 0, "is_valid_event(CLK_NULL_EVENT) = %d", got[16]);
-   clReleaseMemObject(out);
-   clReleaseKernel(k);
 }
 
 static void test_locals(const struct kt_env *env, cl_program p)
 {
-   cl_kernel k = kk_kernel(p, "locals");
-   cl_mem out = kk_buffer_in(env, (N + 2) * sizeof(int), NULL);
-   KK_ARG(k, 0, out);
-   size_t g = 1;
-   KK_RUN(env, k, 1, NULL, &g, NULL);
    int got[N + 2];
-   kk_read(env, out, sizeof(got), got);
+   run_into(env, p, "locals", 1, got, N + 2);
    CHECK(got[N + 1] == 0, "enqueue_kernel returned %d", got[N + 1]);
    for (int i = 0; i < N; i++) {
       int base = i / 16 * 16, sum = 0;
@@ -405,19 +393,12 @@ static void test_locals(const struct kt_env *env, cl_program p)
          sum += base + j;
       CHECK(got[i] == sum * 100 + 16, "out[%d] = %d", i, got[i]);
    }
-   clReleaseMemObject(out);
-   clReleaseKernel(k);
 }
 
 static void test_queries(const struct kt_env *env, cl_program p)
 {
-   cl_kernel k = kk_kernel(p, "queries");
-   cl_mem out = kk_buffer_in(env, 10 * sizeof(int), NULL);
-   KK_ARG(k, 0, out);
-   size_t g = 1;
-   KK_RUN(env, k, 1, NULL, &g, NULL);
    int got[10];
-   kk_read(env, out, sizeof(got), got);
+   run_into(env, p, "queries", 1, got, 10);
    CHECK(got[0] >= 1 && (size_t)got[0] <= kt_device_ulong(env->device, CL_DEVICE_MAX_WORK_GROUP_SIZE),
          "work-group size %d", got[0]);
    CHECK(got[1] >= 1, "preferred multiple %d", got[1]);
@@ -426,8 +407,6 @@ static void test_queries(const struct kt_env *env, cl_program p)
    CHECK(got[5] == -160, "local size too large: %d, want CLK_INVALID_NDRANGE", got[5]);
    CHECK(got[6] == -51, "__local size 0: %d, want CLK_INVALID_ARG_SIZE", got[6]);
    CHECK(got[8] == 0 && got[9] == 0, "no refused child ran");
-   clReleaseMemObject(out);
-   clReleaseKernel(k);
 }
 
 /* KILN_CHECK=bounds (kernel_device_enqueue_checked): a child's access
@@ -454,19 +433,12 @@ static void test_bounds(const struct kt_env *env, cl_program p)
 
 static void test_many(const struct kt_env *env, cl_program p)
 {
-   cl_kernel k = kk_kernel(p, "many");
-   cl_mem out = kk_buffer_in(env, 105 * sizeof(int), NULL);
-   KK_ARG(k, 0, out);
-   size_t g = 1;
-   KK_RUN(env, k, 1, NULL, &g, NULL);
    int got[105];
-   kk_read(env, out, sizeof(got), got);
+   run_into(env, p, "many", 1, got, 105);
    CHECK(got[100] == 0 && got[101] == 0 && got[103] == 0, "enqueues returned %d %d %d", got[100],
          got[101], got[103]);
    CHECK(got[102] == 4950, "sum after 100 events: %d", got[102]);
    CHECK(got[104] == 99, "after the marker: %d", got[104]);
-   clReleaseMemObject(out);
-   clReleaseKernel(k);
 }
 
 /* CLK_DEVICE_QUEUE_FULL once a queue's pending commands fill its
