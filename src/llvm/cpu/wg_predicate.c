@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "llvm/cpu/wg_faint.h"
 #include "llvm/cpu/wg_graph.h"
 #include "llvm/cpu/wg_internal.h"
 #include "llvm/cpu/wg_uniform.h"
@@ -409,6 +410,9 @@ unsigned kiln_wg_predicate_loops(LLVMValueRef fn, LLVMValueRef lid, unsigned mar
    LLVMDisposeBuilder(x.b);
    kiln_free(chosen);
    kiln_free(taken);
+   /* The trip counters that the rounds replaced now only step themselves. */
+   if (added)
+      kiln_wg_drop_faint_allocas(fn);
    return added;
 }
 

@@ -363,6 +363,15 @@ static bool vector_global_load(const char *line)
    return strstr(line, "@llvm.masked.load.v") && strstr(line, "addrspace(1)");
 }
 
+/* A per-work-item integer slot stored back in every round: the only
+ * integer vectors a predicated round should store are the cleared
+ * active flags (zeros); a stepped trip counter would be another. */
+static bool stepped_counter(const char *line)
+{
+   const char *at = strstr(line, "call void @llvm.masked.store.v");
+   return at && strstr(at, " x i32> ") && !strstr(at, "zeroinitializer");
+}
+
 struct ir_match {
    bool (*match)(const char *);
    bool found;
@@ -404,6 +413,8 @@ static void check_grid_stride_sum(const struct kt_env *env, const char *dir)
       CHECK(m >= 0, "KILN_DUMP wrote no optimised IR for gs_sum");
       CHECK(m != 0, "gs_sum: the predicated grid-stride loop was not vectorized (no masked "
                     "vector load of global memory in the optimised IR)");
+      CHECK(ir_matches(dir, "gs_sum", stepped_counter) == 0,
+            "gs_sum: a round still loads and stores a trip counter per work-item (wg_faint.c)");
    }
    enum { G = 256, MAXN = 4099 };
    static float in[MAXN];
