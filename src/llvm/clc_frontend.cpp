@@ -958,6 +958,7 @@ extern "C" unsigned kiln_llvm_guard_catches(void)
 // memory the caller gives.  (A malloc()ed block was not far enough: a
 // thread's malloc arena can sit within 8 MiB of its stack, and then a
 // build now and then moved to Clang's thread and failed Kiln's limit.)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(KILN_ASAN_BUILD)
 namespace {
 
 void note_far_bottom()
@@ -966,6 +967,7 @@ void note_far_bottom()
 }
 
 } // namespace
+#endif
 
 extern "C" void kiln_llvm_note_stack(void *stack, size_t size)
 {
