@@ -152,8 +152,13 @@ static enum kiln_build_status build_workgroups(struct kiln_llvm_job *job)
       bool interchange = job->optimize && kiln_wg_mark_interchange(wg[i]);
       if (kiln_wg_has_barrier(wg[i]) || interchange) {
          barriers = true;
-         kiln_wg_rematerialize(wg[i]);
+         /* Barriers first: a work-item value used after a barrier in
+          * the barrier's own block (`l = get_local_id(0); barrier(...);
+          * if (n > l)`) is then used in another block, and recomputed
+          * there instead of carried in a slot (wg_trim.c needs the local
+          * id itself in a region's test). */
          kiln_wg_isolate_barriers(wg[i]);
+         kiln_wg_rematerialize(wg[i]);
       }
    }
    /* Barriers need every value that crosses a block in memory, where

@@ -142,6 +142,16 @@ LLVMBasicBlockRef kiln_wg_loop_nest(struct kiln_wg *w, LLVMBasicBlockRef body,
 /* Without barriers the body runs as is, once per work-item. */
 void kiln_wg_build_single_region(struct kiln_wg *w);
 
+/* ---- wg_trim.c ---- */
+
+/* Where the region whose nest starts at `nest` and whose body (blocks,
+ * entry first among them) starts at entry begins with `if (lid.x < U)`,
+ * U the same for the whole group, and the work-items that fail it only
+ * reach the region's barrier: its x loop stops at U.  Returns whether it
+ * did. */
+bool kiln_wg_trim_region(struct kiln_wg *w, LLVMBasicBlockRef nest, LLVMBasicBlockRef entry,
+                         LLVMBasicBlockRef latch, LLVMBasicBlockRef *blocks, unsigned n);
+
 /* ---- wg_private.c ---- */
 
 /* An alloca only ever written in setup holds a value common to the whole

@@ -224,13 +224,17 @@ static LLVMBasicBlockRef clone_region(struct kiln_wg *w, const struct regions *r
          }
       }
    }
-   /* A loop that blocks of work-items run interleaved (wg_jam.h). */
-   if (!once && kiln_wg_jam_start(start)) {
+   if (!once) {
       unsigned n = 0;
       for (unsigned k = 0; k < num_old; k++)
          if (reach[k])
             stack[n++] = copy[k];
-      kiln_wg_jam_region(w, entry, stack, n);
+      /* A loop that blocks of work-items run interleaved (wg_jam.h); a
+       * region for the work-items below a group-wide bound (wg_trim.c). */
+      if (kiln_wg_jam_start(start))
+         kiln_wg_jam_region(w, entry, stack, n);
+      else
+         kiln_wg_trim_region(w, nest, entry, latch, stack, n);
    }
 out:
    kiln_value_map_fini(&map);
