@@ -214,3 +214,22 @@ int kk_each_dumped_ir(const char *dir, const char *kernel, void (*fn)(FILE *f, v
    closedir(d);
    return files;
 }
+
+struct ir_match {
+   bool (*match)(const char *);
+   bool found;
+};
+
+static void match_lines(FILE *f, void *arg)
+{
+   struct ir_match *m = arg;
+   char line[4096];
+   while (fgets(line, sizeof(line), f))
+      m->found |= m->match(line);
+}
+
+int kk_dumped_ir_matches(const char *dir, const char *kernel, bool (*match)(const char *line))
+{
+   struct ir_match m = {match, false};
+   return kk_each_dumped_ir(dir, kernel, match_lines, &m) > 0 ? m.found : -1;
+}

@@ -65,6 +65,9 @@ void kk_read(const struct kt_env *env, cl_mem m, size_t size, void *host);
  * files, -1 when dir cannot be read. */
 int kk_each_dumped_ir(const char *dir, const char *kernel, void (*fn)(FILE *f, void *arg),
                       void *arg);
+/* Whether a line of kernel's optimised IR that KILN_DUMP left in dir
+ * matches: 1 or 0, -1 when there is no such file. */
+int kk_dumped_ir_matches(const char *dir, const char *kernel, bool (*match)(const char *line));
 
 /* Reads f's next line into line (size bytes) that lies inside the function
  * whose `define` line contains fn ("@__kiln_wg_<kernel>("); false at the

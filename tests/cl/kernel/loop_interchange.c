@@ -372,27 +372,6 @@ static bool stepped_counter(const char *line)
    return at && strstr(at, " x i32> ") && !strstr(at, "zeroinitializer");
 }
 
-struct ir_match {
-   bool (*match)(const char *);
-   bool found;
-};
-
-static void match_lines(FILE *f, void *arg)
-{
-   struct ir_match *m = arg;
-   char line[4096];
-   while (fgets(line, sizeof(line), f))
-      m->found |= m->match(line);
-}
-
-/* Whether a line of kernel's optimised IR, as KILN_DUMP left it in dir,
- * matches; -1 when there is no such file. */
-static int ir_matches(const char *dir, const char *kernel, bool (*match)(const char *))
-{
-   struct ir_match m = {match, false};
-   return kk_each_dumped_ir(dir, kernel, match_lines, &m) > 0 ? m.found : -1;
-}
-
 static bool is_cpu(const struct kt_env *env)
 {
    cl_device_type type = 0;
@@ -409,11 +388,11 @@ static void check_grid_stride_sum(const struct kt_env *env, const char *dir)
    /* Only the CPU device's work-group pass interchanges (GPUs run
     * work-items in lanes already). */
    if (is_cpu(env)) {
-      int m = ir_matches(dir, "gs_sum", vector_global_load);
+      int m = kk_dumped_ir_matches(dir, "gs_sum", vector_global_load);
       CHECK(m >= 0, "KILN_DUMP wrote no optimised IR for gs_sum");
       CHECK(m != 0, "gs_sum: the predicated grid-stride loop was not vectorized (no masked "
                     "vector load of global memory in the optimised IR)");
-      CHECK(ir_matches(dir, "gs_sum", stepped_counter) == 0,
+      CHECK(kk_dumped_ir_matches(dir, "gs_sum", stepped_counter) == 0,
             "gs_sum: a round still loads and stores a trip counter per work-item (wg_faint.c)");
    }
    enum { G = 256, MAXN = 4099 };
@@ -455,7 +434,7 @@ static void check_vectorized(const struct kt_env *env, const char *dir)
 {
    cl_program p = kk_build(env, sp_source, NULL);
    if (is_cpu(env)) {
-      int m = ir_matches(dir, "compute_sp_scalar", vector_fma);
+      int m = kk_dumped_ir_matches(dir, "compute_sp_scalar", vector_fma);
       CHECK(m >= 0, "KILN_DUMP wrote no optimised IR for compute_sp_scalar");
       CHECK(m != 0, "clpeak's scalar kernel: the work-item loop around its own loop was not "
                     "vectorized (no vector fma in the optimised IR)");
@@ -463,7 +442,7 @@ static void check_vectorized(const struct kt_env *env, const char *dir)
        * default), as its float16 code gets. */
       const char *w = getenv("KILN_CPU_VECTOR_WIDTH");
       if (__builtin_cpu_supports("avx512f") && (!w || strcmp(w, "256")))
-         CHECK(ir_matches(dir, "compute_sp_scalar", fma_512) == 1,
+         CHECK(kk_dumped_ir_matches(dir, "compute_sp_scalar", fma_512) == 1,
                "clpeak's scalar kernel: no 16-wide fma on an AVX-512 CPU");
    }
    enum { G = 128 };
