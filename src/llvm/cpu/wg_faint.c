@@ -164,7 +164,6 @@ unsigned kiln_wg_drop_faint_allocas(LLVMValueRef fn)
       LLVMInstructionEraseFromParent(f.allocas[k]);
       removed++;
    }
-
    kiln_free(f.allocas);
    kiln_free(f.dead);
    return removed;

@@ -30,7 +30,9 @@ static bool in_blocks(LLVMBasicBlockRef *blocks, unsigned n, LLVMBasicBlockRef b
    return false;
 }
 
-/* Whether a block of the region stores to pointer p. */
+/* Whether a block of the region stores to pointer p (or calls anything,
+ * or writes memory atomically: taken as a store, to stay on the safe
+ * side). */
 static bool stored_in(LLVMBasicBlockRef *blocks, unsigned n, LLVMValueRef p)
 {
    for (unsigned k = 0; k < n; k++)
