@@ -2,6 +2,8 @@
 #include "llvm/cpu/wg_faint.h"
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include "util/alloc.h"
 
@@ -16,12 +18,18 @@ struct faint {
    unsigned n;
 };
 
+static int by_address(const void *a, const void *b)
+{
+   uintptr_t x = (uintptr_t)*(const LLVMValueRef *)a, y = (uintptr_t)*(const LLVMValueRef *)b;
+   return (x > y) - (x < y);
+}
+
+/* The candidates are sorted by address: a lookup per store reached, in a
+ * kernel of many variables, stays logarithmic. */
 static int index_of(const struct faint *f, LLVMValueRef v)
 {
-   for (unsigned k = 0; k < f->n; k++)
-      if (f->allocas[k] == v)
-         return (int)k;
-   return -1;
+   const LLVMValueRef *at = bsearch(&v, f->allocas, f->n, sizeof(*f->allocas), by_address);
+   return at ? (int)(at - f->allocas) : -1;
 }
 
 /* Computes a value and nothing else. */
@@ -112,6 +120,7 @@ unsigned kiln_wg_drop_faint_allocas(LLVMValueRef fn)
          f.allocas[f.n] = i;
          f.dead[f.n++] = true;
       }
+   qsort(f.allocas, f.n, sizeof(*f.allocas), by_address);
    /* Greatest fixpoint: an alloca stays faint until a load from it
     * reaches a use outside the faint set. */
    for (bool changed = true; changed;) {
