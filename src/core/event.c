@@ -30,9 +30,11 @@ static void event_destroy(struct kiln_object *obj)
       kiln_free(ev->edges);
    pthread_mutex_destroy(&ev->lock);
    pthread_cond_destroy(&ev->done);
+   /* A command's event holds its queue, which holds the context. */
    if (ev->queue)
       kiln_object_unref(&ev->queue->obj);
-   kiln_object_unref(&ev->context->obj);
+   else
+      kiln_object_unref(&ev->context->obj);
    kiln_object_free(ev);
 }
 
@@ -51,11 +53,14 @@ static cl_int event_alloc(cl_context ctx, cl_command_queue q, cl_command_type ty
    ev->context = ctx;
    ev->queue = q;
    ev->type = type;
-   pthread_mutex_init(&ev->lock, NULL);
+   kiln_mutex_init_spinning(&ev->lock);
    pthread_cond_init(&ev->done, NULL);
-   kiln_object_ref(&ctx->obj);
+   /* One count per launch on a line the executor's thread also writes
+    * costs a cache miss on each side: the queue's reference is enough. */
    if (q)
       kiln_object_ref(&q->obj);
+   else
+      kiln_object_ref(&ctx->obj);
    if (!listed)
       kiln_object_init_unlisted(&ev->obj, KILN_TYPE_EVENT, event_destroy);
    else if (!kiln_object_init(&ev->obj, KILN_TYPE_EVENT, event_destroy)) {

@@ -222,7 +222,7 @@ struct kiln_executor *kiln_executor_create(cl_device_id dev)
    ex->device = dev;
    ex->refs = 1;
    atomic_init(&ex->num_flying, 0);
-   pthread_mutex_init(&ex->lock, NULL);
+   kiln_mutex_init_spinning(&ex->lock);
    pthread_cond_init(&ex->wake, NULL);
    pthread_cond_init(&ex->wake_completer, NULL);
    return ex;

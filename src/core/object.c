@@ -50,8 +50,100 @@ struct free_block {
    const cl_icd_dispatch *dispatch; /* stays valid while the block is free */
    struct free_block *next;
 };
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t pool_lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 static struct free_block *pool[POOL_CLASSES];
+
+/* Each thread keeps up to CACHE_MAX free blocks per class of its own and
+ * takes or gives back CACHE_MOVE at a time: a launch's event is allocated
+ * on the enqueuing thread and freed on the executor, and with one shared
+ * list both took pool_lock for every command, which bounced between them
+ * (docs/performance.md, "Launch path").  A thread's blocks go back to the
+ * shared lists when it exits (cache_key's destructor). */
+#define CACHE_MAX 64
+#define CACHE_MOVE 32
+struct pool_cache {
+   struct free_block *head[POOL_CLASSES];
+   unsigned count[POOL_CLASSES];
+   bool keyed; /* the thread's cache_key points here */
+};
+static _Thread_local struct pool_cache cache KILN_TLS_MODEL;
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static bool cache_key_made;
+
+/* Moves up to n blocks from the list *from to the front of *to; returns
+ * how many moved. */
+static unsigned move_blocks(struct free_block **from, struct free_block **to, unsigned n)
+{
+   unsigned moved = 0;
+   while (moved < n && *from) {
+      struct free_block *f = *from;
+      *from = f->next;
+      f->next = *to;
+      *to = f;
+      moved++;
+   }
+   return moved;
+}
+
+static void cache_flush(void *arg)
+{
+   struct pool_cache *pc = arg;
+   pthread_mutex_lock(&pool_lock);
+   for (int c = 0; c < POOL_CLASSES; c++) {
+      move_blocks(&pc->head[c], &pool[c], pc->count[c]);
+      pc->count[c] = 0;
+   }
+   pthread_mutex_unlock(&pool_lock);
+}
+
+static void cache_key_init(void)
+{
+   cache_key_made = pthread_key_create(&cache_key, cache_flush) == 0;
+}
+
+/* Only a thread whose exit gives its blocks back keeps any. */
+static bool cache_usable(void)
+{
+   if (cache.keyed)
+      return true;
+   pthread_once(&cache_once, cache_key_init);
+   cache.keyed = cache_key_made && pthread_setspecific(cache_key, &cache) == 0;
+   return cache.keyed;
+}
+
+static struct free_block *pool_take(int c)
+{
+   if (!cache.head[c] && cache_usable()) {
+      pthread_mutex_lock(&pool_lock);
+      cache.count[c] += move_blocks(&pool[c], &cache.head[c], CACHE_MOVE);
+      pthread_mutex_unlock(&pool_lock);
+   }
+   struct free_block *f = cache.head[c];
+   if (f) {
+      cache.head[c] = f->next;
+      cache.count[c]--;
+   }
+   return f;
+}
+
+static void pool_give(int c, struct free_block *f)
+{
+   if (!cache_usable()) {
+      pthread_mutex_lock(&pool_lock);
+      f->next = pool[c];
+      pool[c] = f;
+      pthread_mutex_unlock(&pool_lock);
+      return;
+   }
+   f->next = cache.head[c];
+   cache.head[c] = f;
+   if (++cache.count[c] > CACHE_MAX) {
+      pthread_mutex_lock(&pool_lock);
+      cache.count[c] -= move_blocks(&cache.head[c], &pool[c], CACHE_MOVE);
+      pthread_mutex_unlock(&pool_lock);
+   }
+}
 
 static int size_class(size_t size)
 {
@@ -70,11 +162,7 @@ void *kiln_object_alloc(size_t size)
    int c = size_class(size);
    size_t *block = NULL;
    if (c >= 0) {
-      pthread_mutex_lock(&pool_lock);
-      struct free_block *f = pool[c];
-      if (f)
-         pool[c] = f->next;
-      pthread_mutex_unlock(&pool_lock);
+      struct free_block *f = pool_take(c);
       if (f)
          UNPOISON(f + 1, ((size_t)128 << c) - sizeof(size_t) - sizeof(*f));
       block = f ? (size_t *)f - 1 : malloc((size_t)128 << c);
@@ -107,10 +195,7 @@ void kiln_object_free(void *obj)
    size_t rest = ((size_t)128 << c) - sizeof(size_t) - sizeof(*f);
    memset(f + 1, 0, rest);
    POISON(f + 1, rest);
-   pthread_mutex_lock(&pool_lock);
-   f->next = pool[c];
-   pool[c] = f;
-   pthread_mutex_unlock(&pool_lock);
+   pool_give(c, f);
 }
 
 void kiln_object_set_dispatch(const cl_icd_dispatch *dispatch)

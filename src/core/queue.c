@@ -8,6 +8,7 @@
 #include "core/event.h"
 #include "core/executor.h"
 #include "util/alloc.h"
+#include "util/spin.h"
 
 /* The slot of dev's default on-device queue in ctx; NULL for a device
  * not in the context. */
@@ -55,7 +56,7 @@ cl_int kiln_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_prop
    q->context = ctx;
    q->device = dev;
    atomic_init(&q->properties, props);
-   pthread_mutex_init(&q->lock, NULL);
+   kiln_mutex_init_spinning(&q->lock);
    pthread_cond_init(&q->idle, NULL);
    pthread_cond_init(&q->drained, NULL);
    kiln_object_ref(&ctx->obj);

@@ -32,3 +32,12 @@ uint64_t kiln_spin_ns(void)
    pthread_once(&spin_once, spin_init);
    return spin_ns;
 }
+
+void kiln_mutex_init_spinning(pthread_mutex_t *m)
+{
+   pthread_mutexattr_t a;
+   pthread_mutexattr_init(&a);
+   pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+   pthread_mutex_init(m, &a);
+   pthread_mutexattr_destroy(&a);
+}

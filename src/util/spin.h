@@ -8,6 +8,7 @@
 #ifndef KILN_UTIL_SPIN_H
 #define KILN_UTIL_SPIN_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -59,5 +60,12 @@ static inline bool kiln_spin_until(bool (*done)(void *), void *arg)
       }
    }
 }
+
+/* A mutex that spins a little before it sleeps (glibc's adaptive
+ * kind), for locks that two threads take for a few instructions each on
+ * every command (a queue's, an event's, the executor's): without it, one
+ * side that finds the lock held sleeps in the kernel and the other wakes
+ * it, which costs more than the command. */
+void kiln_mutex_init_spinning(pthread_mutex_t *m);
 
 #endif
