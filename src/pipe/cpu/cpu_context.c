@@ -22,7 +22,7 @@ struct cpu_tpool *cpu_context_tpool(struct pipe_context *pctx)
       return cpu_screen_tpool(pctx->screen);
    pthread_mutex_lock(&ctx->tpool_lock);
    if (!ctx->tpool)
-      ctx->tpool = cpu_tpool_create(ctx->num_cpus, ctx->cpus, ctx->num_cpus);
+      ctx->tpool = cpu_tpool_create(ctx->num_cpus, ctx->cpus, ctx->num_cpus, cpu_tpool_pinned());
    struct cpu_tpool *pool = ctx->tpool;
    pthread_mutex_unlock(&ctx->tpool_lock);
    return pool;

@@ -38,7 +38,9 @@ struct cpu_tpool *cpu_screen_tpool(struct pipe_screen *screen)
    pthread_mutex_lock(&s->tpool_lock);
    pool = atomic_load_explicit(&s->tpool, memory_order_relaxed);
    if (!pool) {
-      pool = cpu_tpool_create(s->info.cores, NULL, 0);
+      pool = cpu_tpool_pinned() && s->info.cpus
+                ? cpu_tpool_create(s->info.cores, s->info.cpus, s->info.cores, true)
+                : cpu_tpool_create(s->info.cores, NULL, 0, false);
       atomic_store_explicit(&s->tpool, pool, memory_order_release);
    }
    pthread_mutex_unlock(&s->tpool_lock);

@@ -32,6 +32,7 @@
 #include "pipe/cpu/cpu_bounds.h"
 #include "winsys/sw/sw_winsys.h"
 #include "util/alloc.h"
+#include "util/env.h"
 #include "util/spin.h"
 #include "util/tls.h"
 
@@ -232,7 +233,50 @@ static void *worker_main(void *arg)
    return NULL;
 }
 
-struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus)
+/* Why a CPU per worker: a launch wakes every worker at once while the
+ * thread that wakes them still runs, so the scheduler finds one CPU busy
+ * and may queue two workers on another; when the waker then sleeps, the
+ * CPU it leaves stays idle, as the workers count as cache-hot where they
+ * are queued.  On the 2-core VM that made one launch in four of clpeak's
+ * kernels take twice as long (perf sched: a worker waiting 4.4 ms on
+ * the other's CPU with its own idle; docs/performance.md, "Workers on
+ * CPUs of their own").  A worker pinned to its CPU waits at most for the
+ * waker's polling there to end. */
+static pthread_once_t pin_once = PTHREAD_ONCE_INIT;
+static bool pin_on = true;
+
+static void pin_init(void)
+{
+   pin_on = !kiln_env_off(getenv("KILN_CPU_PIN"));
+}
+
+bool cpu_tpool_pinned(void)
+{
+   pthread_once(&pin_once, pin_init);
+   return pin_on;
+}
+
+/* Thread attributes for worker i: its stack, and where it may run. */
+static void worker_attr(pthread_attr_t *attr, unsigned i, const int *cpus, unsigned num_cpus,
+                        bool one_each)
+{
+   pthread_attr_init(attr);
+   pthread_attr_setstacksize(attr, CPU_WORKER_STACK_SIZE);
+   if (!num_cpus)
+      return;
+   cpu_set_t set;
+   CPU_ZERO(&set);
+   for (unsigned c = one_each ? i % num_cpus : 0; c < num_cpus; c++) {
+      if (cpus[c] >= 0 && cpus[c] < CPU_SETSIZE)
+         CPU_SET(cpus[c], &set);
+      if (one_each)
+         break;
+   }
+   pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus,
+                                   bool one_each)
 {
    struct cpu_tpool *pool = kiln_calloc(1, sizeof(*pool));
    if (!pool)
@@ -246,36 +290,25 @@ struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsign
    pthread_mutex_init(&pool->lock, NULL);
    pthread_cond_init(&pool->work, NULL);
    pthread_cond_init(&pool->done, NULL);
-   pthread_attr_t attr;
-   pthread_attr_init(&attr);
-   pthread_attr_setstacksize(&attr, CPU_WORKER_STACK_SIZE);
-   /* A sub-device's workers may run on its CPUs only; the scheduler still
-    * balances them among those.  Pinning is best effort: a CPU set the
-    * kernel refuses leaves the threads unpinned (their number still
-    * bounds the sub-device's share of the machine). */
-   if (num_cpus) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      for (unsigned i = 0; i < num_cpus; i++)
-         if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
-            CPU_SET(cpus[i], &set);
-      pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-   }
+   /* A sub-device's workers may run on its CPUs only; unpinned, the
+    * scheduler still balances them among those.  Pinning is best effort:
+    * a CPU set the kernel refuses leaves the threads unpinned (their
+    * number still bounds the sub-device's share of the machine). */
    for (unsigned i = 0; i < (num_threads ? num_threads : 1); i++) {
-      if (pthread_create(&pool->threads[i], &attr, worker_main, pool)) {
+      pthread_attr_t attr;
+      worker_attr(&attr, i, cpus, num_cpus, one_each);
+      int err = pthread_create(&pool->threads[i], &attr, worker_main, pool);
+      pthread_attr_destroy(&attr);
+      if (err) {
          if (!num_cpus)
             break;
          /* Unpinned, as said above. */
          num_cpus = 0;
-         pthread_attr_destroy(&attr);
-         pthread_attr_init(&attr);
-         pthread_attr_setstacksize(&attr, CPU_WORKER_STACK_SIZE);
          i--;
          continue;
       }
       pool->num_threads++;
    }
-   pthread_attr_destroy(&attr);
    if (!pool->num_threads) {
       cpu_tpool_destroy(pool);
       return NULL;

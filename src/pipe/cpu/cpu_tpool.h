@@ -18,8 +18,12 @@ struct cpu_tpool;
 #define CPU_WORKER_STACK_RESERVE (1u << 20)
 
 /* num_threads workers; with num_cpus, each may run only on cpus[] (OS
- * CPU numbers). */
-struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus);
+ * CPU numbers), and with one_each worker i only on cpus[i % num_cpus]. */
+struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsigned num_cpus,
+                                   bool one_each);
+/* KILN_CPU_PIN (docs/env.md): whether each worker keeps to a CPU of its
+ * own (on by default). */
+bool cpu_tpool_pinned(void);
 void cpu_tpool_destroy(struct cpu_tpool *pool);
 /* The calling thread's share of a launch: where its work-groups find
  * their __local memory (an arena it owns while the launch runs; grown as
