@@ -95,6 +95,9 @@ static void cache_flush(void *arg)
       pc->count[c] = 0;
    }
    pthread_mutex_unlock(&pool_lock);
+   /* Another thread-exit destructor may still free objects: the next
+    * use keys the cache again, and this runs once more. */
+   pc->keyed = false;
 }
 
 static void cache_key_init(void)

@@ -253,6 +253,44 @@ static void exiting_thread_gives_blocks_back(void **state)
       kiln_object_free(got[i]);
 }
 
+/* A block freed by a thread-exit destructor that runs after the pool's
+ * own (glibc runs them in the order the keys were made, and the pool's
+ * key exists by now) still goes back to the shared lists. */
+static pthread_key_t late_key;
+
+static void free_late(void *block)
+{
+   kiln_object_free(block);
+}
+
+static void *alloc_for_late_free(void *arg)
+{
+   void **block = arg;
+   assert_non_null(*block = kiln_object_alloc(CACHED_SIZE));
+   assert_int_equal(pthread_setspecific(late_key, *block), 0);
+   return NULL;
+}
+
+static void block_freed_after_thread_cache_is_given_back(void **state)
+{
+   (void)state;
+   assert_int_equal(pthread_key_create(&late_key, free_late), 0);
+   void *freed = NULL;
+   pthread_t t;
+   assert_int_equal(pthread_create(&t, NULL, alloc_for_late_free, &freed), 0);
+   assert_int_equal(pthread_join(t, NULL), 0);
+   void *got[CACHED_BLOCKS + 1];
+   bool reused = false;
+   for (int i = 0; i <= CACHED_BLOCKS; i++) {
+      assert_non_null(got[i] = kiln_object_alloc(CACHED_SIZE));
+      reused |= got[i] == freed;
+   }
+   assert_true(reused);
+   for (int i = 0; i <= CACHED_BLOCKS; i++)
+      kiln_object_free(got[i]);
+   pthread_key_delete(late_key);
+}
+
 int main(void)
 {
    const struct CMUnitTest tests[] = {
@@ -265,6 +303,7 @@ int main(void)
       cmocka_unit_test(null_destroy_is_allowed),
       cmocka_unit_test(freed_blocks_are_cleared_and_poisoned),
       cmocka_unit_test(exiting_thread_gives_blocks_back),
+      cmocka_unit_test(block_freed_after_thread_cache_is_given_back),
    };
    return cmocka_run_group_tests_name("object", tests, NULL, NULL);
 }
