@@ -9,6 +9,7 @@
 struct cpu_resource {
    struct pipe_resource base;
    void *data;
+   size_t capacity, alignment; /* of data, for sw_winsys_buffer_free */
 };
 
 static inline struct cpu_resource *cpu_resource(struct pipe_resource *res)
@@ -28,7 +29,8 @@ static struct pipe_resource *cpu_resource_create(struct pipe_screen *screen, siz
       return NULL;
    /* Aligned for the widest OpenCL type (long16), which is also what
     * CL_DEVICE_MEM_BASE_ADDR_ALIGN promises. */
-   r->data = sw_winsys_alloc(size, screen->caps.mem_base_addr_align / 8);
+   r->alignment = screen->caps.mem_base_addr_align / 8;
+   r->data = sw_winsys_buffer_alloc(size, r->alignment, &r->capacity);
    if (!r->data) {
       kiln_free(r);
       return NULL;
@@ -55,7 +57,8 @@ static void cpu_resource_destroy(struct pipe_screen *screen, struct pipe_resourc
 {
    (void)screen;
    if (!res->user_memory)
-      sw_winsys_free(cpu_resource(res)->data);
+      sw_winsys_buffer_free(cpu_resource(res)->data, cpu_resource(res)->capacity,
+                            cpu_resource(res)->alignment);
    kiln_free(res);
 }
 

@@ -6,12 +6,20 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "winsys/sw/sw_buffer_cache.h"
 
 /* Buffers this large go on transparent huge pages where the kernel
  * offers them on request (THP "madvise" mode, the usual default): kernels
  * stream through them, and 2 MiB pages take the TLB misses out of that. */
 #define HUGE_PAGE (2u << 20)
 #define HUGE_MIN (4u * HUGE_PAGE)
+
+static size_t padded(size_t size, size_t alignment)
+{
+   if (alignment > 1 && !(alignment & (alignment - 1)) && size <= SIZE_MAX - alignment)
+      size = (size + alignment - 1) & ~(alignment - 1);
+   return size;
+}
 
 /* Storage is padded to a whole number of its alignment (the device's
  * CL_DEVICE_MEM_BASE_ADDR_ALIGN, 128 bytes: a pair of cache lines, which
@@ -23,8 +31,7 @@
 void *sw_winsys_alloc(size_t size, size_t alignment)
 {
    bool huge = size >= HUGE_MIN && alignment <= HUGE_PAGE;
-   if (alignment > 1 && !(alignment & (alignment - 1)) && size <= SIZE_MAX - alignment)
-      size = (size + alignment - 1) & ~(alignment - 1);
+   size = padded(size, alignment);
    void *p = kiln_aligned_alloc(huge ? HUGE_PAGE : alignment, size);
 #ifdef MADV_HUGEPAGE
    if (p && huge)
@@ -36,6 +43,28 @@ void *sw_winsys_alloc(size_t size, size_t alignment)
 void sw_winsys_free(void *ptr)
 {
    kiln_free(ptr);
+}
+
+void *sw_winsys_buffer_alloc(size_t size, size_t alignment, size_t *capacity)
+{
+   size = padded(size, alignment);
+   void *p = sw_buffer_cache_take(size, alignment, capacity);
+   if (p)
+      return p;
+   p = sw_winsys_alloc(size, alignment);
+   if (!p) {
+      /* What the cache keeps may be what is missing. */
+      sw_buffer_cache_drop_all();
+      p = sw_winsys_alloc(size, alignment);
+   }
+   *capacity = size;
+   return p;
+}
+
+void sw_winsys_buffer_free(void *ptr, size_t capacity, size_t alignment)
+{
+   if (ptr && !sw_buffer_cache_put(ptr, capacity, alignment))
+      kiln_free(ptr);
 }
 
 uint64_t sw_winsys_total_memory(void)
