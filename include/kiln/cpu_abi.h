@@ -67,6 +67,13 @@ enum { KILN_STACK_FIXED, KILN_STACK_PER_ITEM, KILN_STACK_FIELDS };
  * reads it where it launches a kernel without the description, a block
  * a kernel enqueued (include/kiln/devq_abi.h).  Absent: 0. */
 #define KILN_LOCAL_PREFIX "__kiln_local_"
+
+/* A kernel <k> whose results do not depend on how dimension 0 is cut into
+ * work-groups (src/llvm/cpu/wg_regroup.h) also has a constant
+ *     const uint64_t __kiln_regroup_<k> = 1
+ * and the driver may run a launch's uniform groups of dimension 0 several
+ * at a time as one larger group.  Absent: never. */
+#define KILN_REGROUP_PREFIX "__kiln_regroup_"
 #define KILN_SUB_GROUP_MAX_ITEMS 128
 
 struct kiln_bounds;

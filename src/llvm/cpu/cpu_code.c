@@ -259,7 +259,7 @@ static enum kiln_build_status common_object(struct kiln_llvm_job *job, void **ob
       LLVMLinkage l = LLVMGetLinkage(g);
       if (LLVMIsDeclaration(g) || l == LLVMInternalLinkage || l == LLVMPrivateLinkage ||
           has_prefix(g, KILN_STACK_PREFIX) || has_prefix(g, KILN_MAX_ITEMS_PREFIX) ||
-          has_prefix(g, KILN_LOCAL_PREFIX))
+          has_prefix(g, KILN_LOCAL_PREFIX) || has_prefix(g, KILN_REGROUP_PREFIX))
          continue;
       if (n == cap) {
          LLVMValueRef *grown = kiln_realloc(roots, 2 * cap * sizeof(*roots));
@@ -366,7 +366,7 @@ static void compile_steps(struct compile_call *cc)
    if (!c->tm && !(c->tm = kiln_llvm_create_machine(&mach, c->optimize, &cc->log)))
       return;
    const char *name = c->kernels[cc->i].name;
-   LLVMValueRef roots[4];
+   LLVMValueRef roots[5];
    unsigned n = 0;
    if ((roots[n] = named(c->m, KILN_WG_PREFIX, name, true)))
       n++;
@@ -377,6 +377,9 @@ static void compile_steps(struct compile_call *cc)
       n++;
    /* Only kernels with __local variables of their own have one. */
    if (n && (roots[n] = named(c->m, KILN_LOCAL_PREFIX, name, false)))
+      n++;
+   /* Only kernels that may run merged work-groups have one. */
+   if (n && (roots[n] = named(c->m, KILN_REGROUP_PREFIX, name, false)))
       n++;
    if (!n) {
       kiln_build_log_append(&cc->log, "kernel '%s' is missing from the program's code", name);

@@ -11,6 +11,7 @@
 #include "kiln/kernel_info.h"
 #include "llvm/cpu/wg_interchange.h"
 #include "llvm/cpu/wg_loop_split.h"
+#include "llvm/cpu/wg_regroup.h"
 #include "util/alloc.h"
 
 static LLVMTypeRef ctx_struct_type(LLVMContextRef c)
@@ -192,6 +193,18 @@ static bool emit_max_items(struct kiln_wg *w, const char *kernel)
    return emit_kernel_constant(w, KILN_MAX_ITEMS_PREFIX, kernel, KILN_SUB_GROUP_MAX_ITEMS);
 }
 
+/* Whether the kernel may run several work-groups of dimension 0 as one
+ * (wg_regroup.h): nothing __local either. */
+static bool regroupable(const struct kiln_wg *w, const struct kiln_kernel_info *info)
+{
+   if (info->local_mem_size)
+      return false;
+   for (uint32_t i = 0; i < info->num_args; i++)
+      if (info->args[i].kind == KILN_ARG_LOCAL)
+         return false;
+   return kiln_wg_regroupable(w->fn);
+}
+
 /* __kiln_local_<kernel> (include/kiln/cpu_abi.h) for a kernel with
  * __local bytes of its own.  False when out of memory. */
 static bool emit_local_size(struct kiln_wg *w, const char *kernel, uint64_t size)
@@ -222,6 +235,7 @@ enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
    w.wg_items = LLVMBuildMul(w.b, LLVMBuildMul(w.b, w.lsize[0], w.lsize[1], ""), w.lsize[2], "");
 
    info->local_mem_size = kiln_wg_place_local_variables(&w);
+   bool regroup = regroupable(&w, info);
    unsigned barriers = kiln_wg_lower_work_items(&w);
    barriers += kiln_wg_interchange(m, fn, w.lid);
    bool ok = true;
@@ -238,6 +252,8 @@ enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
       w.oom = true;
    if (!w.oom && ok && info->local_mem_size &&
        !emit_local_size(&w, info->name, info->local_mem_size))
+      w.oom = true;
+   if (!w.oom && ok && regroup && !emit_kernel_constant(&w, KILN_REGROUP_PREFIX, info->name, 1))
       w.oom = true;
    return w.oom ? KILN_WG_OUT_OF_MEMORY : ok ? KILN_WG_OK : KILN_WG_UNSUPPORTED;
 }

@@ -334,6 +334,11 @@ void cpu_tpool_destroy(struct cpu_tpool *pool)
    kiln_free(pool);
 }
 
+unsigned cpu_tpool_size(const struct cpu_tpool *pool)
+{
+   return pool->num_threads;
+}
+
 int cpu_tpool_launch(struct cpu_tpool *pool, kiln_wg_fn fn, const struct pipe_grid_info *info,
                      const void *args, size_t local_mem_size, void *printf_buffer,
                      void *device_enqueue, const struct cpu_tpool_caller *caller)

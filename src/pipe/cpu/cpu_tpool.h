@@ -25,6 +25,8 @@ struct cpu_tpool *cpu_tpool_create(unsigned num_threads, const int *cpus, unsign
  * own (on by default). */
 bool cpu_tpool_pinned(void);
 void cpu_tpool_destroy(struct cpu_tpool *pool);
+/* How many workers pool has. */
+unsigned cpu_tpool_size(const struct cpu_tpool *pool);
 /* The calling thread's share of a launch: where its work-groups find
  * their __local memory (an arena it owns while the launch runs; grown as
  * needed, freed by its owner).  A launch that is handed one runs its
