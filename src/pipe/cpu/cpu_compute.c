@@ -438,14 +438,16 @@ void cpu_launch_free(struct cpu_launch *l)
  * program's "enough groups to fill the device", each looping over the
  * data) get merged groups of at most REGROUP_MAX_WIDTH work-items in
  * dimension 0, at least REGROUP_GROUPS_PER_THREAD of them per worker (for
- * the pool to balance them).  On the 2-core VM, pyopencl's 8192-item
- * grid-stride launch in groups of 128 ran at 15.0 GB/s unmerged, 21.1 at
- * 512 wide, 22.9 at 1024, 21.6 at 2048; a launch of one work-item per
- * element (16M items) lost from 28.9 to 23.7 GB/s merged to 1024, hence
- * the bound on the number of groups (docs/performance.md). */
+ * the pool to balance them, and so that the launching thread's first
+ * group, run before the workers wake, stays a small share).  On the
+ * 2-core VM, pyopencl's 8192-item grid-stride launch in groups of 128
+ * over 16M floats ran at 15.0 GB/s unmerged, 21.1 at 512 wide, 22.9 at
+ * 1024, 21.6 at 2048; a launch of one work-item per element (16M items)
+ * lost from 28.9 to 23.7 GB/s merged to 1024, hence the bound on the
+ * number of groups (docs/performance.md). */
 #define REGROUP_MAX_GROUPS 256u
 #define REGROUP_MAX_WIDTH 1024u
-#define REGROUP_GROUPS_PER_THREAD 4u
+#define REGROUP_GROUPS_PER_THREAD 8u
 
 /* grid with its uniform work-groups of dimension 0 merged G at a time,
  * for a kernel that allows it (wg_regroup.h) and a launch of few groups
