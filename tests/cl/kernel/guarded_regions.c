@@ -9,7 +9,6 @@
  * (KILN_DUMP) must clamp a work-item loop to a bound (`llvm.umin.i64`). */
 #include <stdint.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "kk.h"
 
@@ -148,8 +147,7 @@ static bool umin_64(const char *line)
 int main(void)
 {
    char dir[] = "/tmp/kiln-guarded-XXXXXX";
-   REQUIRE(mkdtemp(dir), "mkdtemp failed");
-   setenv("KILN_DUMP", dir, 1);
+   kk_dump_begin(dir);
    struct kt_env env;
    kt_setup(&env, 0);
    cl_program p = kk_build(&env, source, NULL);
@@ -168,9 +166,6 @@ int main(void)
    }
    CHECK_OK(clReleaseProgram(p));
    kt_teardown(&env);
-   char cmd[128];
-   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-   if (system(cmd))
-      fprintf(stderr, "could not remove %s\n", dir);
+   kk_dump_end(dir);
    return kt_result();
 }

@@ -313,8 +313,7 @@ int main(int argc, char **argv)
    for (size_t i = 0; i < N / G; i++)
       x[i] = 1.0f / (float)(i + 3);
    char dir[] = "/tmp/kiln-jam-prefetch-XXXXXX";
-   REQUIRE(mkdtemp(dir), "mkdtemp failed");
-   setenv("KILN_DUMP", dir, 1);
+   kk_dump_begin(dir);
    struct kt_env env;
    kt_setup(&env, 0);
    cl_program p = kk_build(&env, source, NULL);
@@ -342,9 +341,6 @@ int main(int argc, char **argv)
    }
    CHECK_OK(clReleaseProgram(p));
    kt_teardown(&env);
-   char cmd[128];
-   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-   if (system(cmd))
-      fprintf(stderr, "could not remove %s\n", dir);
+   kk_dump_end(dir);
    return kt_result();
 }

@@ -188,6 +188,20 @@ bool kk_next_line_in(FILE *f, const char *fn, char *line, size_t size, bool *in)
    return false;
 }
 
+void kk_dump_begin(char *dir_template)
+{
+   REQUIRE(mkdtemp(dir_template), "mkdtemp failed");
+   setenv("KILN_DUMP", dir_template, 1);
+}
+
+void kk_dump_end(const char *dir)
+{
+   char cmd[4200];
+   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+   if (system(cmd))
+      fprintf(stderr, "could not remove %s\n", dir);
+}
+
 int kk_each_dumped_ir(const char *dir, const char *kernel, void (*fn)(FILE *f, void *arg),
                       void *arg)
 {

@@ -60,6 +60,12 @@ cl_int kk_run(const struct kt_env *env, cl_kernel k, cl_uint dim, const size_t *
 cl_mem kk_buffer_in(const struct kt_env *env, size_t size, const void *host);
 void kk_read(const struct kt_env *env, cl_mem m, size_t size, void *host);
 
+/* A fresh directory from dir_template ("/tmp/...-XXXXXX", rewritten in
+ * place) that KILN_DUMP (docs/dump.md) then names, before the first
+ * build; kk_dump_end removes it and what Kiln wrote there. */
+void kk_dump_begin(char *dir_template);
+void kk_dump_end(const char *dir);
+
 /* Calls fn(f, arg) on each optimised-IR file that KILN_DUMP (docs/dump.md)
  * wrote into dir for kernel ("...-<kernel>.opt.ll"); the number of such
  * files, -1 when dir cannot be read. */

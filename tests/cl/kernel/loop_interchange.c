@@ -8,7 +8,6 @@
  * optimised IR of clpeak's scalar kernel must show a vector fma: the
  * work-item loop around its 128-iteration loop was vectorized. */
 #include <stdint.h>
-#include <unistd.h>
 
 #include "kk.h"
 
@@ -477,8 +476,7 @@ static void check_vectorized(const struct kt_env *env, const char *dir)
 int main(void)
 {
    char dir[] = "/tmp/kiln-interchange-XXXXXX";
-   REQUIRE(mkdtemp(dir), "mkdtemp failed");
-   setenv("KILN_DUMP", dir, 1);
+   kk_dump_begin(dir);
    struct kt_env env;
    kt_setup(&env, 0);
    prog = kk_build(&env, source, NULL);
@@ -493,9 +491,6 @@ int main(void)
    check_grid_stride_sum(&env, dir);
    CHECK_OK(clReleaseProgram(prog));
    kt_teardown(&env);
-   char cmd[128];
-   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-   if (system(cmd))
-      fprintf(stderr, "could not remove %s\n", dir);
+   kk_dump_end(dir);
    return kt_result();
 }

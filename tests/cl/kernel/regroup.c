@@ -10,7 +10,6 @@
  * the first kind (`@__kiln_regroup_<kernel>`). */
 #include <stdint.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "kk.h"
 
@@ -194,8 +193,7 @@ static void check_mark(const struct kt_env *env, const char *dir, const char *ke
 int main(void)
 {
    char dir[] = "/tmp/kiln-regroup-XXXXXX";
-   REQUIRE(mkdtemp(dir), "mkdtemp failed");
-   setenv("KILN_DUMP", dir, 1);
+   kk_dump_begin(dir);
    struct kt_env env;
    kt_setup(&env, 0);
    static const struct {
@@ -215,9 +213,6 @@ int main(void)
       CHECK_OK(clReleaseProgram(p));
    }
    kt_teardown(&env);
-   char cmd[128];
-   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-   if (system(cmd))
-      fprintf(stderr, "could not remove %s\n", dir);
+   kk_dump_end(dir);
    return kt_result();
 }

@@ -11,7 +11,6 @@
  * (vector adds, or 8 scalar chains). */
 #include <math.h>
 #include <stdint.h>
-#include <unistd.h>
 
 #include "kk.h"
 
@@ -719,8 +718,7 @@ int main(void)
       wd[i] = (double)((i * 2654435761u) % 1009u) * 1e-3 + (i % 3 ? 1e-12 : 1e9);
    }
    char dir[] = "/tmp/kiln-jam-XXXXXX";
-   REQUIRE(mkdtemp(dir), "mkdtemp failed");
-   setenv("KILN_DUMP", dir, 1);
+   kk_dump_begin(dir);
    struct kt_env env;
    kt_setup(&env, 0);
    prog = kk_build(&env, source, NULL);
@@ -740,9 +738,6 @@ int main(void)
    }
    CHECK_OK(clReleaseProgram(prog));
    kt_teardown(&env);
-   char cmd[128];
-   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-   if (system(cmd))
-      fprintf(stderr, "could not remove %s\n", dir);
+   kk_dump_end(dir);
    return kt_result();
 }
