@@ -99,3 +99,15 @@ __kernel void reduce_chunked(__global const float *in, __global float *partial, 
 __kernel void empty(void)
 {
 }
+
+/* 7. saxpy as pyopencl's elementwise template writes it: a grid-stride
+ * loop from the group's start, launched with compute units x 32 groups
+ * of 128 work-items (pyopencl.array's _splay), whatever the size. */
+__kernel void saxpy_strided(float a, __global const float *x, __global float *y, long n)
+{
+   int lid = get_local_id(0);
+   int gsize = get_global_size(0);
+   int work_group_start = get_local_size(0) * get_group_id(0);
+   for (long i = work_group_start + lid; i < n; i += gsize)
+      y[i] = a * x[i] + y[i];
+}

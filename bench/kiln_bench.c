@@ -4,7 +4,9 @@
  * by side.  See docs/performance.md for how to run it and what it found.
  *
  * Benchmarks (bench/kernels.cl, one source for every platform):
- *   saxpy        y = a*x + y on 64M floats, local size 256 (and NULL)
+ *   saxpy        y = a*x + y on 64M floats, local size 256 (and NULL); and
+ *                as pyopencl's elementwise kernels run it: a grid-stride
+ *                loop over compute units x 32 groups of 128 work-items
  *   sgemm        1024x1024 tiled SGEMM, 16x16 __local tiles, 2 barriers/step
  *   reduce       sum of 64M floats, GPU-style grid-stride loads then a
  *                __local tree (4096 groups of 256), group sums added on
@@ -212,6 +214,7 @@ enum status { ST_NOT_RUN, ST_OK, ST_INVALID, ST_ERROR };
 enum bench_id {
    B_SAXPY,
    B_SAXPY_NULL,
+   B_SAXPY_STRIDED, /* pyopencl's shape: CUs x 32 groups of 128, grid-stride */
    B_SGEMM,
    B_REDUCE,
    B_REDUCE_CHUNKED,
@@ -234,9 +237,18 @@ struct result {
    double launches; /* latency rows: launches per timed sample, else 0 */
 };
 
-enum kernel_id { K_SAXPY, K_SGEMM, K_REDUCE, K_REDUCE_CHUNKED, K_MATH, K_EMPTY, K_COUNT };
-static const char *const kernel_names[K_COUNT] = {"saxpy",    "sgemm_tiled", "reduce_sum",
-                                                  "reduce_chunked", "math_mix", "empty"};
+enum kernel_id {
+   K_SAXPY,
+   K_SGEMM,
+   K_REDUCE,
+   K_REDUCE_CHUNKED,
+   K_MATH,
+   K_EMPTY,
+   K_SAXPY_STRIDED,
+   K_COUNT
+};
+static const char *const kernel_names[K_COUNT] = {
+   "saxpy", "sgemm_tiled", "reduce_sum", "reduce_chunked", "math_mix", "empty", "saxpy_strided"};
 
 struct build_times {
    enum status status;
@@ -548,7 +560,12 @@ static cl_int launch_once(struct platform *p, cl_kernel k, cl_uint dim, const si
    return err;
 }
 
-static void bench_saxpy(struct platform *p, const struct host *h, int runs, bool null_local,
+/* How bench_saxpy launches. */
+enum saxpy_shape { SAXPY_ITEM_PER_ELEMENT, SAXPY_NULL_LOCAL, SAXPY_STRIDED };
+#define STRIDED_GROUPS_PER_CU 32
+#define STRIDED_LOCAL 128
+
+static void bench_saxpy(struct platform *p, const struct host *h, int runs, enum saxpy_shape shape,
                         struct result *r)
 {
    cl_int err;
@@ -562,14 +579,21 @@ static void bench_saxpy(struct platform *p, const struct host *h, int runs, bool
    CHECK_R(r, clEnqueueWriteBuffer(p->q, y, CL_TRUE, 0, bytes, h->y0, 0, NULL, NULL),
            "write y");
    float a = 2.0f;
-   cl_kernel k = p->k[K_SAXPY];
+   cl_kernel k = p->k[shape == SAXPY_STRIDED ? K_SAXPY_STRIDED : K_SAXPY];
    CHECK_R(r, clSetKernelArg(k, 0, sizeof(a), &a), "clSetKernelArg");
    CHECK_R(r, clSetKernelArg(k, 1, sizeof(x), &x), "clSetKernelArg");
    CHECK_R(r, clSetKernelArg(k, 2, sizeof(y), &y), "clSetKernelArg");
    size_t g = h->n, l = SAXPY_LOCAL;
-   CHECK_R(r, launch_once(p, k, 1, &g, null_local ? NULL : &l, &r->first_ms), "saxpy");
+   if (shape == SAXPY_STRIDED) {
+      cl_long n = (cl_long)h->n;
+      CHECK_R(r, clSetKernelArg(k, 3, sizeof(n), &n), "clSetKernelArg");
+      l = STRIDED_LOCAL;
+      g = (size_t)p->compute_units * STRIDED_GROUPS_PER_CU * l;
+   }
+   const size_t *local = shape == SAXPY_NULL_LOCAL ? NULL : &l;
+   CHECK_R(r, launch_once(p, k, 1, &g, local, &r->first_ms), "saxpy");
    for (int i = 0; i < runs; i++)
-      CHECK_R(r, launch_once(p, k, 1, &g, null_local ? NULL : &l, &t[i]), "saxpy");
+      CHECK_R(r, launch_once(p, k, 1, &g, local, &t[i]), "saxpy");
    r->min_ms = t[0];
    for (int i = 1; i < runs; i++)
       r->min_ms = t[i] < r->min_ms ? t[i] : r->min_ms;
@@ -1170,8 +1194,9 @@ static void run_benchmarks(struct platform *p, const struct host *h, int runs,
       bench_copy_bound(p, h, runs, &p->r[B_BOUND]);
    }
    fprintf(stderr, "kiln_bench: %s: saxpy...\n", p->short_name);
-   bench_saxpy(p, h, runs, false, &p->r[B_SAXPY]);
-   bench_saxpy(p, h, runs, true, &p->r[B_SAXPY_NULL]);
+   bench_saxpy(p, h, runs, SAXPY_ITEM_PER_ELEMENT, &p->r[B_SAXPY]);
+   bench_saxpy(p, h, runs, SAXPY_NULL_LOCAL, &p->r[B_SAXPY_NULL]);
+   bench_saxpy(p, h, runs, SAXPY_STRIDED, &p->r[B_SAXPY_STRIDED]);
    fprintf(stderr, "kiln_bench: %s: sgemm...\n", p->short_name);
    if (wg < TS * TS) {
       p->r[B_SGEMM].status = ST_ERROR;
@@ -1394,7 +1419,8 @@ static void print_report(const struct options *o, const struct host *h, struct p
 
    bool gpu = o->device_type == CL_DEVICE_TYPE_GPU;
    static const char *const names[B_COUNT] = {
-      "saxpy (local 256)",       "saxpy (local NULL)",        "sgemm 16x16 tiles",
+      "saxpy (local 256)",       "saxpy (local NULL)",
+      "saxpy grid-stride (pyopencl's shape)", "sgemm 16x16 tiles",
       "reduce grid-stride (4096 groups)", "reduce chunked (4096 groups)",
       "reduce (1 elem/item)",    "math (sin cos exp log pow)", "empty kernel, back to back",
       "empty kernel, enqueue + clFinish", "empty kernel 4096/64, back to back",
@@ -1408,6 +1434,8 @@ static void print_report(const struct options *o, const struct host *h, struct p
       snprintf(nf, sizeof(nf), "%zuK floats", h->n >> 10);
    snprintf(sizes[B_SAXPY], 64, "%s", nf);
    snprintf(sizes[B_SAXPY_NULL], 64, "%s", nf);
+   snprintf(sizes[B_SAXPY_STRIDED], 64, "%s, CUs x %d groups of %d", nf, STRIDED_GROUPS_PER_CU,
+            STRIDED_LOCAL);
    snprintf(sizes[B_SGEMM], 64, "%dx%d", h->gemm_n, h->gemm_n);
    snprintf(sizes[B_REDUCE], 64, "%s", nf);
    snprintf(sizes[B_REDUCE_CHUNKED], 64, "%s", nf);
@@ -1471,15 +1499,15 @@ static void print_report(const struct options *o, const struct host *h, struct p
 
    /* Each memory-bound row against the bound of the same platform and run;
     * on a CPU the reductions also against what reading alone gets. */
-   static const enum bench_id bounded[] = {B_SAXPY, B_SAXPY_NULL, B_REDUCE, B_REDUCE_CHUNKED,
-                                           B_REDUCE_1PW};
-   print_fractions("fraction of the bound", ps, np, names, bounded, 5, B_BOUND);
+   static const enum bench_id bounded[] = {B_SAXPY, B_SAXPY_NULL, B_SAXPY_STRIDED, B_REDUCE,
+                                           B_REDUCE_CHUNKED, B_REDUCE_1PW};
+   print_fractions("fraction of the bound", ps, np, names, bounded, 6, B_BOUND);
    printf("A reduction only reads (4 bytes/element), so it can pass a bound that also "
           "writes.\n");
    if (!gpu)
-      print_fractions("fraction of the read bound", ps, np, names, bounded + 2, 3, B_READ_BOUND);
+      print_fractions("fraction of the read bound", ps, np, names, bounded + 3, 3, B_READ_BOUND);
 
-   printf("\n| build (same source, 6 kernels) |");
+   printf("\n| build (same source, %d kernels) |", K_COUNT);
    for (int i = 0; i < np; i++)
       printf(" %s ms |", ps[i].short_name);
    printf("\n|---|");
