@@ -48,41 +48,31 @@ static bool is_group_start(LLVMValueRef v)
    return (is_size(a) && b == WI_GROUP_ID) || (a == WI_GROUP_ID && is_size(b));
 }
 
-/* Every use of v, through casts, is `group start + local_id(0)`. */
-static bool only_in_index(LLVMValueRef v)
+/* An add of a group start and local_id(0), in either order. */
+static bool is_index(LLVMValueRef u)
+{
+   if (!LLVMIsAInstruction(u) || LLVMGetInstructionOpcode(u) != LLVMAdd)
+      return false;
+   LLVMValueRef a = LLVMGetOperand(u, 0), b = LLVMGetOperand(u, 1);
+   return (is_group_start(a) && dim0_kind(b) == WI_LOCAL_ID) ||
+          (dim0_kind(a) == WI_LOCAL_ID && is_group_start(b));
+}
+
+/* Whether every use of v, looking through casts, satisfies ok. */
+static bool all_uses(LLVMValueRef v, bool (*ok)(LLVMValueRef use))
 {
    for (LLVMUseRef use = LLVMGetFirstUse(v); use; use = LLVMGetNextUse(use)) {
       LLVMValueRef u = LLVMGetUser(use);
-      if (is_cast(u)) {
-         if (!only_in_index(u))
-            return false;
-         continue;
-      }
-      if (!LLVMIsAInstruction(u) || LLVMGetInstructionOpcode(u) != LLVMAdd)
-         return false;
-      LLVMValueRef a = LLVMGetOperand(u, 0), b = LLVMGetOperand(u, 1);
-      if (!(is_group_start(a) && dim0_kind(b) == WI_LOCAL_ID) &&
-          !(dim0_kind(a) == WI_LOCAL_ID && is_group_start(b)))
+      if (is_cast(u) ? !all_uses(u, ok) : !ok(u))
          return false;
    }
    return true;
 }
 
-/* Every use of v (a group id or size of dimension 0), through casts, is
- * a group start that is used only in an index. */
-static bool only_in_group_starts(LLVMValueRef v)
+/* A group start that is used only in indices. */
+static bool is_indexed_group_start(LLVMValueRef u)
 {
-   for (LLVMUseRef use = LLVMGetFirstUse(v); use; use = LLVMGetNextUse(use)) {
-      LLVMValueRef u = LLVMGetUser(use);
-      if (is_cast(u)) {
-         if (!only_in_group_starts(u))
-            return false;
-         continue;
-      }
-      if (!is_group_start(u) || !only_in_index(u))
-         return false;
-   }
-   return true;
+   return is_group_start(u) && all_uses(u, is_index);
 }
 
 bool kiln_wg_regroupable(LLVMValueRef fn)
@@ -114,7 +104,7 @@ bool kiln_wg_regroupable(LLVMValueRef fn)
                break;
             if (k == WI_NUM_GROUPS)
                return false;
-            if (k == WI_LOCAL_ID ? !only_in_index(i) : !only_in_group_starts(i))
+            if (!all_uses(i, k == WI_LOCAL_ID ? is_index : is_indexed_group_start))
                return false;
             break;
          }

@@ -462,16 +462,18 @@ static struct pipe_grid_info regrouped(struct pipe_context *ctx, const struct cp
    if (!k->regroup || !*k->regroup || !l || n % l || l >= REGROUP_MAX_WIDTH ||
        grid->global_offset[0] + n > INT32_MAX)
       return g;
-   struct pipe_kernel_info limits = {.max_work_group_size = ctx->screen->caps.max_work_group_size};
-   cpu_get_kernel_info(ctx->screen, (void *)k, NULL, &limits);
-   uint64_t rest = (uint64_t)grid->local_size[1] * grid->local_size[2];
    uint64_t others = 1;
    for (int d = 1; d < 3; d++)
       if (grid->local_size[d])
          others *= (grid->global_size[d] + grid->local_size[d] - 1) / grid->local_size[d];
    uint64_t groups = n / l, best = 1;
-   if (groups * others > (uint64_t)threads * REGROUP_MAX_GROUPS)
+   /* Tiny launches (one group: the launch rows' empty kernel) leave here,
+    * before the kernel's limits are looked up. */
+   if (groups < 2 || groups * others > (uint64_t)threads * REGROUP_MAX_GROUPS)
       return g;
+   struct pipe_kernel_info limits = {.max_work_group_size = ctx->screen->caps.max_work_group_size};
+   cpu_get_kernel_info(ctx->screen, (void *)k, NULL, &limits);
+   uint64_t rest = (uint64_t)grid->local_size[1] * grid->local_size[2];
    for (uint64_t f = 2; f * l <= REGROUP_MAX_WIDTH && f <= groups; f++) {
       if (groups % f || f * l * rest > limits.max_work_group_size ||
           groups / f * others < (uint64_t)threads * REGROUP_GROUPS_PER_THREAD)
