@@ -15,6 +15,7 @@
 #include "llvm/backend.h"
 #include "llvm/build_log.h"
 #include "llvm/cpu/cpu_split.h"
+#include "llvm/cpu/wg_round_prefetch.h"
 #include "llvm/guard.h"
 #include "llvm/target.h"
 #include "llvm/target_table.h"
@@ -391,6 +392,7 @@ static void compile_steps(struct compile_call *cc)
                             name);
       return;
    }
+   kiln_wg_round_prefetch_declare(part);
    struct kiln_build_output out = {0};
    struct kiln_llvm_job job = {
       .m = part,

@@ -25,6 +25,7 @@
 #include "llvm/cpu/vector_width.h"
 #include "llvm/cpu/wg_denormals.h"
 #include "llvm/cpu/wg_interchange.h"
+#include "llvm/cpu/wg_round_prefetch.h"
 #include "llvm/cpu/workgroup.h"
 #include "llvm/metadata.h"
 #include "llvm/printf_lower.h"
@@ -78,19 +79,24 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
       kiln_build_log_append(log, "warning: KILN_JAM_PREFETCH=%s is neither \"rows\" nor a number "
                                  "of bytes up to %u: ignored (the default, rows, applies)\n",
                             invalid, KILN_JAM_PREFETCH_MAX);
-   if (pf.kind != KILN_JAM_PREFETCH_OFF) {
-      /* "rows": the distance follows the rows (jam_prefetch.h), a token of
-       * its own so that code built with the former fixed default (2048)
-       * is refused. */
-      char id[32];
-      if (pf.kind == KILN_JAM_PREFETCH_ROWS)
-         snprintf(id, sizeof(id), "jam-prefetch=rows");
-      else
-         snprintf(id, sizeof(id), "jam-prefetch=%u", pf.bytes);
-      /* kiln_llvm_machine_init frees the rest. */
-      if (!(m->codegen = kiln_strdup(id)))
-         return KILN_BUILD_OUT_OF_MEMORY;
-   }
+   /* KILN_ROUND_PREFETCH likewise; the default leaves the id as it was. */
+   unsigned ahead = kiln_wg_round_prefetch_setting(&invalid);
+   if (invalid)
+      kiln_build_log_append(log, "warning: KILN_ROUND_PREFETCH=%s is not a number of bytes up to "
+                                 "65536: ignored (the default, 2048, applies)\n", invalid);
+   char id[64] = "";
+   /* "rows": the distance follows the rows (jam_prefetch.h), a token of
+    * its own so that code built with the former fixed default (2048) is
+    * refused. */
+   if (pf.kind == KILN_JAM_PREFETCH_ROWS)
+      snprintf(id, sizeof(id), "jam-prefetch=rows");
+   else if (pf.kind == KILN_JAM_PREFETCH_FIXED)
+      snprintf(id, sizeof(id), "jam-prefetch=%u", pf.bytes);
+   if (ahead != 2048)
+      snprintf(id + strlen(id), sizeof(id) - strlen(id), "%sround-prefetch=%u", *id ? "," : "", ahead);
+   /* kiln_llvm_machine_init frees the rest. */
+   if (*id && !(m->codegen = kiln_strdup(id)))
+      return KILN_BUILD_OUT_OF_MEMORY;
    return KILN_BUILD_OK;
 }
 
@@ -227,6 +233,7 @@ static enum kiln_build_status cpu_lower(struct kiln_llvm_job *job)
  * the probes guard the rest: frames of functions outside the module). */
 static enum kiln_build_status cpu_optimized(struct kiln_llvm_job *job)
 {
+   kiln_wg_round_prefetch_lower(job->m);
    LLVMContextRef c = LLVMGetModuleContext(job->m);
    for (LLVMValueRef fn = LLVMGetFirstFunction(job->m); fn; fn = LLVMGetNextFunction(fn))
       if (LLVMGetFirstBasicBlock(fn))

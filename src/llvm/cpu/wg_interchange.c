@@ -636,7 +636,7 @@ static void barrier_before(LLVMValueRef bfn, LLVMCallConv cc, LLVMBasicBlockRef 
    }
 }
 
-unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid)
+unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef lsize0)
 {
    unsigned kind = mark_kind(fn), marks = 0;
    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
@@ -686,7 +686,7 @@ unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid)
    kiln_free(chosen);
    /* The marked loops left may still run in step with an active flag
     * (wg_predicate.h); the analysis is redone for the barriers just added. */
-   unsigned added = nchosen + kiln_wg_predicate_loops(fn, lid, kind, bfn, cc);
+   unsigned added = nchosen + kiln_wg_predicate_loops(fn, lid, lsize0, kind, bfn, cc);
    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
       if (t && LLVMGetMetadata(t, kind))

@@ -42,7 +42,8 @@
 /* Whether any loop of fn was marked (then fn needs reg2mem). */
 bool kiln_wg_mark_interchange(LLVMValueRef fn);
 
-/* Returns the number of barriers added; clears every mark. */
-unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid);
+/* Returns the number of barriers added; clears every mark.  lsize0: the
+ * local size in dimension 0 (an i64 of the entry block). */
+unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef lsize0);
 
 #endif

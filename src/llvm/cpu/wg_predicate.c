@@ -7,6 +7,7 @@
 #include "llvm/cpu/wg_faint.h"
 #include "llvm/cpu/wg_graph.h"
 #include "llvm/cpu/wg_internal.h"
+#include "llvm/cpu/wg_round_prefetch.h"
 #include "llvm/cpu/wg_uniform.h"
 #include "util/alloc.h"
 
@@ -24,6 +25,7 @@ bool kiln_wg_group_variable(LLVMValueRef a)
 
 #define MAX_HEADER 256
 #define MAX_BREAKS 8
+#define MAX_ROUND_USES 64 /* uses of the round number given prefetches */
 
 struct loop {
    LLVMBasicBlockRef header, latch, exit; /* exit: where the loop test leaves */
@@ -133,7 +135,7 @@ static bool loop_shape(const struct kiln_wg_graph *g, const struct kiln_wg_unifo
 struct builder {
    LLVMContextRef c;
    LLVMBuilderRef b;
-   LLVMValueRef barrier_fn;
+   LLVMValueRef barrier_fn, lsize0;
    LLVMCallConv cc;
 };
 
@@ -340,6 +342,8 @@ static void predicate(struct builder *x, LLVMValueRef fn, struct loop *l, struct
    redirect(l->latch, l->header, test);
 
    /* Inside the loop an active work-item has run exactly `iter` rounds. */
+   LLVMValueRef rounds[MAX_ROUND_USES];
+   unsigned nrounds = 0;
    for (unsigned b = 0; b < l->nblocks; b++) {
       if (l->blocks[b] == l->header)
          continue;
@@ -351,8 +355,11 @@ static void predicate(struct builder *x, LLVMValueRef fn, struct loop *l, struct
             LLVMValueRef dead = i;
             i = v;
             LLVMInstructionEraseFromParent(dead);
+            if (nrounds < MAX_ROUND_USES)
+               rounds[nrounds++] = v;
          }
    }
+   kiln_wg_round_prefetch(l->blocks, l->nblocks, rounds, nrounds, x->lsize0);
    /* The header itself now runs only as its copies. */
    for (LLVMValueRef i = LLVMGetFirstInstruction(l->header); i; i = LLVMGetNextInstruction(i))
       if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
@@ -362,10 +369,11 @@ static void predicate(struct builder *x, LLVMValueRef fn, struct loop *l, struct
    LLVMDeleteBasicBlock(l->header);
 }
 
-unsigned kiln_wg_predicate_loops(LLVMValueRef fn, LLVMValueRef lid, unsigned mark_kind,
-                                 LLVMValueRef barrier_fn, LLVMCallConv cc)
+unsigned kiln_wg_predicate_loops(LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef lsize0,
+                                 unsigned mark_kind, LLVMValueRef barrier_fn, LLVMCallConv cc)
 {
-   struct builder x = {.c = LLVMGetTypeContext(LLVMTypeOf(fn)), .barrier_fn = barrier_fn, .cc = cc};
+   struct builder x = {.c = LLVMGetTypeContext(LLVMTypeOf(fn)), .barrier_fn = barrier_fn, .cc = cc,
+                       .lsize0 = lsize0};
    struct kiln_wg_graph g;
    struct kiln_wg_uniform u;
    bool ok = kiln_wg_graph_init(&g, fn);

@@ -56,9 +56,11 @@
  * reg2mem's allocas. */
 #define KILN_WG_TRIP_FN "kiln.trip."
 
-/* Predicates the loops marked with mark_kind that have the shape above. */
-unsigned kiln_wg_predicate_loops(LLVMValueRef fn, LLVMValueRef lid, unsigned mark_kind,
-                                 LLVMValueRef barrier_fn, LLVMCallConv cc);
+/* Predicates the loops marked with mark_kind that have the shape above,
+ * with prefetches of later rounds (wg_round_prefetch.h; lsize0: the local
+ * size in dimension 0, an i64 of the entry block). */
+unsigned kiln_wg_predicate_loops(LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef lsize0,
+                                 unsigned mark_kind, LLVMValueRef barrier_fn, LLVMCallConv cc);
 
 /* Replaces the trip calls left in fn by their argument. */
 void kiln_wg_drop_trip_calls(LLVMValueRef fn);

@@ -237,7 +237,7 @@ enum kiln_wg_status kiln_wg_finish(LLVMModuleRef m, LLVMValueRef fn,
    info->local_mem_size = kiln_wg_place_local_variables(&w);
    bool regroup = regroupable(&w, info);
    unsigned barriers = kiln_wg_lower_work_items(&w);
-   barriers += kiln_wg_interchange(m, fn, w.lid);
+   barriers += kiln_wg_interchange(m, fn, w.lid, w.lsize[0]);
    bool ok = true;
    if (!barriers) {
       kiln_wg_build_single_region(&w);
