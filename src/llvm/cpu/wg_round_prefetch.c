@@ -11,6 +11,8 @@
 
 #include <llvm-c/Target.h>
 
+#include "util/alloc.h"
+
 #define MARKER "kiln.prefetch.round."
 #define DEFAULT_AHEAD 2048u
 #define MAX_AHEAD 65536u
@@ -84,7 +86,7 @@ static LLVMValueRef later(struct later *l, LLVMValueRef v, unsigned depth)
    LLVMValueRef c = NULL;
    for (unsigned k = 0; k < l->niters && !c; k++)
       if (l->iters[k] == v)
-         c = LLVMBuildAdd(l->b, v, LLVMBuildTrunc(l->b, l->rounds, LLVMTypeOf(v), ""), "round.later");
+         c = LLVMBuildAdd(l->b, v, LLVMBuildIntCast2(l->b, l->rounds, LLVMTypeOf(v), 0, ""), "round.later");
    if (!c) {
       if (depth == MAX_DEPTH || !copyable(LLVMGetInstructionOpcode(v)))
          return v;
@@ -104,7 +106,7 @@ static LLVMValueRef later(struct later *l, LLVMValueRef v, unsigned depth)
        * so the address is an address, not poison (a prefetch never
        * faults). */
       if (LLVMGetInstructionOpcode(v) == LLVMGetElementPtr) {
-         LLVMSetIsInBounds(c, 0);
+         LLVMGEPSetNoWrapFlags(c, 0);
       } else if (LLVMGetInstructionOpcode(v) != LLVMZExt && LLVMGetInstructionOpcode(v) != LLVMSExt &&
                  LLVMGetInstructionOpcode(v) != LLVMTrunc) {
          LLVMSetNUW(c, 0);
@@ -129,7 +131,7 @@ static void rewrite_used(LLVMModuleRef m, bool (*keep)(LLVMValueRef), LLVMValueR
    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
    LLVMValueRef old = LLVMGetNamedGlobal(m, USED);
    unsigned nold = old ? (unsigned)LLVMGetArrayLength2(LLVMGlobalGetValueType(old)) : 0, n = 0;
-   LLVMValueRef *v = malloc((nold + nadd + 1) * sizeof(*v));
+   LLVMValueRef *v = kiln_malloc((nold + nadd + 1) * sizeof(*v));
    if (!v)
       return; /* out of memory: the loop vectorizer may then keep such loops scalar */
    LLVMValueRef init = old ? LLVMGetInitializer(old) : NULL;
@@ -148,13 +150,13 @@ static void rewrite_used(LLVMModuleRef m, bool (*keep)(LLVMValueRef), LLVMValueR
       LLVMSetLinkage(g, LLVMAppendingLinkage);
       LLVMSetSection(g, "llvm.metadata");
    }
-   free(v);
+   kiln_free(v);
 }
 
 static bool is_marker(LLVMValueRef v)
 {
-   size_t len;
-   const char *name = LLVMGetValueName2(LLVMIsAFunction(v) ? v : LLVMGetOperand(v, 0), &len);
+   size_t len = 0;
+   const char *name = LLVMIsAGlobalValue(v) ? LLVMGetValueName2(v, &len) : "";
    return len > strlen(MARKER) && !strncmp(name, MARKER, strlen(MARKER));
 }
 
@@ -302,7 +304,7 @@ void kiln_wg_round_prefetch(LLVMBasicBlockRef *blocks, unsigned nblocks, const L
          }
       }
    LLVMBuilderRef bld = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-   LLVMBasicBlockRef entry = LLVMGetInstructionParent(lsize0);
+   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(blocks[0]));
    unsigned sizes[MAX_ACCESSES], nsizes = 0;
    LLVMValueRef by_size[MAX_ACCESSES];
    for (unsigned a = 0; a < n; a++) {
