@@ -13,7 +13,8 @@
  * none in a kernel without such a loop; under KILN_ROUND_PREFETCH=0
  * (meson.build: round_prefetch_off) none anywhere; under a value that is
  * no number (round_prefetch_bad) as by default, with a warning in the
- * build log. */
+ * build log; the binary's target id names the setting where it is not
+ * the default. */
 #include "kiln_test.h"
 
 #include <elf.h>
@@ -187,6 +188,10 @@ static void test_prefetches_in_launched_code(void **state)
                     CL_SUCCESS);
    struct kiln_binary_contents bc;
    assert_int_equal(kiln_binary_read(bin, size, &bc), KILN_BINARY_OK);
+   /* The setting is part of the target where not the default, so that
+    * the compile cache and binaries keep the two kinds of code apart. */
+   assert_int_equal(strstr(bc.target, "round-prefetch=0") != NULL, !on);
+   assert_int_equal(strstr(bc.target, "round-prefetch") != NULL, !on);
    char *why = NULL;
    struct kiln_cpu_code *code = kiln_cpu_code_open(bc.object, bc.object_size, &why);
    assert_non_null(code);

@@ -83,7 +83,8 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
    unsigned ahead = kiln_wg_round_prefetch_setting(&invalid);
    if (invalid)
       kiln_build_log_append(log, "warning: KILN_ROUND_PREFETCH=%s is not a number of bytes up to "
-                                 "65536: ignored (the default, 2048, applies)\n", invalid);
+                                 "%u: ignored (the default, %u, applies)\n",
+                            invalid, KILN_ROUND_PREFETCH_MAX, KILN_ROUND_PREFETCH_DEFAULT);
    char id[64] = "";
    /* "rows": the distance follows the rows (jam_prefetch.h), a token of
     * its own so that code built with the former fixed default (2048) is
@@ -92,7 +93,7 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
       snprintf(id, sizeof(id), "jam-prefetch=rows");
    else if (pf.kind == KILN_JAM_PREFETCH_FIXED)
       snprintf(id, sizeof(id), "jam-prefetch=%u", pf.bytes);
-   if (ahead != 2048)
+   if (ahead != KILN_ROUND_PREFETCH_DEFAULT)
       snprintf(id + strlen(id), sizeof(id) - strlen(id), "%sround-prefetch=%u", *id ? "," : "", ahead);
    /* kiln_llvm_machine_init frees the rest. */
    if (*id && !(m->codegen = kiln_strdup(id)))

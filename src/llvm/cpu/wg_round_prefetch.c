@@ -14,8 +14,6 @@
 #include "util/alloc.h"
 
 #define MARKER "kiln.prefetch.round."
-#define DEFAULT_AHEAD 2048u
-#define MAX_AHEAD 65536u
 #define MAX_ROUNDS 64u /* rounds ahead where a round's run is short */
 #define MAX_DEPTH 8    /* operations between the round number and an address */
 #define MAX_CLONES 32  /* per address */
@@ -27,7 +25,7 @@ static const unsigned vfs[] = {2, 4, 8, 16, 32, 64};
 #define NVFS (sizeof(vfs) / sizeof(vfs[0]))
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static unsigned setting = DEFAULT_AHEAD;
+static unsigned setting = KILN_ROUND_PREFETCH_DEFAULT;
 static const char *bad;
 
 static void read_env(void)
@@ -35,7 +33,7 @@ static void read_env(void)
    const char *e = getenv("KILN_ROUND_PREFETCH");
    char *end;
    unsigned long v = e && isdigit((unsigned char)*e) ? strtoul(e, &end, 10) : 0;
-   if (e && isdigit((unsigned char)*e) && !*end && v <= MAX_AHEAD)
+   if (e && isdigit((unsigned char)*e) && !*end && v <= KILN_ROUND_PREFETCH_MAX)
       setting = (unsigned)v;
    else if (e && *e)
       bad = e;

@@ -29,10 +29,14 @@
 
 #include <llvm-c/Core.h>
 
+#define KILN_ROUND_PREFETCH_DEFAULT 2048u
+#define KILN_ROUND_PREFETCH_MAX 65536u
+
 /* KILN_ROUND_PREFETCH (docs/env.md): how far ahead, in bytes of each
- * address's run, 0 for no prefetches; the default 2048.  *invalid, where
- * not NULL: the variable's value when it is not a number of bytes up to
- * 65536 (then ignored), else NULL. */
+ * address's run, 0 for no prefetches.  *invalid, where not NULL: the
+ * variable's value when it is not a number of bytes up to
+ * KILN_ROUND_PREFETCH_MAX (then ignored: the default applies), else
+ * NULL. */
 unsigned kiln_wg_round_prefetch_setting(const char **invalid);
 
 /* Adds the marker calls to the loop body `blocks`, where `iters` are the
