@@ -151,10 +151,13 @@ static void rewrite_used(LLVMModuleRef m, bool (*keep)(LLVMValueRef), LLVMValueR
    kiln_free(v);
 }
 
+/* Kiln's markers and their variants: declarations named MARKER...  A
+ * function with a body is the program's own (a SPIR-V module may name
+ * one so) and is left alone. */
 static bool is_marker(LLVMValueRef v)
 {
    size_t len = 0;
-   const char *name = LLVMIsAGlobalValue(v) ? LLVMGetValueName2(v, &len) : "";
+   const char *name = LLVMIsAFunction(v) && !LLVMGetFirstBasicBlock(v) ? LLVMGetValueName2(v, &len) : "";
    return len > strlen(MARKER) && !strncmp(name, MARKER, strlen(MARKER));
 }
 
@@ -193,8 +196,8 @@ void kiln_wg_round_prefetch_declare(LLVMModuleRef m)
       size_t len;
       const char *name = LLVMGetValueName2(fn, &len);
       /* The markers themselves: "r4.1", not their variants "r4.1.M16l". */
-      if (len > mlen && !strncmp(name, MARKER, mlen) && !strchr(strchr(name + mlen, '.') + 1, '.') &&
-          LLVMGetFirstUse(fn))
+      const char *dot = is_marker(fn) ? strchr(name + mlen, '.') : NULL;
+      if (dot && !strchr(dot + 1, '.') && LLVMCountParams(fn) == 1 && LLVMGetFirstUse(fn))
          declare_variants(m, fn);
    }
 }
@@ -210,7 +213,7 @@ static LLVMValueRef marker(LLVMModuleRef m, LLVMTypeRef ptr, unsigned size, bool
    snprintf(name, sizeof(name), MARKER "%c%u.%u", write ? 'w' : 'r', size, LLVMGetPointerAddressSpace(ptr));
    LLVMValueRef fn = LLVMGetNamedFunction(m, name);
    if (fn)
-      return fn;
+      return is_marker(fn) ? fn : NULL; /* NULL: the program's own function */
    LLVMContextRef c = LLVMGetModuleContext(m);
    fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), &ptr, 1, 0));
    static const char *const attrs[] = {"nounwind", "willreturn", "nosync", "nofree"};
@@ -317,8 +320,9 @@ void kiln_wg_round_prefetch(LLVMBasicBlockRef *blocks, unsigned nblocks, const L
       LLVMPositionBuilderBefore(bld, acc[a].at);
       struct later l = {.b = bld, .iters = iters, .niters = niters, .rounds = by_size[k]};
       LLVMValueRef addr = later(&l, acc[a].addr, 0);
-      if (addr != acc[a].addr)
-         call_marker(bld, marker(m, LLVMTypeOf(addr), acc[a].size, acc[a].write), addr, acc[a].size);
+      LLVMValueRef fn = addr != acc[a].addr ? marker(m, LLVMTypeOf(addr), acc[a].size, acc[a].write) : NULL;
+      if (fn)
+         call_marker(bld, fn, addr, acc[a].size);
    }
    LLVMDisposeBuilder(bld);
 }
@@ -438,10 +442,9 @@ void kiln_wg_round_prefetch_lower(LLVMModuleRef m)
    }
    for (LLVMValueRef fn = LLVMGetFirstFunction(m), next; fn; fn = next) {
       next = LLVMGetNextFunction(fn);
-      size_t len;
-      const char *name = LLVMGetValueName2(fn, &len);
-      if (len <= mlen || strncmp(name, MARKER, mlen))
+      if (!is_marker(fn))
          continue;
+      const char *name = LLVMGetValueName(fn);
       char rw, mask, form = 0;
       unsigned size = 0, as = 0, lanes = 1;
       int got = sscanf(name + mlen, "%c%u.%u.%c%u%c", &rw, &size, &as, &mask, &lanes, &form);
