@@ -88,6 +88,14 @@ static void run_command(struct kiln_executor *ex, cl_event ev, bool settle)
       kiln_flight_fly(ex, ev, NULL, CL_SUCCESS, true);
       return;
    }
+   /* clFinish running a launch nobody holds the event of, queued (the
+    * queue was busy at its enqueue), with nothing left in flight: it
+    * waits for the stream itself, as add_fence does for it, rather than
+    * for an event it would record only to wait for it; the flush then
+    * needs no fence. */
+   if (ex && settle && !err && ev->unobserved && ev->ops->records_only && p->finish &&
+       !in_flight(ex))
+      p->finish(p);
    struct pipe_fence *fence = NULL;
    p->flush(p, &fence);
    /* Events complete in the order their commands ran: the completer's,

@@ -122,28 +122,33 @@ static void test_launches_on_enqueuing_thread(void **state)
 
    /* The round trip: a launch nobody holds the event of, and clFinish,
     * which waits for the stream itself (pipe_context::finish) rather than
-    * for an event it would record only to wait for it.  (The completer
-    * may still fence the launch first where this thread is slow to call
-    * clFinish: 2 µs, under a sanitizer; then clFinish waits for that.) */
+    * for an event it would record only to wait for it.  Where the launch
+    * finds the completer still taking the last flight off (queue_busy),
+    * it goes to the executor and clFinish fences it with the flight, or
+    * the completer may fence it first where this thread is slow to call
+    * clFinish (2 µs, under a sanitizer): on a loaded machine some round
+    * trips go so, most go the short way, which is what is counted. */
    first = fake_cuda.num_launches;
-   unsigned syncs = fake_cuda.stream_syncs;
+   unsigned syncs = fake_cuda.stream_syncs, trips = 0, short_trips = 0;
    fake_cuda.watched = pthread_self();
-   fake_cuda.watched_records = 0;
    fake_cuda.watch_thread = true;
-   for (int i = 0; i < 4; i++) {
+   for (; trips < 200 && short_trips < 4; trips++) {
       records = fake_cuda.event_records;
+      fake_cuda.watched_records = 0;
       assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, NULL),
                        CL_SUCCESS);
       assert_int_equal(clFinish(q), CL_SUCCESS);
-      assert_true(pthread_equal(launch(first + (unsigned)i)->thread, pthread_self()));
-      /* No fence from the completer: clFinish synchronized the stream. */
+      if (pthread_equal(launch(first + trips)->thread, pthread_self()) &&
+          fake_cuda.watched_records == 0)
+         short_trips++;
+      /* No fence from anyone: clFinish synchronized the stream. */
       if (fake_cuda.event_records == records)
          syncs++;
    }
    fake_cuda.watch_thread = false;
-   assert_int_equal(fake_cuda.watched_records, 0);
+   assert_int_equal(short_trips, 4);
    assert_true(fake_cuda.stream_syncs >= syncs);
-   assert_int_equal(read_first(io), N + 4);
+   assert_int_equal(read_first(io), N + (int)trips);
    clReleaseCommandQueue(q);
    clReleaseCommandQueue(io);
 }
@@ -204,11 +209,14 @@ static void test_blocking_read_on_enqueuing_thread(void **state)
          assert_int_equal(fake_cuda.watched_records, 0);
       /* Only where the launch went to the device from here was the read
        * ready during its enqueue (the executor thread may still have held
-       * the queue after the write, on a loaded machine). */
-      if (here && pthread_equal(launch(first)->thread, pthread_self())) {
-         assert_true(pthread_equal(fake_cuda.dtoh_thread, pthread_self()));
+       * the queue after the write, on a loaded machine).  Even then the
+       * completer may have taken the context for a fence just before the
+       * read's enqueue (add_fence; its thread may lose its processor
+       * there, under ASan on 2 cores), which rightly sends the read to the
+       * executor thread: count the reads run here, which most are. */
+      if (here && pthread_equal(launch(first)->thread, pthread_self()) &&
+          pthread_equal(fake_cuda.dtoh_thread, pthread_self()))
          checked++;
-      }
    }
    assert_int_equal(checked, 10);
    clReleaseCommandQueue(q);
@@ -250,13 +258,13 @@ static void test_shared_fences(void **state)
    clReleaseEvent(last);
    clReleaseEvent(user);
 
-   /* Without any event: clFinish fences them, and they complete. */
+   /* Without any event: they share fences (the completer's, or none
+    * where clFinish waits for the stream itself), and they complete. */
    records = fake_cuda.event_records;
    for (int i = 0; i < N; i++)
       assert_int_equal(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, NULL),
                        CL_SUCCESS);
    assert_int_equal(clFinish(q), CL_SUCCESS);
-   assert_true(fake_cuda.event_records - records >= 1);
    assert_true(fake_cuda.event_records - records <= N);
    assert_int_equal(read_first(io), 2 * N);
    clReleaseCommandQueue(q);
