@@ -21,6 +21,7 @@
 #include "llvm/cpu/bounds_check.h"
 #include "llvm/cpu/cpu_code.h"
 #include "llvm/cpu/jam_prefetch.h"
+#include "llvm/cpu/jam_width.h"
 #include "llvm/cpu/safe_div.h"
 #include "llvm/cpu/vector_width.h"
 #include "llvm/cpu/wg_denormals.h"
@@ -85,6 +86,13 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
       kiln_build_log_append(log, "warning: KILN_ROUND_PREFETCH=%s is not a number of bytes up to "
                                  "%u: ignored (the default, %u, applies)\n",
                             invalid, KILN_ROUND_PREFETCH_MAX, KILN_ROUND_PREFETCH_DEFAULT);
+   /* KILN_JAM_WIDTH likewise; 8 leaves the id as it was (the CPU's name,
+    * on which the default depends, is in the id already). */
+   unsigned jam = kiln_jam_width(&invalid);
+   if (invalid)
+      kiln_build_log_append(log, "warning: KILN_JAM_WIDTH=%s is not 8 or 16: ignored (this "
+                                 "CPU's default, %u, applies)\n",
+                            invalid, jam);
    char id[64] = "";
    /* "rows": the distance follows the rows (jam_prefetch.h), a token of
     * its own so that code built with the former fixed default (2048) is
@@ -95,6 +103,8 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
       snprintf(id, sizeof(id), "jam-prefetch=%u", pf.bytes);
    if (ahead != KILN_ROUND_PREFETCH_DEFAULT)
       snprintf(id + strlen(id), sizeof(id) - strlen(id), "%sround-prefetch=%u", *id ? "," : "", ahead);
+   if (jam != KILN_JAM_WIDTH_MIN)
+      snprintf(id + strlen(id), sizeof(id) - strlen(id), "%sjam-width=%u", *id ? "," : "", jam);
    /* kiln_llvm_machine_init frees the rest. */
    if (*id && !(m->codegen = kiln_strdup(id)))
       return KILN_BUILD_OUT_OF_MEMORY;

@@ -9,7 +9,7 @@
 #include "util/alloc.h"
 
 #define MARK_NAME "kiln.jam"
-/* Instructions of a loop copied KILN_WG_JAM times. */
+/* Instructions of a loop copied K times (kiln_jam_width). */
 #define MAX_INSTS 128
 
 static unsigned mark_kind(LLVMContextRef c)
@@ -477,7 +477,7 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
    LLVMBasicBlockRef enter = exit ? region_enter(w->fn, head, blocks, nblocks) : NULL;
    if (!enter)
       return;
-   const unsigned K = KILN_WG_JAM;
+   const unsigned K = kiln_jam_width(NULL);
    unsigned n = nblocks - 1; /* the loop's blocks: all but exit */
    LLVMBasicBlockRef *loop = kiln_malloc(n * sizeof(*loop));
    LLVMBasicBlockRef *jam = kiln_malloc((size_t)K * n * sizeof(*jam));
@@ -487,9 +487,9 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
       for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[k]); i; i = LLVMGetNextInstruction(i))
          max_vars += LLVMIsAStoreInst(i) != NULL;
    LLVMValueRef *vars = kiln_malloc(max_vars * sizeof(*vars));
-   LLVMValueRef cont[KILN_WG_JAM];
+   LLVMValueRef cont[KILN_JAM_WIDTH_MAX];
    unsigned nvars = 0;
-   struct kiln_value_map map[KILN_WG_JAM];
+   struct kiln_value_map map[KILN_JAM_WIDTH_MAX];
    for (unsigned j = 0; j < K; j++)
       kiln_value_map_init(&map[j]);
    if (!loop || !jam || !vars) {
@@ -581,7 +581,7 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
    /* Each copy runs as its work-item: lid.x = x + j where its header and
    * its body start.  The headers run one after another and only read, so
    * that the state of all K is loaded at the top of every round. */
-   LLVMValueRef xs[KILN_WG_JAM];
+   LLVMValueRef xs[KILN_JAM_WIDTH_MAX];
    for (unsigned j = 0; j < K; j++) {
       LLVMBasicBlockRef hj = jam[j * n];
       LLVMBasicBlockRef sj = LLVMValueAsBasicBlock(kiln_value_map_get(&map[j], LLVMBasicBlockAsValue(body)));
@@ -609,10 +609,10 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
    }
    /* Rows read as vectors (wg_jam_transpose.h): the block's loads first, then
     * the transposed rows, then each work-item's rest. */
-   LLVMBasicBlockRef starts[KILN_WG_JAM];
+   LLVMBasicBlockRef starts[KILN_JAM_WIDTH_MAX];
    for (unsigned j = 0; j < K; j++)
       starts[j] = LLVMValueAsBasicBlock(kiln_value_map_get(&map[j], LLVMBasicBlockAsValue(body)));
-   LLVMBasicBlockRef heads[KILN_WG_JAM];
+   LLVMBasicBlockRef heads[KILN_JAM_WIDTH_MAX];
    for (unsigned j = 0; j < K; j++)
       heads[j] = jam[j * n];
    struct kiln_wg_jam_block block = {.pre = pre, .x = x, .heads = heads};

@@ -1,5 +1,6 @@
 /* Unroll-and-jam of the work-item loop over a kernel's own loop: blocks
- * of KILN_WG_JAM work-items run that loop interleaved.
+ * of K work-items (8 or 16 by the CPU, KILN_JAM_WIDTH: jam_width.h) run
+ * that loop interleaved.
  *
  * A loop that reads a row per work-item (`for (i = begin; i < end; i++)
  * s += in[i];` with begin = gid * chunk) is contiguous along the loop but
@@ -8,8 +9,8 @@
  * then runs it alone: a serial chain of float adds that the FP rules
  * forbid reassociating, one add latency (about 4 cycles) per element.
  * Work-items are independent between barriers (OpenCL C 1.1, 3.3.1: any
- * interleaving), so the chains of KILN_WG_JAM neighbouring work-items may
- * run side by side: the adds of one chain hide another's latency and each
+ * interleaving), so the chains of K neighbouring work-items may run
+ * side by side: the adds of one chain hide another's latency and each
  * work-item keeps its own instructions in its own order.
  *
  * Step 1, kiln_wg_jam_eligible, runs on the kernel in SSA form (from
@@ -32,8 +33,8 @@
  * work-items' slots (wg_private.c).
  *
  * Step 3, kiln_wg_jam_region, called by wg_regions.c for such a region's
- * work-item loop: at a work-item x that is a multiple of K = KILN_WG_JAM
- * with x + K <= the local size in dimension 0, the region runs
+ * work-item loop: at a work-item x that is a multiple of K with
+ * x + K <= the local size in dimension 0, the region runs
  *
  *   H_0 .. H_(K-1): the loop test of x, x + 1, ..., x + K - 1 (lid.x set
  *                   to each in turn); all go on ? B_0 : F
@@ -66,14 +67,10 @@
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 
+#include "llvm/cpu/jam_width.h"
 #include "llvm/cpu/wg_graph.h"
 
-/* Work-items per jammed block: float adds have a latency of 4 cycles and
- * two ports on current x86 cores, so 8 chains keep both busy.  16 (one
- * 512-bit chain per round, llvm-mca: 1.7x the rounds' compute on an Ice
- * Lake core) lost 12% on the 16-core Xeon's chunked reduction, which is
- * bound by memory there (docs/performance.md, 2026-11-27 afternoon). */
-#define KILN_WG_JAM 8
+
 
 struct kiln_wg;
 

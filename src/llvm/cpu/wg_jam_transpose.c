@@ -155,7 +155,7 @@ static void share_distance(LLVMBasicBlockRef *front)
    unsigned n = prefetches(front[0], p0);
    if (n > MAX_LOADS)
       return;
-   for (unsigned j = 1; j < KILN_WG_JAM; j++) {
+   for (unsigned j = 1; j < kiln_jam_width(NULL); j++) {
       if (prefetches(front[j], pj) != n)
          continue;
       for (unsigned m = 0; m < n; m++) {
@@ -282,10 +282,10 @@ static void lockstep_rows(struct kiln_wg *w, const struct kiln_wg_jam_block *jam
       any |= LLVMGetMetadata(loads[0][m], lockstep) != NULL;
    if (!any || !jam || !jam->pre)
       return;
-   LLVMValueRef at[KILN_WG_JAM][MAX_LOADS];
+   LLVMValueRef at[KILN_JAM_WIDTH_MAX][MAX_LOADS];
    LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
    bool ok = true;
-   for (unsigned j = 0; ok && j < KILN_WG_JAM; j++)
+   for (unsigned j = 0; ok && j < kiln_jam_width(NULL); j++)
       ok = front_at_start(w, jam, front[j], j, loads[j], n, at[j]);
    LLVMBuildStore(w->b, jam->x, kiln_wg_lid_ptr(w, LLVMConstInt(w->i32, 0, 0)));
    if (!ok)
@@ -295,7 +295,7 @@ static void lockstep_rows(struct kiln_wg *w, const struct kiln_wg_jam_block *jam
          continue;
       LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
       LLVMValueRef a0 = LLVMBuildPtrToInt(w->b, at[0][m], w->i64, "");
-      for (unsigned j = 1; j < KILN_WG_JAM; j++) {
+      for (unsigned j = 1; j < kiln_jam_width(NULL); j++) {
          LLVMValueRef d = LLVMBuildSub(w->b, LLVMBuildPtrToInt(w->b, at[j][m], w->i64, ""), a0,
                                        "jam.row.distance");
          LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
@@ -330,9 +330,9 @@ static void prefetch_per_line(struct kiln_wg *w, LLVMBasicBlockRef *front, LLVMB
 {
    unsigned long long r = 0;
    LLVMValueRef first = NULL;
-   LLVMValueRef calls[KILN_WG_JAM][MAX_LOADS + 1];
-   unsigned nc[KILN_WG_JAM];
-   for (unsigned j = 0; j < KILN_WG_JAM; j++) {
+   LLVMValueRef calls[KILN_JAM_WIDTH_MAX][MAX_LOADS + 1];
+   unsigned nc[KILN_JAM_WIDTH_MAX];
+   for (unsigned j = 0; j < kiln_jam_width(NULL); j++) {
       nc[j] = prefetches(front[j], calls[j]);
       if (nc[j] > MAX_LOADS)
          return;
@@ -358,13 +358,13 @@ static void prefetch_per_line(struct kiln_wg *w, LLVMBasicBlockRef *front, LLVMB
       return;
    LLVMBasicBlockRef pf = LLVMAppendBasicBlockInContext(w->c, w->fn, "wide.prefetch");
    LLVMPositionBuilderAtEnd(w->b, pf);
-   for (unsigned j = 0; j < KILN_WG_JAM; j++)
+   for (unsigned j = 0; j < kiln_jam_width(NULL); j++)
       for (unsigned c = 0; c < nc[j]; c++) {
          LLVMInstructionRemoveFromParent(calls[j][c]);
          LLVMInsertIntoBuilder(w->b, calls[j][c]);
       }
    LLVMBuildBr(w->b, tr);
-   LLVMBasicBlockRef last = front[KILN_WG_JAM - 1];
+   LLVMBasicBlockRef last = front[kiln_jam_width(NULL) - 1];
    LLVMValueRef br = LLVMGetBasicBlockTerminator(last);
    LLVMPositionBuilderBefore(w->b, br);
    LLVMValueRef a = LLVMBuildPtrToInt(w->b, first, w->i64, "");
@@ -375,14 +375,15 @@ static void prefetch_per_line(struct kiln_wg *w, LLVMBasicBlockRef *front, LLVMB
 }
 
 _Static_assert(WIDE == 8, "the transposition's masks are for 8 lanes");
-_Static_assert(KILN_WG_JAM % WIDE == 0, "a block is transposed 8 work-items at a time");
+_Static_assert(KILN_JAM_WIDTH_MIN % WIDE == 0 && KILN_JAM_WIDTH_MAX % WIDE == 0,
+               "a block is transposed 8 work-items at a time");
 
 LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts, LLVMValueRef *xs,
                                         const struct kiln_wg_jam_block *jam)
 {
-   const unsigned K = KILN_WG_JAM;
+   const unsigned K = kiln_jam_width(NULL);
    unsigned kind = kiln_wg_jam_wide_kind(w->c);
-   LLVMValueRef loads[KILN_WG_JAM][MAX_LOADS];
+   LLVMValueRef loads[KILN_JAM_WIDTH_MAX][MAX_LOADS];
    unsigned n = wide_loads(starts[0], kind, loads[0], MAX_LOADS);
    if (!n || n > MAX_LOADS)
       return starts[0];
@@ -396,7 +397,7 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
             return starts[0];
    }
    /* A_j: work-item j's front part, up to its last vector load. */
-   LLVMBasicBlockRef front[KILN_WG_JAM];
+   LLVMBasicBlockRef front[KILN_JAM_WIDTH_MAX];
    LLVMValueRef zero = LLVMConstInt(w->i32, 0, 0);
    for (unsigned j = 0; j < K; j++) {
       front[j] = LLVMAppendBasicBlockInContext(w->c, w->fn, "wide.front");
@@ -425,7 +426,7 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
    LLVMPositionBuilderAtEnd(w->b, tr);
    unsigned same = kiln_wg_jam_same_kind(w->c);
    for (unsigned m = 0; m < n; m++) {
-      LLVMValueRef v[KILN_WG_JAM], r[KILN_WG_JAM];
+      LLVMValueRef v[KILN_JAM_WIDTH_MAX] = {0}, r[WIDE];
       for (unsigned j = 0; j < K; j++)
          v[j] = loads[j][m];
       if (LLVMGetMetadata(v[0], same)) {
@@ -443,23 +444,23 @@ LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *st
          continue;
       }
       for (unsigned g = 0; g < K; g += WIDE) {
-      transpose(w->b, w->c, v + g, r);
-      /* Lane k of work-item j's row is lane j of r[k]. */
-      for (unsigned j = g; j < g + WIDE; j++) {
-         LLVMValueRef users[MAX_EXTRACTS];
-         unsigned nu = 0;
-         /* The extracts (only_extracts), not the shuffles just built. */
-         for (LLVMUseRef u = LLVMGetFirstUse(v[j]); u; u = LLVMGetNextUse(u))
-            if (LLVMIsAExtractElementInst(LLVMGetUser(u)) && nu < MAX_EXTRACTS)
-               users[nu++] = LLVMGetUser(u);
-         for (unsigned q = 0; q < nu; q++) {
-            LLVMValueRef e = users[q];
-            LLVMValueRef lane = LLVMGetOperand(e, 1);
-            unsigned k = (unsigned)LLVMConstIntGetZExtValue(lane);
-            LLVMSetOperand(e, 0, r[k]);
-            LLVMSetOperand(e, 1, LLVMConstInt(LLVMTypeOf(lane), j - g, 0));
+         transpose(w->b, w->c, v + g, r);
+         /* Lane k of work-item j's row is lane j of r[k]. */
+         for (unsigned j = g; j < g + WIDE; j++) {
+            LLVMValueRef users[MAX_EXTRACTS];
+            unsigned nu = 0;
+            /* The extracts (only_extracts), not the shuffles just built. */
+            for (LLVMUseRef u = LLVMGetFirstUse(v[j]); u; u = LLVMGetNextUse(u))
+               if (LLVMIsAExtractElementInst(LLVMGetUser(u)) && nu < MAX_EXTRACTS)
+                  users[nu++] = LLVMGetUser(u);
+            for (unsigned q = 0; q < nu; q++) {
+               LLVMValueRef e = users[q];
+               LLVMValueRef lane = LLVMGetOperand(e, 1);
+               unsigned k = (unsigned)LLVMConstIntGetZExtValue(lane);
+               LLVMSetOperand(e, 0, r[k]);
+               LLVMSetOperand(e, 1, LLVMConstInt(LLVMTypeOf(lane), j - g, 0));
+            }
          }
-      }
       }
    }
    LLVMBuildBr(w->b, starts[0]);

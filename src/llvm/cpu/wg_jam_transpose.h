@@ -30,7 +30,7 @@ struct kiln_wg_jam_block {
 };
 
 /* starts[j] is the copy of R of work-item j of a jammed round
- * (j < KILN_WG_JAM), whose first instruction sets lid.x to xs[j].
+ * (j < kiln_jam_width()), whose first instruction sets lid.x to xs[j].
  * Returns the block the round's headers must go on to: the first of the
  * vector loads when the round was rearranged, starts[0] otherwise. */
 LLVMBasicBlockRef kiln_wg_jam_transpose(struct kiln_wg *w, LLVMBasicBlockRef *starts,

@@ -14,7 +14,7 @@
 #define WIDE 8
 #define WIDE_NAME "kiln.jam.wide"
 /* Loop instructions that the wide copy repeats WIDE times (the jam then
- * copies that KILN_WG_JAM times). */
+ * copies that K times). */
 #define MAX_LOOP_INSTS 40
 #define MAX_LOADS KILN_WG_JAM_WIDE_MAX_LOADS
 /* Extended values along the indices, each tested for wrapping. */
@@ -602,7 +602,7 @@ static LLVMValueRef rows_ahead(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef 
                                unsigned long long size)
 {
    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
-   unsigned long long block = (unsigned long long)KILN_WG_JAM * size;
+   unsigned long long block = (unsigned long long)kiln_jam_width(NULL) * size;
    /* trips * block without overflow where it is at most HI. */
    LLVMValueRef longer = LLVMBuildICmp(b, LLVMIntUGT, trips,
                                        LLVMConstInt(i64, KILN_JAM_PREFETCH_ROWS_HI / block, 0), "");
@@ -613,7 +613,7 @@ static LLVMValueRef rows_ahead(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef 
                           "wide.ahead.rows");
 }
 
-_Static_assert(KILN_JAM_PREFETCH_ROWS_LONG <= KILN_JAM_PREFETCH_ROWS_HI / KILN_WG_JAM,
+_Static_assert(KILN_JAM_PREFETCH_ROWS_LONG <= KILN_JAM_PREFETCH_ROWS_HI / KILN_JAM_WIDTH_MAX,
                "the in-row distance must be shorter than every row it is used for");
 
 /* Each wide load's prefetch distance (an i64 value), NULL for none.

@@ -234,6 +234,35 @@ static void check_binary(cl_program p, const char *want)
    free(bin);
 }
 
+/* KILN_JAM_WIDTH (meson.build runs the rows mode with 8, 16 and a bad
+ * value too): the binary's target id names a width other than 8, and a
+ * bad value is ignored with a warning in the build log.  (The rows'
+ * results and IR above are checked whatever the width.) */
+static void check_width(const struct kt_env *env, cl_program p)
+{
+   const char *w = getenv("KILN_JAM_WIDTH");
+   if (!w || !*w)
+      return;
+   size_t size;
+   unsigned char *bin = get_binary(p, &size);
+   bool named16 = memmem(bin, size, "jam-width=16", 12) != NULL;
+   bool named = memmem(bin, size, "jam-width", 9) != NULL;
+   free(bin);
+   if (!strcmp(w, "16")) {
+      CHECK(named16, "KILN_JAM_WIDTH=16: the binary's target id lacks jam-width=16");
+   } else if (!strcmp(w, "8")) {
+      CHECK(!named, "KILN_JAM_WIDTH=8: the binary's target id names a jam width");
+   } else {
+      char log[4096] = "";
+      CHECK_OK(clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
+                                     NULL));
+      char want[64];
+      snprintf(want, sizeof(want), "KILN_JAM_WIDTH=%s", w);
+      CHECK(strstr(log, want) && strstr(log, "ignored"),
+            "no warning about KILN_JAM_WIDTH=%s in the build log: %s", w, log);
+   }
+}
+
 /* In a child process under the other setting (kk_child): the program's
  * binary, into the file JAM_PREFETCH_BINARY names. */
 static int child_main(const char *name)
@@ -331,6 +360,7 @@ int main(int argc, char **argv)
       /* Code of the former fixed default is refused where rows apply. */
       if (dflt || rows)
          check_other_binary(&env, "2048");
+      check_width(&env, p);
       if (bad) {
          char log[4096] = "";
          CHECK_OK(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,

@@ -496,9 +496,10 @@ static void check_wide(const struct kt_env *env, cl_program p, unsigned first, u
    const char *const *names = wide_names;
    /* (base, span): differing trips from 0, from 16 (every block goes on
     * for two rounds, then apart), 64 everywhere (kiln_bench's chunks), 3,
-    * 8 and 9 everywhere, 9 to 15. */
+    * 8 and 9 everywhere, 9 to 15.  Groups of 24: a block of 16 and 8
+    * work-items left (KILN_JAM_WIDTH=16), or three blocks of 8. */
    static const cl_uint shapes[][2] = {{0, 29}, {16, 13}, {64, 1}, {3, 1}, {8, 1}, {9, 7}};
-   static const size_t locals[] = {3, 8, 13, 64};
+   static const size_t locals[] = {3, 8, 13, 24, 64};
    cl_mem ma = kk_buffer_in(env, sizeof(wa), wa), mb = kk_buffer_in(env, sizeof(wb), wb);
    cl_mem mi = kk_buffer_in(env, sizeof(wi), wi), ms = kk_buffer_in(env, sizeof(ws), ws);
    cl_mem mc = kk_buffer_in(env, sizeof(wc), wc), ml = kk_buffer_in(env, sizeof(wl), wl);
