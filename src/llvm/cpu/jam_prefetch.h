@@ -19,27 +19,27 @@ struct kiln_jam_prefetch {
 };
 
 /* The default, ROWS: each wide round prefetches a row's next jammed
- * block, the same row of the block of 8 rows that follows, assuming the
- * rows lie one after another (a chunk per work-item, a matrix row per
- * work-item).  The row length is the loop's trip count times the load's
- * element size, both as the loop starts (wg_jam_wide.c), so the distance
- * is 8 rows:
+ * block, the same row of the block of K rows that follows (K the jam
+ * width, 8 or 16: jam_width.h), assuming the rows lie one after another
+ * (a chunk per work-item, a matrix row per work-item).  The row length is
+ * the loop's trip count times the load's element size, both as the loop
+ * starts (wg_jam_wide.c), so the distance is K rows:
  *
- *    8 * row bytes, at least KILN_JAM_PREFETCH_ROWS_LO, where that is at
+ *    K * row bytes, at least KILN_JAM_PREFETCH_ROWS_LO, where that is at
  *    most KILN_JAM_PREFETCH_ROWS_HI;
  *    KILN_JAM_PREFETCH_ROWS_LONG (within the row itself) for longer rows.
  *
- * Rows of more than HI / 8 bytes (4 KiB) would keep over HI bytes
- * prefetched but not yet read per work-item, and a distance that is a
- * multiple of the row length below 8 rows lands where another row of the
- * same block reads in the same round: useless.  LONG is below every such
+ * Rows of more than HI / K bytes (4 KiB for K = 8) would keep over HI
+ * bytes prefetched but not yet read per work-item, and a distance that
+ * is a multiple of the row length below K rows lands where another row
+ * of the same block reads in the same round: useless.  LONG is below every such
  * row's length, so it is a plain streaming prefetch in the row.  On the
  * VM (read_pattern, 4 GiB, docs/performance.md) rows of 4 KiB gained
  * most from the next block (0.89 of a contiguous read, 0.80-0.81 in-row),
  * rows of 8 KiB as much from either (0.86 / 0.87 with 512 in-row), rows
  * of 16 KiB most from 512 in-row (0.92; 1024: 0.90, 2048: 0.88, the next
  * block: 0.85-0.86).
- * Where rows are not adjacent (a pitch larger than the row), 8 rows'
+ * Where rows are not adjacent (a pitch larger than the row), K rows'
  * length is another in-row or beyond-row distance ahead: a prefetch
  * never faults, it only may fetch a line nobody reads. */
 #define KILN_JAM_PREFETCH_ROWS_LO 512u

@@ -1,8 +1,9 @@
 /* Jammed row loops, step 3 (step 1: wg_jam_wide.h), from
  * kiln_wg_jam_region: in a jammed round of a wide loop, each work-item's
  * copy of the round becomes two parts, the address and the vector loads
- * first for all 8 work-items (with their prefetches, KILN_JAM_PREFETCH),
- * then the 8 vectors of each load transposed, then each work-item's rest,
+ * first for all K work-items (with their prefetches, KILN_JAM_PREFETCH),
+ * then the vectors of each load transposed 8 work-items at a time (K = 16:
+ * two such halves), then each work-item's rest,
  * whose e_k of work-item j becomes lane j of the k-th transposed vector:
  * lane = work-item, as the SLP vectorizer lays out the 8 interleaved
  * chains, which then take the transposed vectors as they are.  The

@@ -1,8 +1,9 @@
 /* Jammed row loops that read their rows 8 elements at a time, the block
  * of 8 work-items transposed in registers (issue 19).
  *
- * A jammed loop (wg_jam.h) runs the loops of 8 neighbouring work-items
- * interleaved.  A load that is contiguous along each work-item's loop
+ * A jammed loop (wg_jam.h) runs the loops of K neighbouring work-items
+ * interleaved (8 here; 16 on Zen 4 and later, jam_width.h, the same per
+ * half of the block).  A load that is contiguous along each work-item's loop
  * (`s += in[i]`, the address base + i * size) is 8 loads whose addresses
  * lie a row apart: LLVM's SLP vectorizer makes one 8-wide gather of them
  * per round, and gathers, not memory, then bound the loop (about 1.6
