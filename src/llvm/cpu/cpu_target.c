@@ -23,6 +23,7 @@
 #include "llvm/cpu/jam_prefetch.h"
 #include "llvm/cpu/jam_width.h"
 #include "llvm/cpu/safe_div.h"
+#include "llvm/cpu/stream_width.h"
 #include "llvm/cpu/vector_width.h"
 #include "llvm/cpu/wg_denormals.h"
 #include "llvm/cpu/wg_interchange.h"
@@ -156,9 +157,15 @@ static enum kiln_build_status build_workgroups(struct kiln_llvm_job *job)
       if (kiln_is_kernel(fn))
          kfn[i++] = fn;
    kiln_wg_mark_inlining(m);
-   for (i = 0; !st && i < n; i++)
+   /* Kernels that only stream prefer 256-bit vectors where that pays
+    * (stream_width.h), judged on their own code. */
+   bool narrow = kiln_cpu_stream_narrow(job->machine->cpu, job->machine->features);
+   for (i = 0; !st && i < n; i++) {
+      if (narrow && kiln_kernel_only_streams(kfn[i]))
+         kiln_wg_prefer_256(kfn[i]);
       if (!(wg[i] = kiln_wg_create(m, kfn[i], &kernels[i])))
          st = KILN_BUILD_OUT_OF_MEMORY;
+   }
    /* SROA turns the kernels' variables (argument copies, loop counters)
     * into values, which barriers then carry only where they must. */
    if (!st && !kiln_llvm_run_passes(job, "always-inline,function(sroa,early-cse)"))
@@ -193,6 +200,9 @@ static enum kiln_build_status build_workgroups(struct kiln_llvm_job *job)
          st = KILN_BUILD_FAILED;
       }
    }
+   for (i = 0; !st && i < n; i++)
+      if (kiln_wg_prefers_256(kfn[i]))
+         kiln_wg_prefer_256(wg[i]);
    /* -cl-denorms-are-zero: x86 code ignores the kernel's attribute. */
    for (i = 0; !st && i < n; i++)
       if (kiln_wg_flushes_denormals(kfn[i]))

@@ -32,8 +32,9 @@ struct kiln_jam_prefetch {
  * Rows of more than HI / K bytes (4 KiB for K = 8) would keep over HI
  * bytes prefetched but not yet read per work-item, and a distance that
  * is a multiple of the row length below K rows lands where another row
- * of the same block reads in the same round: useless.  LONG is below every such
- * row's length, so it is a plain streaming prefetch in the row.  On the
+ * of the same block reads in the same round: useless.  LONG is below
+ * every such row's length, so it is a plain streaming prefetch in the
+ * row.  On the
  * VM (read_pattern, 4 GiB, docs/performance.md) rows of 4 KiB gained
  * most from the next block (0.89 of a contiguous read, 0.80-0.81 in-row),
  * rows of 8 KiB as much from either (0.86 / 0.87 with 512 in-row), rows

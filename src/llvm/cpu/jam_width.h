@@ -3,10 +3,11 @@
  * strict-order adds; a block of K work-items keeps K chains in the lanes
  * of one round's vectors, so the round's add latency is shared by K
  * work-items.  Where the cores outrun that chain, more lanes pay: on a
- * Zen 5 VM blocks of 16 read the chunked reduction 20% faster than
- * blocks of 8; on a 16-core Sapphire Rapids Xeon, bound by memory there,
- * they lost 6-12%, and an Ice Lake-class VM showed no gain
- * (docs/performance.md).  So the default follows the CPU. */
+ * Zen 5 VM blocks of 16 read the chunked reduction 20-28% faster than
+ * blocks of 8; on the GPU machine's 16-core Xeon, bound by memory there,
+ * they measured from 12% slower to 9% faster, and an Ice Lake-class VM
+ * showed no gain (docs/performance.md).  So the default follows the
+ * CPU. */
 #ifndef KILN_LLVM_CPU_JAM_WIDTH_H
 #define KILN_LLVM_CPU_JAM_WIDTH_H
 

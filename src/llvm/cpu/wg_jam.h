@@ -70,8 +70,6 @@
 #include "llvm/cpu/jam_width.h"
 #include "llvm/cpu/wg_graph.h"
 
-
-
 struct kiln_wg;
 
 /* Step 1: whether the loop of g->in_loop (header, latch) can be jammed. */

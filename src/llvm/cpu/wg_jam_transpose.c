@@ -155,7 +155,8 @@ static void share_distance(LLVMBasicBlockRef *front)
    unsigned n = prefetches(front[0], p0);
    if (n > MAX_LOADS)
       return;
-   for (unsigned j = 1; j < kiln_jam_width(NULL); j++) {
+   const unsigned K = kiln_jam_width(NULL);
+   for (unsigned j = 1; j < K; j++) {
       if (prefetches(front[j], pj) != n)
          continue;
       for (unsigned m = 0; m < n; m++) {
@@ -282,10 +283,11 @@ static void lockstep_rows(struct kiln_wg *w, const struct kiln_wg_jam_block *jam
       any |= LLVMGetMetadata(loads[0][m], lockstep) != NULL;
    if (!any || !jam || !jam->pre)
       return;
+   const unsigned K = kiln_jam_width(NULL);
    LLVMValueRef at[KILN_JAM_WIDTH_MAX][MAX_LOADS];
    LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
    bool ok = true;
-   for (unsigned j = 0; ok && j < kiln_jam_width(NULL); j++)
+   for (unsigned j = 0; ok && j < K; j++)
       ok = front_at_start(w, jam, front[j], j, loads[j], n, at[j]);
    LLVMBuildStore(w->b, jam->x, kiln_wg_lid_ptr(w, LLVMConstInt(w->i32, 0, 0)));
    if (!ok)
@@ -295,7 +297,7 @@ static void lockstep_rows(struct kiln_wg *w, const struct kiln_wg_jam_block *jam
          continue;
       LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
       LLVMValueRef a0 = LLVMBuildPtrToInt(w->b, at[0][m], w->i64, "");
-      for (unsigned j = 1; j < kiln_jam_width(NULL); j++) {
+      for (unsigned j = 1; j < K; j++) {
          LLVMValueRef d = LLVMBuildSub(w->b, LLVMBuildPtrToInt(w->b, at[j][m], w->i64, ""), a0,
                                        "jam.row.distance");
          LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(jam->pre));
@@ -330,9 +332,10 @@ static void prefetch_per_line(struct kiln_wg *w, LLVMBasicBlockRef *front, LLVMB
 {
    unsigned long long r = 0;
    LLVMValueRef first = NULL;
+   const unsigned K = kiln_jam_width(NULL);
    LLVMValueRef calls[KILN_JAM_WIDTH_MAX][MAX_LOADS + 1];
    unsigned nc[KILN_JAM_WIDTH_MAX];
-   for (unsigned j = 0; j < kiln_jam_width(NULL); j++) {
+   for (unsigned j = 0; j < K; j++) {
       nc[j] = prefetches(front[j], calls[j]);
       if (nc[j] > MAX_LOADS)
          return;
@@ -358,13 +361,13 @@ static void prefetch_per_line(struct kiln_wg *w, LLVMBasicBlockRef *front, LLVMB
       return;
    LLVMBasicBlockRef pf = LLVMAppendBasicBlockInContext(w->c, w->fn, "wide.prefetch");
    LLVMPositionBuilderAtEnd(w->b, pf);
-   for (unsigned j = 0; j < kiln_jam_width(NULL); j++)
+   for (unsigned j = 0; j < K; j++)
       for (unsigned c = 0; c < nc[j]; c++) {
          LLVMInstructionRemoveFromParent(calls[j][c]);
          LLVMInsertIntoBuilder(w->b, calls[j][c]);
       }
    LLVMBuildBr(w->b, tr);
-   LLVMBasicBlockRef last = front[kiln_jam_width(NULL) - 1];
+   LLVMBasicBlockRef last = front[K - 1];
    LLVMValueRef br = LLVMGetBasicBlockTerminator(last);
    LLVMPositionBuilderBefore(w->b, br);
    LLVMValueRef a = LLVMBuildPtrToInt(w->b, first, w->i64, "");
