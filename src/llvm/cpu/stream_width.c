@@ -41,6 +41,8 @@ static bool count_call(LLVMValueRef call, unsigned long long *ops)
                                        "llvm.minnum.", "llvm.maxnum.", "llvm.floor.",
                                        "llvm.ceil.", "llvm.trunc.", "llvm.rint.", "llvm.round.",
                                        "llvm.copysign."};
+   static const char *const costly[] = {"llvm.exp", "llvm.log", "llvm.sin.", "llvm.cos.",
+                                        "llvm.pow."};
    LLVMValueRef callee = LLVMGetCalledValue(call);
    if (!callee || !LLVMIsAFunction(callee))
       return false;
@@ -48,15 +50,12 @@ static bool count_call(LLVMValueRef call, unsigned long long *ops)
    const char *name = LLVMGetValueName2(callee, &len);
    if (kiln_wg_is_work_item_function(name))
       return true; /* get_global_id and the like: index arithmetic */
-   if (strncmp(name, "llvm.", 5))
+   if (strncmp(name, "llvm.", 5) || has_any_prefix(name, costly, sizeof(costly) / sizeof(*costly)))
       return false;
+   /* Other intrinsics (lifetime markers, memcpy) compute nothing. */
    if (has_any_prefix(name, cheap, sizeof(cheap) / sizeof(*cheap)))
       *ops += lanes(LLVMTypeOf(call));
-   /* Other intrinsics (lifetime markers, memcpy) compute nothing; the
-    * costly math ones (llvm.sin, llvm.exp, ...) rule it out. */
-   return strncmp(name, "llvm.exp", 8) && strncmp(name, "llvm.log", 8) &&
-          strncmp(name, "llvm.sin.", 9) && strncmp(name, "llvm.cos.", 9) &&
-          strncmp(name, "llvm.pow.", 9);
+   return true;
 }
 
 bool kiln_kernel_only_streams(LLVMValueRef kernel)
