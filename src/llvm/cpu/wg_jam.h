@@ -37,12 +37,15 @@
  * x + K <= the local size in dimension 0, the region runs
  *
  *   H_0 .. H_(K-1): the loop test of x, x + 1, ..., x + K - 1 (lid.x set
- *                   to each in turn); all go on ? B_0 : F
+ *                   to each in turn); all go on ? B_0 : none goes on ? D : F
  *   B_0 .. B_(K-1): the body of each, one after the other; back to H_0
+ *   D:              the loop test and exit of each, straight; lid.x = x + K,
+ *                   on to the work-item loop's test (wg_jam.c, all_exit)
  *   F:              lid.x = x; the region as before, for x, x + 1, ...
  *
- * so the loop runs with all K work-items while every one of them goes on,
- * and each finishes alone from its own slots.  The headers come first so
+ * so the loop runs with all K work-items while every one of them goes on;
+ * where they all end in the same round the block leaves at once, else
+ * each finishes alone from its own slots.  The headers come first so
  * that the K work-items' state is read at the top of every round, where
  * LLVM keeps it in registers (it is read only where every test passed
  * otherwise, and then it stays in the slots' memory).  A work-item whose

@@ -153,7 +153,10 @@ static void scan_ir(FILE *f, void *arg)
    bool in_fn = false;
    while (kk_next_line_in(f, r->fn, line, sizeof(line), &in_fn)) {
       r->found = true;
-      r->vector |= strstr(line, " = load <8 x ") != NULL;
+      /* A round's rows: 8 elements of each, read whole or (blocks of
+       * 16, the transposition joining halves) as two halves. */
+      r->vector |= (strstr(line, " = load <8 x ") || strstr(line, " = load <4 x ")) &&
+                   strstr(line, "ptr addrspace(1)");
       r->lo |= (strstr(line, "@llvm.umax") || strstr(line, " select ")) &&
                strstr(line, "i64 512") != NULL;
       char name[32], off[32];

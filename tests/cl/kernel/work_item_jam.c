@@ -54,6 +54,18 @@ static const char *source =
    "    acc = acc * 7u + in[i] + t;\n"
    "  out[g] = acc ^ (t << 8) ^ i;\n"
    "}\n"
+   /* The same, with one trip count for every work-item of every other
+    * 16 (their blocks end together: wg_jam.c's all_exit) and differing
+    * ones in the others. */
+   "__kernel void header_values_even(__global const uint *in, __global uint *out, uint n,\n"
+   "                                 uint limit)\n"
+   "{\n"
+   "  uint g = get_global_id(0), acc = limit, i = g * 16u, t = 0;\n"
+   "  uint trips = (g / 16u) % 2u ? g % 7u + n % 2u : n % 5u + 1u;\n"
+   "  for (; (t = i * 3u + n) < (g * 16u + trips) * 3u + n; i++)\n"
+   "    acc = acc * 7u + in[i] + t;\n"
+   "  out[g] = acc ^ (t << 8) ^ i;\n"
+   "}\n"
    /* Behind a guard that varies: the loop runs for every work-item, and
     * its test fails at once where the guard did (wg_jam.h). */
    "__kernel void guarded(__global const float *in, __global float *out, uint n, uint limit)\n"
@@ -265,6 +277,15 @@ static uint32_t host_header_values(uint32_t g, uint32_t n)
    return acc ^ (t << 8) ^ i;
 }
 
+static uint32_t host_header_values_even(uint32_t g, uint32_t n, uint32_t limit)
+{
+   uint32_t acc = limit, i = g * 16u, t;
+   uint32_t trips = (g / 16u) % 2u ? g % 7u + n % 2u : n % 5u + 1u;
+   for (; (t = i * 3u + n) < (g * 16u + trips) * 3u + n; i++)
+      acc = acc * 7u + uin[i] + t;
+   return acc ^ (t << 8) ^ i;
+}
+
 static float host_outer_rows(uint32_t g, uint32_t ls, uint32_t n)
 {
    uint32_t l = g % ls, p = g - l + (l + 1u) % ls;
@@ -330,7 +351,7 @@ static void check_1d(const struct kt_env *env)
    cl_mem out = kk_buffer_in(env, MAXG * sizeof(cl_uint), NULL);
    static const char *const names[] = {"row_sum", "dot_rows", "branchy", "header_values",
                                        "outer_rows", "guarded", "guarded_else", "guarded_and",
-                                       "guarded_nested"};
+                                       "guarded_nested", "header_values_even"};
    for (size_t kn = 0; kn < sizeof(names) / sizeof(names[0]); kn++) {
       cl_kernel k = kk_kernel(prog, names[kn]);
       for (size_t s = 0; s < sizeof(group_sizes) / sizeof(group_sizes[0]); s++)
@@ -365,7 +386,9 @@ static void check_1d(const struct kt_env *env)
                } want;
                if (kn == 5 && g >= limit)
                   break; /* returned without a store */
-               if (kn == 8)
+               if (kn == 9)
+                  want.u = host_header_values_even(g, n, limit);
+               else if (kn == 8)
                   want.u = host_guarded_nested(g, n, limit);
                else if (kn == 7)
                   want.u = host_guarded_and(g, n, limit);
