@@ -707,22 +707,20 @@ void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBloc
       if (j + 1 < K) {
          LLVMBuildBr(w->b, jam[(j + 1) * n]);
       } else {
-         LLVMValueRef all = cont[0], none = LLVMBuildNot(w->b, cont[0], "");
+         LLVMValueRef all = cont[0], any = cont[0];
          for (unsigned c = 1; c < K; c++) {
             all = LLVMBuildAnd(w->b, all, cont[c], "");
-            none = LLVMBuildAnd(w->b, none, LLVMBuildNot(w->b, cont[c], ""), "");
+            any = LLVMBuildOr(w->b, any, cont[c], "");
          }
          LLVMBasicBlockRef first_body = LLVMValueAsBasicBlock(kiln_value_map_get(&map[0], LLVMBasicBlockAsValue(body)));
-         LLVMBasicBlockRef done = all_exit(w, head, exit, x);
-         LLVMPositionBuilderAtEnd(w->b, hj);
-         if (!done) {
-            LLVMBuildCondBr(w->b, all, first_body, fallback);
-         } else {
-            LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(w->c, w->fn, "jam.stop");
-            LLVMBuildCondBr(w->b, all, first_body, stop);
+         LLVMBasicBlockRef done = all_exit(w, head, exit, x), stop = fallback;
+         if (done) {
+            stop = LLVMAppendBasicBlockInContext(w->c, w->fn, "jam.stop");
             LLVMPositionBuilderAtEnd(w->b, stop);
-            LLVMBuildCondBr(w->b, none, done, fallback);
+            LLVMBuildCondBr(w->b, any, fallback, done);
          }
+         LLVMPositionBuilderAtEnd(w->b, hj);
+         LLVMBuildCondBr(w->b, all, first_body, stop);
       }
    }
    /* Rows read as vectors (wg_jam_transpose.h): the block's loads first, then
