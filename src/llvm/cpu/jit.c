@@ -15,12 +15,14 @@
 
 #include "llvm/cpu/elf_check.h"
 #include "llvm/cpu/half_rt.h"
+#include "llvm/cpu/perf_map.h"
 #include "llvm/guard.h"
 #include "llvm/target.h"
 #include "util/alloc.h"
 
 struct kiln_jit {
    LLVMOrcLLJITRef jit;
+   struct kiln_perf_map *perf_map; /* KILN_PERF_MAP: functions not yet written */
 };
 
 static char *take_error(LLVMErrorRef err)
@@ -124,6 +126,8 @@ static struct kiln_jit *jit_load(const void *object, size_t size,
       kiln_jit_destroy(j);
       return NULL;
    }
+   if (kiln_perf_map_on())
+      kiln_perf_map_note(&j->perf_map, object, size);
    return j;
 }
 
@@ -139,7 +143,21 @@ static void *jit_add(struct kiln_jit *j, const void *object, size_t size, char *
       *error = take_error(err);
       return NULL;
    }
+   if (kiln_perf_map_on())
+      kiln_perf_map_note(&j->perf_map, object, size);
    return j;
+}
+
+/* A function of an object already linked, for the perf map. */
+static void *resolve_linked(void *ctx, const char *name)
+{
+   LLVMOrcExecutorAddress addr = 0;
+   LLVMErrorRef err = LLVMOrcLLJITLookup(ctx, &addr, name);
+   if (err) {
+      LLVMConsumeError(err);
+      return NULL;
+   }
+   return (void *)(uintptr_t)addr;
 }
 
 static void *jit_lookup(struct kiln_jit *j, const char *name, char **error)
@@ -150,6 +168,7 @@ static void *jit_lookup(struct kiln_jit *j, const char *name, char **error)
       *error = take_error(err);
       return NULL;
    }
+   kiln_perf_map_found(j->perf_map, name, resolve_linked, j->jit);
    return (void *)(uintptr_t)addr;
 }
 
@@ -241,5 +260,6 @@ void kiln_jit_destroy(struct kiln_jit *j)
       return;
    if (j->jit)
       kiln_llvm_guard(dispose_call, j->jit, NULL, 0);
+   kiln_perf_map_free(j->perf_map);
    kiln_free(j);
 }
