@@ -1,5 +1,6 @@
 /* Blocks of work-items that run a loop interleaved (see wg_jam.h). */
 #include "llvm/cpu/wg_jam.h"
+#include "llvm/cpu/wg_skip.h"
 
 #include <string.h>
 
@@ -361,6 +362,8 @@ unsigned kiln_wg_jam_barriers(LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef ba
          redirect(outside[c][p], l->header, before);
       LLVMBasicBlockRef after = kiln_wg_barrier_block(barrier_fn, cc, l->exit, l->exit);
       redirect(l->header, l->exit, after);
+      /* What follows may open with the rest of the rows (wg_skip.h). */
+      kiln_wg_skip_mark(l->exit);
       kiln_free(outside[c]);
    }
    /* Marks left on loops not chosen would make wg_regions.c look for a

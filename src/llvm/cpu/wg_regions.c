@@ -3,6 +3,7 @@
  * the barrier the work-items stopped at. */
 #include "llvm/cpu/wg_internal.h"
 #include "llvm/cpu/wg_jam.h"
+#include "llvm/cpu/wg_skip.h"
 
 #include "util/alloc.h"
 
@@ -125,7 +126,8 @@ static int barrier_ending(const struct regions *r, LLVMBasicBlockRef bb)
  * new work-item loop nest; returns the nest's entry. */
 static LLVMBasicBlockRef clone_region(struct kiln_wg *w, const struct regions *r,
                                       LLVMBasicBlockRef start, LLVMBasicBlockRef dispatch,
-                                      LLVMBasicBlockRef *old_blocks, unsigned num_old, bool once)
+                                      LLVMBasicBlockRef *old_blocks, unsigned num_old, bool once,
+                                      const struct kiln_wg_skip *skip)
 {
    struct kiln_value_map map;
    kiln_value_map_init(&map);
@@ -198,6 +200,11 @@ static LLVMBasicBlockRef clone_region(struct kiln_wg *w, const struct regions *r
          if (term && (j >= 0 || LLVMIsAReturnInst(i))) {
             LLVMBuildStore(w->b, LLVMConstInt(w->i32, (unsigned long long)j, 1), w->next);
             LLVMBuildBr(w->b, latch);
+            break;
+         }
+         if (skip && i == skip->branch) {
+            /* The copy no work-item enters the loop in (wg_skip.h). */
+            LLVMBuildBr(w->b, LLVMGetSuccessor(i, !skip->loop_side));
             break;
          }
          LLVMValueRef c = LLVMInstructionClone(i);
@@ -307,9 +314,18 @@ bool kiln_wg_build_regions(struct kiln_wg *w, unsigned num_barriers)
    LLVMPositionBuilderAtEnd(w->b, exit);
    LLVMBuildRetVoid(w->b);
 
-   entry[0] = clone_region(w, &r, w->body, dispatch, old, num_old, once && once[0]);
-   for (unsigned j = 0; j < r.n; j++)
-      entry[j + 1] = clone_region(w, &r, r.after[j], dispatch, old, num_old, once && once[j + 1]);
+   entry[0] = clone_region(w, &r, w->body, dispatch, old, num_old, once && once[0], NULL);
+   for (unsigned j = 0; j < r.n; j++) {
+      bool group_once = once && once[j + 1];
+      struct kiln_wg_skip skip;
+      if (!group_once && kiln_wg_skip_find(r.after[j], r.before, r.n, &skip)) {
+         LLVMBasicBlockRef slow = clone_region(w, &r, r.after[j], dispatch, old, num_old, false, NULL);
+         LLVMBasicBlockRef fast = clone_region(w, &r, r.after[j], dispatch, old, num_old, false, &skip);
+         entry[j + 1] = slow && fast ? kiln_wg_skip_version(w, &skip, slow, fast) : NULL;
+      } else {
+         entry[j + 1] = clone_region(w, &r, r.after[j], dispatch, old, num_old, group_once, NULL);
+      }
+   }
    kiln_free(once);
    for (unsigned j = 0; j <= r.n; j++)
       ok &= entry[j] != NULL;

@@ -93,6 +93,29 @@ static void run(const struct kt_env *env, cl_program p)
       }
       check_out("chunked", n, got, want);
    }
+   /* Four groups: three whose rows are 8 long each, which no work-item
+    * finishes after the rounds (the region after them without its loop,
+    * src/llvm/cpu/wg_skip.h), and one whose last row is 5 long. */
+   enum { GROUPS = 4 };
+   cl_mem out4 = kk_buffer_in(env, GROUPS * G * sizeof(float), NULL);
+   size_t global4 = GROUPS * G;
+   cl_uint n4 = GROUPS * G * 8 - 3;
+   KK_ARG(k, 0, min);
+   KK_ARG(k, 1, out4);
+   KK_ARG(k, 2, n4);
+   KK_RUN(env, k, 1, NULL, &global4, &local);
+   float got4[GROUPS * G];
+   kk_read(env, out4, sizeof(got4), got4);
+   for (cl_uint g = 0; g < GROUPS * G; g++) {
+      float w = 0.0f;
+      for (cl_uint i = g * 8; i < g * 8 + 8 && i < n4; i++)
+         w += in[i];
+      if (memcmp(&got4[g], &w, sizeof(w))) {
+         KT_FAIL("chunked, 4 groups: item %u = %a, expected %a", g, got4[g], w);
+         break;
+      }
+   }
+   CHECK_OK(clReleaseMemObject(out4));
    CHECK_OK(clReleaseKernel(k));
    k = kk_kernel(p, "rows");
    for (cl_uint n = 0; n < 3; n++) {
@@ -138,6 +161,7 @@ static void run(const struct kt_env *env, cl_program p)
 struct ir {
    const char *fn; /* "@__kiln_wg_<kernel>(" */
    bool found, vector;
+   bool vector_store; /* the sums stored to global memory 8 or 16 at a time */
    unsigned prefetches, constant, variable; /* of the prefetches: offset 512, a value */
    bool lo;                                 /* "i64 512" in a umax or select: the least distance */
    char gep[RECENT][32];
@@ -157,6 +181,7 @@ static void scan_ir(FILE *f, void *arg)
        * 16, the transposition joining halves) as two halves. */
       r->vector |= (strstr(line, " = load <8 x ") || strstr(line, " = load <4 x ")) &&
                    strstr(line, "ptr addrspace(1)");
+      r->vector_store |= strstr(line, "store <") && strstr(line, "ptr addrspace(1)");
       r->lo |= (strstr(line, "@llvm.umax") || strstr(line, " select ")) &&
                strstr(line, "i64 512") != NULL;
       char name[32], off[32];
@@ -197,6 +222,9 @@ static void check_ir(const char *dir, const char *first, const char *kernel, enu
    CHECK(kk_each_dumped_ir(dir, first, scan_ir, &r) > 0 && r.found,
          "KILN_DUMP wrote no optimised IR for %s", kernel);
    CHECK(r.vector, "%s: the rows are not read 8 elements at a time (not jammed)", kernel);
+   /* After the rounds, the region without the rest of the rows' loop
+    * (src/llvm/cpu/wg_skip.h) stores the sums as vectors. */
+   CHECK(r.vector_store, "%s: no copy of the region after the rounds stores as vectors", kernel);
    if (want == NONE) {
       CHECK(!r.prefetches, "%s: an unwanted llvm.prefetch", kernel);
       return;
