@@ -30,7 +30,8 @@
  * loop and one on its exit where every work-item reaches the loop (its
  * preheaders uniform, wg_uniform.h): the loop becomes a region of its
  * own, whose per-work-item state (counter, sums, bounds) lives in the
- * work-items' slots (wg_private.c).
+ * work-items' slots (wg_private.c).  Where work-items resume after the
+ * exit barrier is marked for wg_skip.h (the rest of the rows).
  *
  * Step 3, kiln_wg_jam_region, called by wg_regions.c for such a region's
  * work-item loop: at a work-item x that is a multiple of K with
