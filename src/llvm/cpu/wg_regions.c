@@ -318,7 +318,8 @@ bool kiln_wg_build_regions(struct kiln_wg *w, unsigned num_barriers)
    for (unsigned j = 0; j < r.n; j++) {
       bool group_once = once && once[j + 1];
       struct kiln_wg_skip skip;
-      if (!group_once && kiln_wg_skip_find(r.after[j], r.before, r.n, &skip)) {
+      if (!group_once && !kiln_wg_jam_start(r.after[j]) &&
+          kiln_wg_skip_find(r.after[j], r.before, r.n, &skip)) {
          LLVMBasicBlockRef slow = clone_region(w, &r, r.after[j], dispatch, old, num_old, false, NULL);
          LLVMBasicBlockRef fast = clone_region(w, &r, r.after[j], dispatch, old, num_old, false, &skip);
          entry[j + 1] = slow && fast ? kiln_wg_skip_version(w, &skip, slow, fast) : NULL;
