@@ -87,3 +87,15 @@ LLVMValueRef kiln_value_map_get(const struct kiln_value_map *m, LLVMValueRef key
    }
    return NULL;
 }
+
+LLVMValueRef kiln_value_map_clone(struct kiln_value_map *m, LLVMBuilderRef b, LLVMValueRef i)
+{
+   LLVMValueRef c = LLVMInstructionClone(i);
+   for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(c); o < n; o++) {
+      LLVMValueRef op = LLVMGetOperand(c, o), to = op ? kiln_value_map_get(m, op) : NULL;
+      if (to)
+         LLVMSetOperand(c, o, to);
+   }
+   LLVMInsertIntoBuilder(b, c);
+   return kiln_value_map_put(m, i, c) ? c : NULL;
+}

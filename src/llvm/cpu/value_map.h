@@ -20,5 +20,8 @@ bool kiln_value_map_reserve(struct kiln_value_map *m, size_t n);
 /* False when out of memory. */
 bool kiln_value_map_put(struct kiln_value_map *m, LLVMValueRef key, LLVMValueRef val);
 LLVMValueRef kiln_value_map_get(const struct kiln_value_map *m, LLVMValueRef key);
+/* Clones instruction i at the builder, its operands through m (those not
+ * in m stay), and records i -> the clone in m; NULL when out of memory. */
+LLVMValueRef kiln_value_map_clone(struct kiln_value_map *m, LLVMBuilderRef b, LLVMValueRef i);
 
 #endif

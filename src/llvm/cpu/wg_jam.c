@@ -510,17 +510,8 @@ static bool clone_as(struct kiln_wg *w, LLVMBasicBlockRef bb, LLVMValueRef xj,
 {
    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != t; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef c = xj;
-      if (!LLVMIsALoadInst(i) || !is_lid_x(w, LLVMGetOperand(i, 0))) {
-         c = LLVMInstructionClone(i);
-         for (unsigned o = 0, n = (unsigned)LLVMGetNumOperands(c); o < n; o++) {
-            LLVMValueRef op = LLVMGetOperand(c, o), to = op ? kiln_value_map_get(local, op) : NULL;
-            if (to)
-               LLVMSetOperand(c, o, to);
-         }
-         LLVMInsertIntoBuilder(w->b, c);
-      }
-      if (!kiln_value_map_put(local, i, c))
+      bool lid_x = LLVMIsALoadInst(i) && is_lid_x(w, LLVMGetOperand(i, 0));
+      if (lid_x ? !kiln_value_map_put(local, i, xj) : !kiln_value_map_clone(local, w->b, i))
          return false;
    }
    return true;

@@ -189,26 +189,18 @@ LLVMBasicBlockRef kiln_wg_skip_version(struct kiln_wg *w, const struct kiln_wg_s
       LLVMValueRef term = LLVMGetBasicBlockTerminator(s->chain[k]);
       for (LLVMValueRef i = LLVMGetFirstInstruction(s->chain[k]); i != term && !w->oom;
            i = LLVMGetNextInstruction(i)) {
-         LLVMValueRef copy;
+         bool ok;
          if (LLVMGetInstructionOpcode(i) == LLVMStore) {
             LLVMValueRef v = LLVMGetOperand(i, 0), mapped = kiln_value_map_get(&map, v);
-            if (!kiln_value_map_put(&stores, LLVMGetOperand(i, 1), mapped ? mapped : v))
-               w->oom = true;
-            continue;
+            ok = kiln_value_map_put(&stores, LLVMGetOperand(i, 1), mapped ? mapped : v);
+         } else {
+            LLVMValueRef stored = LLVMGetInstructionOpcode(i) == LLVMLoad
+                                     ? kiln_value_map_get(&stores, LLVMGetOperand(i, 0))
+                                     : NULL;
+            ok = stored ? kiln_value_map_put(&map, i, stored)
+                        : kiln_value_map_clone(&map, w->b, i) != NULL;
          }
-         copy = LLVMGetInstructionOpcode(i) == LLVMLoad
-                   ? kiln_value_map_get(&stores, LLVMGetOperand(i, 0))
-                   : NULL;
-         if (!copy) {
-            copy = LLVMInstructionClone(i);
-            LLVMInsertIntoBuilder(w->b, copy);
-            for (unsigned o = 0; o < (unsigned)LLVMGetNumOperands(copy); o++) {
-               LLVMValueRef mapped = kiln_value_map_get(&map, LLVMGetOperand(copy, o));
-               if (mapped)
-                  LLVMSetOperand(copy, o, mapped);
-            }
-         }
-         if (!kiln_value_map_put(&map, i, copy))
+         if (!ok)
             w->oom = true;
       }
    }
