@@ -1424,6 +1424,15 @@ static void print_report(const struct options *o, const struct host *h, struct p
    if (o->rounds > 1)
       printf("; rounds=%d, platforms in turn, each row its best round", o->rounds);
    printf("\n");
+   /* An array that fits the last-level cache is read partly from it, by
+    * an amount that changes between processes (a 300 MiB L3 on the GPU
+    * machine's host read a 256 MiB triad at 100 or at 300 GB/s). */
+   long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+   double array = (double)h->n * sizeof(float);
+   if (o->device_type != CL_DEVICE_TYPE_GPU && !o->launch_only && l3 > 0 && array < 2.0 * l3)
+      printf("warning: each array is %.0f MiB against a %.0f MiB L3 cache: the bounds and the "
+             "memory-bound rows may be served partly from it; --size %.0f or more avoids that\n",
+             array / (1024 * 1024), l3 / (1024.0 * 1024), ceil(o->scale * 2.0 * l3 / array));
    printf("device type: %s (the first such device of each platform)\n", o->device_name);
    for (int i = 0; i < np; i++)
       printf("platform %d: %s | %s | device %s, %u compute units, %.1f GiB, driver %s\n",
