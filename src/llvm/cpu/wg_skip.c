@@ -10,6 +10,9 @@
 #define MARK_NAME "kiln.skip"
 #define MAX_SCAN 64     /* instructions the scan may copy */
 #define MAX_REACH 1024  /* blocks searched for the loop's way back */
+/* Instructions of a region worth a second copy: the copy costs compile
+ * time (issue 19: builds that grow with the program). */
+#define MAX_REGION 2048
 
 static unsigned mark_kind(LLVMBasicBlockRef bb)
 {
@@ -53,16 +56,19 @@ static bool scan_inst_ok(LLVMValueRef i)
    case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPtrToInt: case LLVMIntToPtr:
    case LLVMBitCast: case LLVMICmp: case LLVMFCmp: case LLVMSelect: case LLVMGetElementPtr:
    case LLVMFreeze:
-      /* Division may trap where the loop test would not run it. */
       return true;
    default:
+      /* Division among others: it may trap for a work-item whose turn
+       * would never run it. */
       return false;
    }
 }
 
-/* Whether `to` is reached from `from` inside the region. */
-static bool reaches(LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMBasicBlockRef *before,
-                    unsigned nbefore, bool *fail)
+/* Walks the region's blocks from `from`: whether it reaches `to` (NULL:
+ * the whole walk), counting the instructions of the blocks it visits in
+ * *insts.  *fail when the region is larger than the pass takes on. */
+static bool walk(LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMBasicBlockRef *before,
+                 unsigned nbefore, unsigned *insts, bool *fail)
 {
    LLVMBasicBlockRef *seen = kiln_malloc(MAX_REACH * sizeof(*seen));
    LLVMBasicBlockRef *stack = kiln_malloc(MAX_REACH * sizeof(*stack));
@@ -79,6 +85,11 @@ static bool reaches(LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMBasicBlock
          found = true;
          break;
       }
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+         if (++*insts > MAX_REGION) {
+            *fail = true;
+            goto out;
+         }
       if (ends_region(bb, before, nbefore))
          continue;
       LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
@@ -127,11 +138,16 @@ bool kiln_wg_skip_find(LLVMBasicBlockRef start, LLVMBasicBlockRef *before, unsig
          bb = LLVMGetSuccessor(term, 0);
          continue;
       }
-      /* The test: exactly one side comes back to it. */
+      /* The test: exactly one side comes back to it; the region is not
+       * too large to copy. */
       bool fail = false;
       bool back[2];
-      for (unsigned side = 0; side < 2; side++)
-         back[side] = reaches(LLVMGetSuccessor(term, side), bb, before, nbefore, &fail);
+      unsigned size = 0;
+      for (unsigned side = 0; side < 2; side++) {
+         unsigned ignored = 0;
+         back[side] = walk(LLVMGetSuccessor(term, side), bb, before, nbefore, &ignored, &fail);
+      }
+      walk(start, NULL, before, nbefore, &size, &fail);
       if (fail || back[0] == back[1])
          return false;
       s->branch = term;
