@@ -43,8 +43,16 @@ void kiln_flight_finish(struct kiln_executor *ex, struct in_flight *f)
    /* Device times cost the driver queries: only for profiling queues. */
    if (ev->profiling && f->fence && screen->fence_times &&
        screen->fence_times(screen, f->fence, &start, &end)) {
-      /* The device clock is mapped onto the host's with some error: keep
-       * QUEUED <= SUBMIT <= START <= END (the spec's order) regardless. */
+      /* The device clock is mapped onto the host's with some error (the
+       * CUDA driver's anchor is the middle of a record and a wait): keep
+       * QUEUED <= SUBMIT <= START <= END (the spec's order) regardless,
+       * and END no later than now, when the command is seen done (a
+       * mapped END past it came after clFinish returned, under ASan). */
+      uint64_t now = kiln_device_timestamp(ex->device);
+      if (end > now)
+         end = now;
+      if (start > end)
+         start = end;
       if (start < ev->times[KILN_PROF_SUBMIT])
          start = ev->times[KILN_PROF_SUBMIT];
       ev->times[KILN_PROF_START] = start;
