@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "llvm/cpu/block_mark.h"
 #include "llvm/cpu/wg_graph.h"
 #include "llvm/cpu/wg_internal.h"
 #include "llvm/cpu/wg_jam.h"
@@ -19,12 +19,6 @@
 /* Private arrays get a slot per work-item across the new barriers. */
 #define MAX_PRIVATE_BYTES 4096
 #define MAX_DEPTH 16
-
-static unsigned mark_kind(LLVMValueRef fn)
-{
-   return LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(fn)), MARK_NAME,
-                                   (unsigned)strlen(MARK_NAME));
-}
 
 /* ---- step 1: which loops (SSA form, work-item calls not lowered) ---- */
 
@@ -510,8 +504,7 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
    struct kiln_value_map varying;
    kiln_value_map_init(&varying);
    bool ok = kiln_wg_graph_init(&g, fn) && mark_varying(&g, &varying);
-   unsigned kind = mark_kind(fn), marked = 0, ncounters = 0;
-   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(fn));
+   unsigned marked = 0, ncounters = 0;
    struct loop_scan s = {.td = td, .g = &g, .varying = &varying};
    /* Rewritten once the scan, which maps the old values, is over. */
    struct counter *counters = ok ? kiln_calloc(g.n ? g.n : 1, sizeof(*counters)) : NULL;
@@ -544,7 +537,7 @@ bool kiln_wg_mark_interchange(LLVMValueRef fn)
          }
          if (plan != PLAN_INTERCHANGE)
             continue;
-         LLVMSetMetadata(LLVMGetBasicBlockTerminator(hb), kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
+         kiln_block_mark(hb, MARK_NAME);
          marked++;
          bool dup = false;
          for (unsigned k2 = 0; k2 < ncounters; k2++)
@@ -638,11 +631,9 @@ static void barrier_before(LLVMValueRef bfn, LLVMCallConv cc, LLVMBasicBlockRef 
 
 unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef lsize0)
 {
-   unsigned kind = mark_kind(fn), marks = 0;
-   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-      marks += t && LLVMGetMetadata(t, kind);
-   }
+   unsigned marks = 0;
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      marks += kiln_block_marked(bb, MARK_NAME);
    if (!marks)
       return jam_barriers(m, fn, lid);
    struct kiln_wg_graph g;
@@ -656,7 +647,7 @@ unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid,
       LLVMValueRef term = LLVMGetBasicBlockTerminator(g.blocks[t]);
       for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
          LLVMBasicBlockRef hb = LLVMGetSuccessor(term, k);
-         if (!kiln_wg_graph_back_edge(&g, t, hb) || !LLVMGetMetadata(LLVMGetBasicBlockTerminator(hb), kind))
+         if (!kiln_wg_graph_back_edge(&g, t, hb) || !kiln_block_marked(hb, MARK_NAME))
             continue;
          unsigned h = (unsigned)kiln_wg_graph_index(&g, hb);
          kiln_wg_graph_loop(&g, h, t);
@@ -686,12 +677,11 @@ unsigned kiln_wg_interchange(LLVMModuleRef m, LLVMValueRef fn, LLVMValueRef lid,
    kiln_free(chosen);
    /* The marked loops left may still run in step with an active flag
     * (wg_predicate.h); the analysis is redone for the barriers just added. */
+   unsigned kind = kiln_mark_kind(LLVMGetTypeContext(LLVMTypeOf(fn)), MARK_NAME);
    unsigned added = nchosen + kiln_wg_predicate_loops(fn, lid, lsize0, kind, bfn, cc);
-   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-      if (t && LLVMGetMetadata(t, kind))
-         LLVMSetMetadata(t, kind, NULL);
-   }
+   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      if (kiln_block_marked(bb, MARK_NAME))
+         kiln_block_unmark(bb, MARK_NAME);
    kiln_wg_drop_trip_calls(fn);
    return added + jam_barriers(m, fn, lid);
 }

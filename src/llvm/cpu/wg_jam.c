@@ -2,8 +2,7 @@
 #include "llvm/cpu/wg_jam.h"
 #include "llvm/cpu/wg_skip.h"
 
-#include <string.h>
-
+#include "llvm/cpu/block_mark.h"
 #include "llvm/cpu/wg_internal.h"
 #include "llvm/cpu/wg_jam_transpose.h"
 #include "llvm/cpu/wg_uniform.h"
@@ -12,16 +11,6 @@
 #define MARK_NAME "kiln.jam"
 /* Instructions of a loop copied K times (kiln_jam_width). */
 #define MAX_INSTS 128
-
-static unsigned mark_kind(LLVMContextRef c)
-{
-   return LLVMGetMDKindIDInContext(c, MARK_NAME, (unsigned)strlen(MARK_NAME));
-}
-
-static unsigned block_mark_kind(LLVMBasicBlockRef bb)
-{
-   return mark_kind(LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(bb))));
-}
 
 /* ---- step 1 (SSA form) ---- */
 
@@ -237,20 +226,17 @@ void kiln_wg_jam_unguard(const struct kiln_wg_jam_guard *x)
 
 void kiln_wg_jam_mark(LLVMBasicBlockRef hb)
 {
-   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(hb)));
-   LLVMSetMetadata(LLVMGetBasicBlockTerminator(hb), mark_kind(c),
-                   LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
+   kiln_block_mark(hb, MARK_NAME);
 }
 
 void kiln_wg_jam_unmark(LLVMBasicBlockRef hb)
 {
-   LLVMSetMetadata(LLVMGetBasicBlockTerminator(hb), block_mark_kind(hb), NULL);
+   kiln_block_unmark(hb, MARK_NAME);
 }
 
 bool kiln_wg_jam_start(LLVMBasicBlockRef bb)
 {
-   LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-   return t && LLVMGetMetadata(t, block_mark_kind(bb));
+   return kiln_block_marked(bb, MARK_NAME);
 }
 
 /* ---- step 2 (reg2mem form): the barriers ---- */
@@ -318,7 +304,7 @@ static void redirect(LLVMBasicBlockRef from, LLVMBasicBlockRef old, LLVMBasicBlo
 unsigned kiln_wg_jam_barriers(LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef barrier_fn,
                               LLVMCallConv cc)
 {
-   unsigned kind = mark_kind(LLVMGetTypeContext(LLVMTypeOf(fn))), marks = 0;
+   unsigned marks = 0;
    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       marks += kiln_wg_jam_start(bb);
    if (!marks)
@@ -373,7 +359,7 @@ unsigned kiln_wg_jam_barriers(LLVMValueRef fn, LLVMValueRef lid, LLVMValueRef ba
       for (unsigned c = 0; c < nchosen; c++)
          keep |= chosen[c].header == bb;
       if (!keep && kiln_wg_jam_start(bb))
-         LLVMSetMetadata(LLVMGetBasicBlockTerminator(bb), kind, NULL);
+         kiln_wg_jam_unmark(bb);
    }
    kiln_free(chosen);
    kiln_free(outside);
@@ -572,7 +558,7 @@ static LLVMBasicBlockRef all_exit(struct kiln_wg *w, LLVMBasicBlockRef head, LLV
 void kiln_wg_jam_region(struct kiln_wg *w, LLVMBasicBlockRef head, LLVMBasicBlockRef *blocks,
                         unsigned nblocks)
 {
-   LLVMSetMetadata(LLVMGetBasicBlockTerminator(head), block_mark_kind(head), NULL);
+   kiln_wg_jam_unmark(head);
    LLVMBasicBlockRef exit = region_exit(head, blocks, nblocks);
    LLVMBasicBlockRef enter = exit ? region_enter(w->fn, head, blocks, nblocks) : NULL;
    if (!enter)

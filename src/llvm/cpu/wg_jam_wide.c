@@ -1,8 +1,8 @@
 /* Jammed row loops that read 8 elements at a time (see wg_jam_wide.h). */
 #include "llvm/cpu/wg_jam_wide.h"
 
-#include <string.h>
 
+#include "llvm/cpu/block_mark.h"
 #include "llvm/cpu/jam_prefetch.h"
 #include "llvm/cpu/wg_graph.h"
 #include "llvm/cpu/wg_internal.h"
@@ -23,7 +23,7 @@
 
 unsigned kiln_wg_jam_wide_kind(LLVMContextRef c)
 {
-   return LLVMGetMDKindIDInContext(c, WIDE_NAME, (unsigned)strlen(WIDE_NAME));
+   return kiln_mark_kind(c, WIDE_NAME);
 }
 
 /* On a wide load whose row is the same for every work-item of a block. */
@@ -31,7 +31,7 @@ unsigned kiln_wg_jam_wide_kind(LLVMContextRef c)
 
 unsigned kiln_wg_jam_same_kind(LLVMContextRef c)
 {
-   return LLVMGetMDKindIDInContext(c, SAME_NAME, (unsigned)strlen(SAME_NAME));
+   return kiln_mark_kind(c, SAME_NAME);
 }
 
 /* On a wide load whose rows keep their distances (lockstep below). */
@@ -39,7 +39,7 @@ unsigned kiln_wg_jam_same_kind(LLVMContextRef c)
 
 unsigned kiln_wg_jam_lockstep_kind(LLVMContextRef c)
 {
-   return LLVMGetMDKindIDInContext(c, LOCKSTEP_NAME, (unsigned)strlen(LOCKSTEP_NAME));
+   return kiln_mark_kind(c, LOCKSTEP_NAME);
 }
 
 /* ---- step 1: the shape of the loop ---- */

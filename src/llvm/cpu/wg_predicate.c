@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "llvm/cpu/block_mark.h"
 #include "llvm/cpu/wg_faint.h"
 #include "llvm/cpu/wg_graph.h"
 #include "llvm/cpu/wg_internal.h"
@@ -13,14 +14,9 @@
 
 #define GROUP_MD "kiln.group"
 
-static unsigned md_kind(LLVMContextRef c, const char *name)
-{
-   return LLVMGetMDKindIDInContext(c, name, (unsigned)strlen(name));
-}
-
 bool kiln_wg_group_variable(LLVMValueRef a)
 {
-   return LLVMIsAAllocaInst(a) && LLVMGetMetadata(a, md_kind(LLVMGetTypeContext(LLVMTypeOf(a)), GROUP_MD));
+   return LLVMIsAAllocaInst(a) && LLVMGetMetadata(a, kiln_mark_kind(LLVMGetTypeContext(LLVMTypeOf(a)), GROUP_MD));
 }
 
 #define MAX_HEADER 256
@@ -263,7 +259,7 @@ static void predicate(struct builder *x, LLVMValueRef fn, struct loop *l, struct
    LLVMValueRef active = LLVMBuildAlloca(x->b, i32, "ic.active");
    LLVMValueRef iter = LLVMBuildAlloca(x->b, kt, "ic.iter");
    LLVMValueRef any = LLVMBuildAlloca(x->b, kt, "ic.any");
-   LLVMSetMetadata(any, md_kind(x->c, GROUP_MD), LLVMMetadataAsValue(x->c, LLVMMDNodeInContext2(x->c, NULL, 0)));
+   LLVMSetMetadata(any, kiln_mark_kind(x->c, GROUP_MD), LLVMMetadataAsValue(x->c, LLVMMDNodeInContext2(x->c, NULL, 0)));
    /* Which of the loop's exits a work-item left by, when there are several. */
    LLVMValueRef exit_id = l->ntargets > 1 ? LLVMBuildAlloca(x->b, i32, "ic.exit") : NULL;
    struct trips trips = {kt, iter};

@@ -1,8 +1,7 @@
 /* Regions that open with a loop no work-item enters (wg_skip.h). */
 #include "llvm/cpu/wg_skip.h"
 
-#include <string.h>
-
+#include "llvm/cpu/block_mark.h"
 #include "llvm/cpu/value_map.h"
 #include "llvm/cpu/wg_internal.h"
 #include "util/alloc.h"
@@ -14,17 +13,9 @@
  * time (issue 19: builds that grow with the program). */
 #define MAX_REGION 2048
 
-static unsigned mark_kind(LLVMBasicBlockRef bb)
-{
-   return LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(bb))),
-                                   MARK_NAME, (unsigned)strlen(MARK_NAME));
-}
-
 void kiln_wg_skip_mark(LLVMBasicBlockRef bb)
 {
-   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(bb)));
-   LLVMSetMetadata(LLVMGetBasicBlockTerminator(bb), mark_kind(bb),
-                   LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
+   kiln_block_mark(bb, MARK_NAME);
 }
 
 static bool ends_region(LLVMBasicBlockRef bb, LLVMBasicBlockRef *before, unsigned nbefore)
@@ -116,8 +107,7 @@ out:
 bool kiln_wg_skip_find(LLVMBasicBlockRef start, LLVMBasicBlockRef *before, unsigned nbefore,
                        struct kiln_wg_skip *s)
 {
-   LLVMValueRef term = LLVMGetBasicBlockTerminator(start);
-   if (!term || !LLVMGetMetadata(term, mark_kind(start)))
+   if (!kiln_block_marked(start, MARK_NAME))
       return false;
    s->n = 0;
    unsigned insts = 0;
@@ -128,7 +118,7 @@ bool kiln_wg_skip_find(LLVMBasicBlockRef start, LLVMBasicBlockRef *before, unsig
          if (s->chain[k] == bb)
             return false;
       s->chain[s->n++] = bb;
-      term = LLVMGetBasicBlockTerminator(bb);
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
       if (!term || LLVMGetInstructionOpcode(term) != LLVMBr)
          return false;
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != term; i = LLVMGetNextInstruction(i))
