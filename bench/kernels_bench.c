@@ -12,6 +12,8 @@
  *
  *   kernels_bench [--runs R] [--platform SUBSTR] [N ...]   (default 100 1000 5000)
  *
+ * SUBSTR: only platforms whose name contains it, case-insensitive.
+ *
  * Not a test: its timings are reported, never checked.
  */
 #include <stdbool.h>
@@ -186,13 +188,15 @@ int main(int argc, char **argv)
    printf("| platform | N | clBuildProgram ms | ms/kernel | clCreateKernelsInProgram ms |\n"
           "|---|---:|---:|---:|---:|\n");
    int status = 0;
+   bool any = false;
    for (cl_uint p = 0; p < np && p < 16; p++) {
       char name[128] = "";
       cl_device_id d;
       clGetPlatformInfo(ps[p], CL_PLATFORM_NAME, sizeof(name), name, NULL);
-      if ((filter && !strstr(name, filter)) ||
+      if ((filter && !strcasestr(name, filter)) ||
           clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_CPU, 1, &d, NULL))
          continue;
+      any = true;
       for (int s = 0; s < num_sizes; s++) {
          double build[100], kern[100];
          bool ok = true;
@@ -212,6 +216,11 @@ int main(int argc, char **argv)
                 median(kern, runs));
          fflush(stdout);
       }
+   }
+   if (!any) {
+      fprintf(stderr, "kernels_bench: no platform%s%s has a CPU device\n",
+              filter ? " matching " : "", filter ? filter : "");
+      return 1;
    }
    return status;
 }
