@@ -21,8 +21,20 @@
  *   f  b with the arithmetic of Kiln's code: the 8 rows' vectors
  *      transposed in registers, then strict-order float adds per row (one
  *      row per lane), as in src/llvm/cpu/wg_jam_wide.c
- * a to e sum the floats' bits as integers (no order to keep, so the adds
- * never limit them), and each must give a's sum; f's float sum is checked
+ *   g  a with each thread's range read as two halves side by side: two
+ *      streams per thread, as a triad reads (b and c).  On the 2-core Zen 5
+ *      VM one stream read 0.78-0.81 of kiln_bench's triad and two streams
+ *      0.93-0.97 (docs/performance.md): a kernel that reads one array in
+ *      order, as the chunked reduction does, meets a's figure, not g's.
+ *   h  e with the same lines prefetched in address order: each round
+ *      pair the next run of 8 lines of the next block, not one line of
+ *      each of its rows
+ *   i  e with a block's first 4 rows from the first half of the thread's
+ *      range and its other 4 from the second half: two places read in the
+ *      same rounds, as g reads
+ *   j  i with blocks of 16 rows, 8 from each half
+ * a to e and g to j sum the floats' bits as integers (no order to keep, so the
+ * adds never limit them), and each must give a's sum; f's float sum is checked
  * against the exact total.  Each thread first touches the range it reads
  * (its NUMA node), split in whole 16-row blocks.  One warm-up run, then
  * R timed runs: best and median GB/s, and the median as a fraction of a's.
@@ -44,7 +56,7 @@
 #define MAX_D 8
 #define UNIT_ROWS 16 /* the split between threads: whole blocks of b and c */
 
-enum kind { CONTIG, JAM, JAM_NEXT, JAM_FLOAT };
+enum kind { CONTIG, CONTIG2, JAM, JAM_NEXT, JAM_NEXT_SEQ, JAM_SPLIT, JAM_FLOAT };
 
 struct pattern {
    char name[48];
@@ -99,18 +111,39 @@ static uint32_t read_contig(const float *a, size_t b, size_t e)
    return hsum(_mm256_add_epi32(_mm256_add_epi32(s0, s1), _mm256_add_epi32(s2, s3)));
 }
 
+/* [b, e) as two halves read side by side (b and e multiples of 32). */
+static uint32_t read_contig2(const float *a, size_t b, size_t e)
+{
+   size_t half = (e - b) / 64 * 32;
+   __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
+   for (size_t i = b; i < b + half; i += 16) {
+      const float *p = a + i, *q = a + i + half;
+      s0 = _mm256_add_epi32(s0, _mm256_load_si256((const __m256i *)p));
+      s1 = _mm256_add_epi32(s1, _mm256_load_si256((const __m256i *)(p + 8)));
+      s2 = _mm256_add_epi32(s2, _mm256_load_si256((const __m256i *)q));
+      s3 = _mm256_add_epi32(s3, _mm256_load_si256((const __m256i *)(q + 8)));
+   }
+   uint32_t rest = b + 2 * half < e ? read_contig(a, b + 2 * half, e) : 0;
+   return hsum(_mm256_add_epi32(_mm256_add_epi32(s0, s1), _mm256_add_epi32(s2, s3))) + rest;
+}
+
 /* Blocks of `rows` rows of C floats, 8 floats from each row in turn. */
 static uint32_t read_jam(const float *a, size_t b, size_t e, size_t C, unsigned rows,
-                         unsigned ahead, bool next)
+                         unsigned ahead, enum kind kind)
 {
    __m256i s0 = _mm256_setzero_si256(), s1 = s0;
    size_t block = rows * C;
    for (size_t blk = b; blk < e; blk += block) {
       const float *r = a + blk;
       for (size_t off = 0; off < C; off += 8) {
-         if (next && !(off & 15))
+         if (kind == JAM_NEXT && !(off & 15))
             for (unsigned j = 0; j < rows; j++)
                _mm_prefetch((const char *)(r + block + j * C + off), _MM_HINT_T0);
+         /* The same lines in address order: the (off / 16)-th run of
+          * `rows` lines of the next block. */
+         if (kind == JAM_NEXT_SEQ && !(off & 15))
+            for (unsigned j = 0; j < rows; j++)
+               _mm_prefetch((const char *)(r + block + (off / 16 * rows + j) * 16), _MM_HINT_T0);
          for (unsigned j = 0; j < rows; j += 2) {
             const float *p = r + j * C + off, *q = p + C;
             if (ahead) {
@@ -123,6 +156,30 @@ static uint32_t read_jam(const float *a, size_t b, size_t e, size_t C, unsigned 
       }
    }
    return hsum(_mm256_add_epi32(s0, s1));
+}
+
+/* As read_jam with the next block prefetched, but a block's first half
+ * of rows from the first half of [b, e) and its second half from the
+ * second: two places read in the same rounds. */
+static uint32_t read_jam_split(const float *a, size_t b, size_t e, size_t C, unsigned rows)
+{
+   __m256i s0 = _mm256_setzero_si256(), s1 = s0;
+   size_t hb = rows / 2 * C, half = (e - b) / 2 / hb * hb;
+   for (size_t i = 0; i < half; i += hb) {
+      const float *r[2] = {a + b + i, a + b + half + i};
+      for (size_t off = 0; off < C; off += 8) {
+         if (!(off & 15))
+            for (unsigned h = 0; h < 2; h++)
+               for (unsigned j = 0; j < rows / 2; j++)
+                  _mm_prefetch((const char *)(r[h] + hb + j * C + off), _MM_HINT_T0);
+         for (unsigned j = 0; j < rows / 2; j++) {
+            s0 = _mm256_add_epi32(s0, _mm256_load_si256((const __m256i *)(r[0] + j * C + off)));
+            s1 = _mm256_add_epi32(s1, _mm256_load_si256((const __m256i *)(r[1] + j * C + off)));
+         }
+      }
+   }
+   uint32_t rest = b + 2 * half < e ? read_jam(a, b + 2 * half, e, C, rows, 0, JAM_NEXT) : 0;
+   return hsum(_mm256_add_epi32(s0, s1)) + rest;
 }
 
 /* v[j] = row j's 8 floats; afterwards v[k] holds element k of every row. */
@@ -191,9 +248,16 @@ static void *worker_main(void *arg)
       case CONTIG:
          w->isum = read_contig(s->a, b, e);
          break;
+      case CONTIG2:
+         w->isum = read_contig2(s->a, b, e);
+         break;
       case JAM:
       case JAM_NEXT:
-         w->isum = read_jam(s->a, b, e, s->row, p->rows, p->ahead, p->kind == JAM_NEXT);
+      case JAM_NEXT_SEQ:
+         w->isum = read_jam(s->a, b, e, s->row, p->rows, p->ahead, p->kind);
+         break;
+      case JAM_SPLIT:
+         w->isum = read_jam_split(s->a, b, e, s->row, p->rows);
          break;
       case JAM_FLOAT:
          w->fsum = read_jam_float(s->a, b, e, s->row);
@@ -252,7 +316,7 @@ int main(int argc, char **argv)
       return 1;
    }
    madvise(s.a, n * sizeof(float), MADV_HUGEPAGE); /* as Kiln's CPU buffers; a hint */
-   struct pattern pats[5 + MAX_D];
+   struct pattern pats[9 + MAX_D];
    unsigned np = 0;
    pats[np++] = (struct pattern){"a contiguous", CONTIG, 0, 0};
    pats[np++] = (struct pattern){"b jammed 8 rows", JAM, 8, 0};
@@ -264,6 +328,10 @@ int main(int argc, char **argv)
    }
    pats[np++] = (struct pattern){"e jammed 8, prefetch next block", JAM_NEXT, 8, 0};
    pats[np++] = (struct pattern){"f jammed 8, transpose + float adds", JAM_FLOAT, 8, 0};
+   pats[np++] = (struct pattern){"g contiguous, two streams per thread", CONTIG2, 0, 0};
+   pats[np++] = (struct pattern){"h as e, the lines in address order", JAM_NEXT_SEQ, 8, 0};
+   pats[np++] = (struct pattern){"i e, 4 rows from each half", JAM_SPLIT, 8, 0};
+   pats[np++] = (struct pattern){"j e, 8 rows from each half (16 a block)", JAM_SPLIT, 16, 0};
 
    struct worker *w = calloc(threads, sizeof(*w));
    double *t = calloc(runs, sizeof(double));
