@@ -23,7 +23,7 @@
  *      row per lane), as in src/llvm/cpu/wg_jam_wide.c
  *   g  a with each thread's range read as two halves side by side: two
  *      streams per thread, as a triad reads (b and c).  On the 2-core Zen 5
- *      VM one stream read 0.78-0.81 of kiln_bench's triad and two streams
+ *      VM one stream read 0.76-0.81 of kiln_bench's triad and two streams
  *      0.93-0.97 (docs/performance.md): a kernel that reads one array in
  *      order, as the chunked reduction does, meets a's figure, not g's.
  *   h  e with the same lines prefetched in address order: each round
