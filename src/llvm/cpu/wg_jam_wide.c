@@ -1,7 +1,6 @@
 /* Jammed row loops that read 8 elements at a time (see wg_jam_wide.h). */
 #include "llvm/cpu/wg_jam_wide.h"
 
-
 #include "llvm/cpu/block_mark.h"
 #include "llvm/cpu/jam_prefetch.h"
 #include "llvm/cpu/wg_graph.h"
