@@ -78,8 +78,9 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
     * the two kinds of code apart. */
    struct kiln_jam_prefetch pf = kiln_jam_prefetch_setting(&invalid);
    if (invalid)
-      kiln_build_log_append(log, "warning: KILN_JAM_PREFETCH=%s is neither \"rows\" nor a number "
-                                 "of bytes up to %u: ignored (the default, rows, applies)\n",
+      kiln_build_log_append(log, "warning: KILN_JAM_PREFETCH=%s is neither \"rows\", \"rows+F\" "
+                                 "nor a number of bytes (F and the number up to %u): ignored (the "
+                                 "default, rows, applies)\n",
                             invalid, KILN_JAM_PREFETCH_MAX);
    /* KILN_ROUND_PREFETCH likewise; the default leaves the id as it was. */
    unsigned ahead = kiln_wg_round_prefetch_setting(&invalid);
@@ -97,9 +98,13 @@ static enum kiln_build_status cpu_resolve(const char *processor, struct kiln_llv
    char id[64] = "";
    /* "rows": the distance follows the rows (jam_prefetch.h), a token of
     * its own so that code built with the former fixed default (2048) is
-    * refused. */
-   if (pf.kind == KILN_JAM_PREFETCH_ROWS)
+    * refused; "+F" where the far prefetch is not the default's.  Code of
+    * the default before it had a far prefetch is still "rows": it runs
+    * the same, only slower. */
+   if (pf.kind == KILN_JAM_PREFETCH_ROWS && pf.far == KILN_JAM_PREFETCH_FAR_DEFAULT)
       snprintf(id, sizeof(id), "jam-prefetch=rows");
+   else if (pf.kind == KILN_JAM_PREFETCH_ROWS)
+      snprintf(id, sizeof(id), "jam-prefetch=rows+%u", pf.far);
    else if (pf.kind == KILN_JAM_PREFETCH_FIXED)
       snprintf(id, sizeof(id), "jam-prefetch=%u", pf.bytes);
    if (ahead != KILN_ROUND_PREFETCH_DEFAULT)

@@ -10,12 +10,13 @@
 enum kiln_jam_prefetch_kind {
    KILN_JAM_PREFETCH_OFF,   /* KILN_JAM_PREFETCH=0 */
    KILN_JAM_PREFETCH_FIXED, /* KILN_JAM_PREFETCH=D: D bytes ahead */
-   KILN_JAM_PREFETCH_ROWS,  /* unset, empty or "rows": from the rows' length */
+   KILN_JAM_PREFETCH_ROWS,  /* unset, empty, "rows" or "rows+F": from the rows' length */
 };
 
 struct kiln_jam_prefetch {
    enum kiln_jam_prefetch_kind kind;
    unsigned bytes; /* FIXED: the distance, 1 to KILN_JAM_PREFETCH_MAX */
+   unsigned far;   /* ROWS: a second prefetch this far beyond the first, 0 for none */
 };
 
 /* The default, ROWS: each wide round prefetches a row's next jammed
@@ -43,14 +44,26 @@ struct kiln_jam_prefetch {
  * Where rows are not adjacent (a pitch larger than the row), K rows'
  * length is another in-row or beyond-row distance ahead: a prefetch
  * never faults, it only may fetch a line nobody reads. */
+/* ROWS also prefetches each line a second time, FAR bytes beyond that
+ * distance ("rows+F" sets F, "rows+0" leaves the one prefetch).  One
+ * prefetch a block ahead keeps a single stream of lines in flight per
+ * worker, which on the 2-core Zen 5 VM read 0.88-0.93 of a plain C loop
+ * over the same buffer; the second, further ahead, has more lines in
+ * flight at once and took kiln_bench's chunked reduction to 1.07-1.13 of
+ * that loop, and rows of 64 bytes from 0.59-0.65 to 0.89-0.92 (launches
+ * alternating in one process, docs/performance.md).  8 KiB did best
+ * there: 24 KiB gained little, 32 KiB lost on short rows (L1 is 48 KiB).
+ * A second prefetch alone, without the near one, did not gain. */
+#define KILN_JAM_PREFETCH_FAR_DEFAULT 8192u
 #define KILN_JAM_PREFETCH_ROWS_LO 512u
 #define KILN_JAM_PREFETCH_ROWS_HI 32768u
 #define KILN_JAM_PREFETCH_ROWS_LONG 512u
 #define KILN_JAM_PREFETCH_MAX 65536u
 
 /* The setting (read once per process).  *invalid, where not NULL: the
- * variable's value when it is neither "rows" nor a number of bytes up to
- * KILN_JAM_PREFETCH_MAX (then ignored: the default applies), else NULL. */
+ * variable's value when it is neither "rows", "rows+F" nor a number of
+ * bytes (F and the number at most KILN_JAM_PREFETCH_MAX; then ignored:
+ * the default applies), else NULL. */
 struct kiln_jam_prefetch kiln_jam_prefetch_setting(const char **invalid);
 
 #endif

@@ -11,6 +11,8 @@
 #define WIDE 8
 #define MAX_LOADS KILN_WG_JAM_WIDE_MAX_LOADS
 #define MAX_EXTRACTS (4 * WIDE)
+/* KILN_JAM_PREFETCH: a row's prefetch and its far one (jam_prefetch.h). */
+#define MAX_PREFETCHES (2 * MAX_LOADS)
 
 /* The wide loads of bb in order, and the last one. */
 static unsigned wide_loads(LLVMBasicBlockRef bb, unsigned kind, LLVMValueRef *out, unsigned max)
@@ -129,14 +131,14 @@ static void transpose(LLVMBuilderRef b, LLVMContextRef c, const LLVMValueRef *v,
       r[k] = LLVMBuildFreeze(b, r[k], "wide.row");
 }
 
-/* The prefetch calls of bb in order (at most MAX_LOADS), their count. */
+/* The prefetch calls of bb in order (at most MAX_PREFETCHES), their count. */
 static unsigned prefetches(LLVMBasicBlockRef bb, LLVMValueRef *out)
 {
    unsigned n = 0;
    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
       if (LLVMIsACallInst(i) && kiln_wg_is_intrinsic_call(i, "llvm.prefetch")) {
-         if (n == MAX_LOADS)
-            return MAX_LOADS + 1;
+         if (n == MAX_PREFETCHES)
+            return MAX_PREFETCHES + 1;
          out[n++] = i;
       }
    return n;
@@ -151,9 +153,9 @@ static unsigned prefetches(LLVMBasicBlockRef bb, LLVMValueRef *out)
  * work-item computes. */
 static void share_distance(LLVMBasicBlockRef *front)
 {
-   LLVMValueRef p0[MAX_LOADS + 1], pj[MAX_LOADS + 1];
+   LLVMValueRef p0[MAX_PREFETCHES + 1], pj[MAX_PREFETCHES + 1];
    unsigned n = prefetches(front[0], p0);
-   if (n > MAX_LOADS)
+   if (n > MAX_PREFETCHES)
       return;
    const unsigned K = kiln_jam_width(NULL);
    for (unsigned j = 1; j < K; j++) {
@@ -333,11 +335,11 @@ static void prefetch_per_line(struct kiln_wg *w, LLVMBasicBlockRef *front, LLVMB
    unsigned long long r = 0;
    LLVMValueRef first = NULL;
    const unsigned K = kiln_jam_width(NULL);
-   LLVMValueRef calls[KILN_JAM_WIDTH_MAX][MAX_LOADS + 1];
+   LLVMValueRef calls[KILN_JAM_WIDTH_MAX][MAX_PREFETCHES + 1];
    unsigned nc[KILN_JAM_WIDTH_MAX];
    for (unsigned j = 0; j < K; j++) {
       nc[j] = prefetches(front[j], calls[j]);
-      if (nc[j] > MAX_LOADS)
+      if (nc[j] > MAX_PREFETCHES)
          return;
    }
    for (unsigned c = 0; c < nc[0]; c++) {

@@ -718,6 +718,11 @@ static bool build_wide(struct loop *l, LLVMTargetDataRef td)
     * (kiln_wg_jam_transpose), and the elements are stored (reg2mem). */
    LLVMValueRef rows[MAX_LOADS], ahead[MAX_LOADS];
    prefetch_distances(l, b, c, td, ahead);
+   /* KILN_JAM_PREFETCH_FAR_DEFAULT: a second prefetch of each row. */
+   struct kiln_jam_prefetch pf = kiln_jam_prefetch_setting(NULL);
+   LLVMValueRef far = pf.kind == KILN_JAM_PREFETCH_ROWS && pf.far
+                         ? LLVMConstInt(LLVMInt64TypeInContext(c), pf.far, 0)
+                         : NULL;
    LLVMPositionBuilderAtEnd(b, r);
    for (unsigned n = 0; n < l->nloads; n++) {
       struct wide_load *wl = &l->loads[n];
@@ -725,6 +730,8 @@ static bool build_wide(struct loop *l, LLVMTargetDataRef td)
       bool same = same_everywhere(l, wl->addr, 0);
       if (ahead[n])
          prefetch(b, c, addr, ahead[n]);
+      if (ahead[n] && far)
+         prefetch(b, c, addr, LLVMBuildAdd(b, ahead[n], far, "wide.ahead.far"));
       rows[n] = LLVMBuildLoad2(b, LLVMVectorType(LLVMTypeOf(wl->load), WIDE), addr, "wide.row");
       LLVMSetAlignment(rows[n], LLVMGetAlignment(wl->load));
       LLVMValueRef md = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));

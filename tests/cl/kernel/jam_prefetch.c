@@ -2,15 +2,18 @@
  * read 8 elements at a time (src/llvm/cpu/wg_jam_wide.h) prefetch each
  * row ahead.  Run as `on` under KILN_JAM_PREFETCH=512 (that many bytes),
  * `default` with it empty and `rows` under "rows" (the distance follows
- * the rows: 8 rows' length, clamped, computed as each loop starts), `off`
- * under 0 and `bad` under a value that is no number, which keeps the
- * default (meson.build): the results are exact either way (float sums in
+ * the rows: 8 rows' length, clamped, computed as each loop starts, and a
+ * second prefetch 8 KiB beyond it), `near` under "rows+0" (the first
+ * alone), `off` under 0 and `bad` under a value that is no number, which
+ * keeps the default (meson.build; `bad_far` likewise with "rows+lots"):
+ * the results are exact either way (float sums in
  * the kernel's order, rows at any alignment, trip counts that differ, a
  * row shared by the block), KILN_DUMP's optimised IR of the jammed
  * kernels calls llvm.prefetch with prefetching on and not without, each
- * at the row's address plus 512 under 512 and plus a value computed at
- * run time (with the least distance, 512, among its constants) by
- * default, the program binary's target id says which (the compile cache
+ * at the row's address plus 512 under 512, plus a value computed at
+ * run time (with the least distance, 512, among its constants) under
+ * rows+0 and by default as many again 8192 further, the program
+ * binary's target id says which (the compile cache
  * and binaries keep them apart: a binary built under another setting, in
  * a child, is refused; by default also one built with 2048, the former
  * default) and a bad value is ignored with a warning in the build log. */
@@ -156,16 +159,19 @@ static void run(const struct kt_env *env, cl_program p)
 /* The last few `%name = getelementptr i8, ptr addrspace(1) %row, i64 OFF`
  * of the function (the prefetch's address, wg_jam_wide.c), OFF a number
  * or a value. */
-#define RECENT 16
+#define RECENT 64
 
 struct ir {
    const char *fn; /* "@__kiln_wg_<kernel>(" */
    bool found, vector;
    bool vector_store; /* the sums stored to global memory 8 or 16 at a time */
    unsigned prefetches, constant, variable; /* of the prefetches: offset 512, a value */
-   bool lo;                                 /* "i64 512" in a umax or select: the least distance */
+   unsigned near, far; /* of the prefetches: at the row + a value; 8192 beyond another */
+   bool lo;        /* "i64 512" in a umax or select: the least distance */
+   char add[RECENT][32]; /* "%a = add i64 %x, 8192": a far prefetch's distance */
+   unsigned nadd;
    char gep[RECENT][32];
-   bool gep_var[RECENT];
+   bool gep_var[RECENT], gep_far[RECENT];
    long gep_off[RECENT];
    unsigned ngep;
 };
@@ -191,8 +197,13 @@ static void scan_ir(FILE *f, void *arg)
          snprintf(r->gep[k], sizeof(r->gep[k]), "%s", name);
          r->gep_var[k] = off[0] == '%';
          r->gep_off[k] = r->gep_var[k] ? -1 : strtol(off, NULL, 10);
+         r->gep_far[k] = r->gep_off[k] == 8192;
+         for (unsigned a = 0; a < RECENT && a < r->nadd && r->gep_var[k]; a++)
+            r->gep_far[k] |= !strcmp(r->add[a], off);
          continue;
       }
+      if (sscanf(line, " %31s = add i64 %%%*[^,], %31s", name, off) == 2 && !strcmp(off, "8192"))
+         snprintf(r->add[r->nadd++ % RECENT], sizeof(r->add[0]), "%s", name);
       const char *call = strstr(line, "call void @llvm.prefetch");
       if (!call)
          continue;
@@ -203,17 +214,21 @@ static void scan_ir(FILE *f, void *arg)
             if (!strcmp(r->gep[k], name)) {
                r->variable += r->gep_var[k];
                r->constant += r->gep_off[k] == 512;
+               r->far += r->gep_far[k];
+               r->near += r->gep_var[k] && !r->gep_far[k];
                break;
             }
    }
 }
 
-enum want { NONE, FIXED_512, ROWS };
+enum want { NONE, FIXED_512, ROWS, ROWS_NEAR };
 
 /* In the dump named for first, the jammed loop of kernel reads rows 8
  * elements at a time, with the prefetches asked for: none, each at the
  * row's address + 512, or each + a value and the least distance among
- * the constants. */
+ * the constants, with (ROWS) as many again 8192 bytes further: at a
+ * near one's address + 8192, or at the row + a value that adds 8192 to
+ * another (one add serves a block's rows). */
 static void check_ir(const char *dir, const char *first, const char *kernel, enum want want)
 {
    char fn[128];
@@ -234,10 +249,16 @@ static void check_ir(const char *dir, const char *first, const char *kernel, enu
       CHECK(r.constant == r.prefetches && !r.variable,
             "%s: of %u prefetches %u at the row + 512, %u at the row + a value", kernel,
             r.prefetches, r.constant, r.variable);
+   else if (want == ROWS_NEAR)
+      CHECK(r.near == r.prefetches && r.lo,
+            "%s: of %u prefetches %u at the row + a value (want all), %u 8192 further (want "
+            "none), least distance 512 %s",
+            kernel, r.prefetches, r.near, r.far, r.lo ? "found" : "missing");
    else
-      CHECK(r.variable == r.prefetches && r.lo,
-            "%s: of %u prefetches %u at the row + a value (want all), least distance 512 %s",
-            kernel, r.prefetches, r.variable, r.lo ? "found" : "missing");
+      CHECK(r.near == r.far && r.near + r.far == r.prefetches && r.lo,
+            "%s: of %u prefetches %u at the row + a value, %u 8192 beyond another (want "
+            "half each), least distance 512 %s",
+            kernel, r.prefetches, r.near, r.far, r.lo ? "found" : "missing");
 }
 
 static unsigned char *get_binary(cl_program p, size_t *size)
@@ -354,19 +375,26 @@ int main(int argc, char **argv)
    const char *mode = argc == 2 ? argv[1] : "";
    bool on = !strcmp(mode, "on"), bad = !strcmp(mode, "bad"), off = !strcmp(mode, "off");
    bool dflt = !strcmp(mode, "default"), rows = !strcmp(mode, "rows");
+   bool near = !strcmp(mode, "near"), bad_far = !strcmp(mode, "bad_far");
    const char *e = getenv("KILN_JAM_PREFETCH");
    if (!(on && e && !strcmp(e, "512")) && !(off && e && !strcmp(e, "0")) &&
        !(dflt && e && !*e) && !(rows && e && !strcmp(e, "rows")) &&
-       !(bad && e && !strcmp(e, "lots"))) {
+       !(near && e && !strcmp(e, "rows+0")) && !(bad && e && !strcmp(e, "lots")) &&
+       !(bad_far && e && !strcmp(e, "rows+lots"))) {
       fprintf(stderr, "usage: KILN_JAM_PREFETCH=512 %s on | KILN_JAM_PREFETCH= %s default | "
-                      "KILN_JAM_PREFETCH=rows %s rows | KILN_JAM_PREFETCH=0 %s off | "
-                      "KILN_JAM_PREFETCH=lots %s bad\n",
-              argv[0], argv[0], argv[0], argv[0], argv[0]);
+                      "KILN_JAM_PREFETCH=rows %s rows | KILN_JAM_PREFETCH=rows+0 %s near | "
+                      "KILN_JAM_PREFETCH=0 %s off | KILN_JAM_PREFETCH=lots %s bad | "
+                      "KILN_JAM_PREFETCH=rows+lots %s bad_far\n",
+              argv[0], argv[0], argv[0], argv[0], argv[0], argv[0], argv[0]);
       return 2;
    }
    /* What the id says: the setting, the default where unset or bad. */
-   const char *id = on ? ":jam-prefetch=512" : off ? NULL : ":jam-prefetch=rows";
-   enum want want = on ? FIXED_512 : off ? NONE : ROWS;
+   const char *id = on     ? ":jam-prefetch=512"
+                    : off  ? NULL
+                    : near ? ":jam-prefetch=rows+0"
+                           : ":jam-prefetch=rows";
+   enum want want = on ? FIXED_512 : off ? NONE : near ? ROWS_NEAR : ROWS;
+   bad |= bad_far;
    /* Values whose float sums depend on the order of the adds. */
    for (size_t i = 0; i < N; i++)
       in[i] = (float)((i * 2654435761u) % 1000u) * 0.001f + (i % 7 ? 1e-7f : 1e4f);
@@ -388,16 +416,19 @@ int main(int argc, char **argv)
       check_binary(p, id);
       if (!bad)
          check_other_binary(&env, off ? "512" : "0");
-      /* Code of the former fixed default is refused where rows apply. */
+      /* Code of the former fixed default is refused where rows apply,
+       * and rows' code with and without the far prefetch each other's. */
       if (dflt || rows)
          check_other_binary(&env, "2048");
+      if (dflt || rows || near)
+         check_other_binary(&env, near ? "rows" : "rows+0");
       check_width(&env, p);
       if (bad) {
          char log[4096] = "";
          CHECK_OK(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
                                         NULL));
-         CHECK(strstr(log, "KILN_JAM_PREFETCH=lots") && strstr(log, "ignored"),
-               "no warning about KILN_JAM_PREFETCH=lots in the build log: %s", log);
+         CHECK(strstr(log, e) && strstr(log, "ignored"),
+               "no warning about KILN_JAM_PREFETCH=%s in the build log: %s", e, log);
       }
    }
    CHECK_OK(clReleaseProgram(p));
