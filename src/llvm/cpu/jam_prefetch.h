@@ -44,6 +44,10 @@ struct kiln_jam_prefetch {
  * Where rows are not adjacent (a pitch larger than the row), K rows'
  * length is another in-row or beyond-row distance ahead: a prefetch
  * never faults, it only may fetch a line nobody reads. */
+#define KILN_JAM_PREFETCH_ROWS_LO 512u
+#define KILN_JAM_PREFETCH_ROWS_HI 32768u
+#define KILN_JAM_PREFETCH_ROWS_LONG 512u
+
 /* ROWS also prefetches each line a second time, FAR bytes beyond that
  * distance ("rows+F" sets F, "rows+0" leaves the one prefetch).  One
  * prefetch a block ahead keeps a single stream of lines in flight per
@@ -53,11 +57,10 @@ struct kiln_jam_prefetch {
  * that loop, and rows of 64 bytes from 0.59-0.65 to 0.89-0.92 (launches
  * alternating in one process, docs/performance.md).  8 KiB did best
  * there: 24 KiB gained little, 32 KiB lost on short rows (L1 is 48 KiB).
- * A second prefetch alone, without the near one, did not gain. */
+ * A single prefetch at the far distance did not gain.  On the 16-core
+ * Xeon, where one stream already reads what the memory gives, it is
+ * neutral. */
 #define KILN_JAM_PREFETCH_FAR_DEFAULT 8192u
-#define KILN_JAM_PREFETCH_ROWS_LO 512u
-#define KILN_JAM_PREFETCH_ROWS_HI 32768u
-#define KILN_JAM_PREFETCH_ROWS_LONG 512u
 #define KILN_JAM_PREFETCH_MAX 65536u
 
 /* The setting (read once per process).  *invalid, where not NULL: the
